@@ -1,0 +1,115 @@
+"""Artifacts of the generate stage: the planted facts of a synthetic document and the folder index."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from gaia_eval.artifacts.base import Artifact, Strict, Usage
+
+MEETING_TYPES = (
+    "standup",
+    "planning",
+    "client_call",
+    "design_review",
+    "performance_review",
+    "all_hands",
+    "budget_planning",
+    "product_roadmap",
+)
+EMAIL_TYPES = (
+    "project_update",
+    "meeting_request",
+    "customer_support",
+    "sales_outreach",
+    "internal_announcement",
+    "technical_discussion",
+    "vendor_communication",
+    "performance_feedback",
+)
+
+DocKind = Literal["meeting", "email"]
+
+
+class Participant(Strict):
+    name: str
+    role: str
+
+
+class ActionItem(Strict):
+    owner: str
+    task: str
+    due: str  # ISO date, YYYY-MM-DD
+
+
+class KeyFigure(Strict):
+    label: str  # what the figure is, e.g. "approved budget for the vendor migration"
+    value: str  # as written in the document, e.g. "$48,500"
+    kind: Literal["amount", "date", "count", "percent", "duration"]
+    number: float | None = None  # numeric value for amounts, counts, percents
+    unit: str | None = None
+
+
+class PlantedFacts(Strict):
+    """The facts the generator put into the document on purpose; the offline ground truth is built from them."""
+
+    title: str
+    summary: str  # one or two sentences on what the document is about, written from the facts
+    participants: list[Participant]
+    topics: list[str]
+    decisions: list[str]
+    action_items: list[ActionItem]
+    key_figures: list[KeyFigure]
+
+
+class EmailHeaders(Strict):
+    sender: str
+    recipients: list[str]
+    subject: str
+    date: str
+
+
+class DocumentMeta(Artifact):
+    """`<stem>.meta.json` beside each generated document."""
+
+    kind: Literal["document_meta"] = "document_meta"
+    document: str  # file name of the document in the same folder
+    document_fingerprint: str
+    doc_kind: DocKind
+    doc_type: str  # standup, project_update, ...
+    generator: str  # "offline" or "<provider>:<model>"
+    seed: int
+    variant: int  # 1 for <type>_meeting.txt, 2 for <type>_meeting_2.txt, ...
+    target_tokens: int
+    word_count: int
+    estimated_tokens: int
+    token_method: str  # "words*1.33" or a tokenizer name
+    facts: PlantedFacts | None = None
+    headers: EmailHeaders | None = None
+    usage: Usage | None = None
+    cost_usd: float | None = None
+
+
+class IndexEntry(Strict):
+    file: str
+    meta_file: str
+    doc_type: str
+    fingerprint: str
+    estimated_tokens: int
+
+
+class GenerationInfo(Strict):
+    generator: str
+    total_files: int
+    target_tokens_per_file: int
+    types: list[str]
+
+
+class GenerationIndex(Artifact):
+    """`transcript_metadata.json` / `email_metadata.json`, rebuilt from the per-file metas of the folder."""
+
+    kind: Literal["generation_index"] = "generation_index"
+    doc_kind: DocKind
+    generation_info: GenerationInfo
+    files: list[IndexEntry] = Field(default_factory=list)

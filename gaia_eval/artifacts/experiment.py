@@ -1,0 +1,158 @@
+"""Artifacts of batch-experiment: the experiment config, the per-experiment results file and the run summary."""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime
+from typing import Any, Literal
+
+from pydantic import Field, field_validator, model_validator
+
+from gaia_eval.artifacts.base import Artifact, Strict, Usage
+from gaia_eval.artifacts.groundtruth import QAPair, SourceDocument, Summaries, UseCase
+
+CostStatus = Literal["priced", "local", "unpriced", "partial"]
+
+
+def safe_name(name: str) -> str:
+    """File-safe experiment name, as the reference tool built it: keep alphanumerics, space, '-' and '_',
+    turn '.' into '_', drop the rest, then spaces into '_'. `Qwen3-1.7B Basic` -> `Qwen3-1_7B_Basic`."""
+    kept = "".join(c if (c.isalnum() or c in " -_") else ("_" if c == "." else "") for c in name)
+    return re.sub(r" +", "_", kept.strip())
+
+
+class ExperimentParameters(Strict):
+    combined_prompt: bool = False  # one call returning every summary style as JSON, instead of one per style
+    stop: list[str] | None = None
+    top_p: float | None = None
+    seed: int | None = None
+
+
+class ExperimentSpec(Strict):
+    name: str
+    provider: str
+    model: str
+    system_prompt: str = ""
+    max_tokens: int = Field(default=1024, gt=0)
+    temperature: float = Field(default=0.0, ge=0.0, le=2.0)
+    parameters: ExperimentParameters = Field(default_factory=ExperimentParameters)
+    base_url: str | None = None
+    api_key_env: str | None = None  # the NAME of an environment variable holding the key; never the key
+    max_concurrency: int | None = Field(default=None, gt=0)
+    requests_per_minute: float | None = Field(default=None, gt=0)
+    max_retries: int | None = Field(default=None, ge=0)
+    timeout_s: float | None = Field(default=None, gt=0)
+
+    @field_validator("name")
+    @classmethod
+    def _name_is_usable(cls, v: str) -> str:
+        if not safe_name(v):
+            raise ValueError("name must contain at least one letter or digit")
+        return v
+
+    def result_settings(self) -> dict[str, Any]:
+        """The settings that shape a model's answers (not its pacing): fingerprinted per item, so changing
+        concurrency or retries never invalidates finished work."""
+        return self.model_dump(
+            mode="json",
+            include={"provider", "model", "system_prompt", "max_tokens", "temperature", "parameters", "base_url"},
+        )
+
+
+class ExperimentConfig(Strict):
+    description: str = ""
+    experiments: list[ExperimentSpec] = Field(min_length=1)
+
+    @model_validator(mode="after")
+    def _unique_names(self) -> "ExperimentConfig":
+        seen: dict[str, str] = {}
+        for i, exp in enumerate(self.experiments):
+            key = safe_name(exp.name).lower()
+            if key in seen:
+                raise ValueError(
+                    f"experiments[{i}].name '{exp.name}' duplicates '{seen[key]}' (names must differ after "
+                    "file-name cleaning, ignoring case)"
+                )
+            seen[key] = exp.name
+        return self
+
+
+class ItemResult(Strict):
+    item_id: str  # "<doc>" for summarization, "<doc>#<qa id>" for qa
+    source: str  # key into Experiment.sources
+    fingerprint: str  # item content + result settings: a journaled result is reused only if it matches
+    status: Literal["ok", "error"]
+    error: str | None = None
+    query: str | None = None
+    answer: str | None = None
+    summaries: Summaries | None = None
+    groundtruth_answer: QAPair | None = None
+    groundtruth_summaries: Summaries | None = None
+    usage: Usage = Field(default_factory=Usage)
+    cost_usd: float | None = None
+    cost_status: CostStatus = "local"
+    latency_s: float = 0.0
+    calls: int = 0
+    attempts: int = 0
+    retries: list[str] = Field(default_factory=list)
+    finish_reason: str | None = None
+
+
+class ExperimentTotals(Strict):
+    items: int
+    ok: int
+    errors: int
+    usage: Usage
+    cost_usd: float | None
+    input_cost_usd: float | None
+    output_cost_usd: float | None
+    cost_status: CostStatus
+    latency_p50_s: float
+    latency_p95_s: float
+    latency_max_s: float
+    latency_mean_s: float
+    wall_time_s: float
+    throughput_items_per_s: float
+
+
+class Experiment(Artifact):
+    """`<SafeName>.experiment.json`: every item's result for one experiment, with the ground truth embedded."""
+
+    kind: Literal["experiment"] = "experiment"
+    experiment_name: str
+    safe_name: str
+    use_case: UseCase
+    spec: ExperimentSpec
+    input_path: str
+    groundtruth: Literal["embedded", "none"]
+    pricing: str  # "local", "unpriced" or the pricing entry used, with its source
+    sources: dict[str, SourceDocument]
+    items: list[ItemResult]
+    totals: ExperimentTotals
+    started_at: datetime
+    finished_at: datetime
+
+
+class ExperimentRunEntry(Strict):
+    experiment_name: str
+    file: str
+    fingerprint: str
+    provider: str
+    model: str
+    use_case: UseCase
+    items: int
+    errors: int
+    usage: Usage
+    cost_usd: float | None
+    cost_status: CostStatus
+    wall_time_s: float
+
+
+class ConsolidatedExperiments(Artifact):
+    """`consolidated_experiments_report.json`, rebuilt from the experiment files of the output folder."""
+
+    kind: Literal["consolidated_experiments"] = "consolidated_experiments"
+    total_experiments: int
+    total_usage: Usage
+    total_cost_usd: float | None
+    experiments: list[ExperimentRunEntry]

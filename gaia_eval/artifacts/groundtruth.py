@@ -1,0 +1,77 @@
+"""Artifacts of the groundtruth stage: expected answers per input document, and their consolidation."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import Field
+
+from gaia_eval.artifacts.base import Artifact, Strict, Usage
+from gaia_eval.artifacts.documents import PlantedFacts
+
+UseCase = Literal["summarization", "qa", "email"]
+USE_CASES: tuple[str, ...] = ("summarization", "qa", "email")
+
+# The six summary styles; the same keys for meetings and emails so eval compares like with like.
+SUMMARY_STYLES: tuple[str, ...] = (
+    "executive_summary",
+    "detailed_summary",
+    "action_items",
+    "key_decisions",
+    "participants",
+    "topics_discussed",
+)
+
+
+class Summaries(Strict):
+    executive_summary: str = ""
+    detailed_summary: str = ""
+    action_items: list[str] = Field(default_factory=list)
+    key_decisions: list[str] = Field(default_factory=list)
+    participants: list[str] = Field(default_factory=list)
+    topics_discussed: list[str] = Field(default_factory=list)
+
+
+class QAPair(Strict):
+    id: str  # stable within the document, e.g. "q01-owner"
+    query: str
+    answer: str
+    answer_type: Literal["number", "string", "list"]
+    evidence: str | None = None  # span of the document that supports the answer
+
+
+class SourceDocument(Strict):
+    path: str  # as found (relative to the folder given to the stage)
+    fingerprint: str
+    text: str  # embedded so later stages never depend on the source path still resolving
+
+
+class GroundTruth(Artifact):
+    """`<stem>.<use_case>.groundtruth.json`."""
+
+    kind: Literal["groundtruth"] = "groundtruth"
+    use_case: UseCase
+    item_id: str  # the document stem, unique within a consolidated file
+    source: SourceDocument
+    doc_type: str | None = None
+    method: str  # "planted_facts" or "llm:<provider>:<model>"
+    summaries: Summaries | None = None
+    qa_pairs: list[QAPair] | None = None
+    facts: PlantedFacts | None = None  # kept when known: lets deterministic checkers match owners and dates
+    usage: Usage | None = None
+    cost_usd: float | None = None
+
+
+class ConsolidatedEntry(Strict):
+    item_id: str
+    groundtruth_file: str
+    fingerprint: str
+
+
+class ConsolidatedGroundTruth(Artifact):
+    """`consolidated_<use_case>_groundtruth.json`: every per-file artifact of one output folder, embedded."""
+
+    kind: Literal["consolidated_groundtruth"] = "consolidated_groundtruth"
+    use_case: UseCase
+    source_files: list[ConsolidatedEntry]
+    items: list[GroundTruth]

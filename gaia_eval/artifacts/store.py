@@ -1,0 +1,200 @@
+"""Reading and writing artifact files: canonical JSON, content fingerprints, atomic writes, freshness checks.
+
+This is the only module that touches artifact files on disk. Every write goes to a temp file in the same
+folder, is fsynced and renamed over the target, so a reader (or a run killed with SIGKILL) never sees a
+half-written file. A write whose bytes equal the file already on disk is skipped, so unchanged outputs keep
+their mtime.
+"""
+
+from __future__ import annotations
+
+import enum
+import hashlib
+import os
+import tempfile
+from pathlib import Path
+from typing import Any, TypeVar
+
+import orjson
+from pydantic import BaseModel, ValidationError
+
+from gaia_eval.errors import ArtifactError, InputError
+
+M = TypeVar("M", bound=BaseModel)
+
+_CANONICAL = orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE
+_COMPACT = orjson.OPT_SORT_KEYS
+
+
+def to_plain(value: Any) -> Any:
+    """A pydantic model (or anything orjson knows) as plain JSON-able data."""
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    return value
+
+
+def canonical_json(value: Any) -> bytes:
+    """The bytes written to disk: sorted keys, 2-space indent, trailing newline."""
+    return orjson.dumps(to_plain(value), option=_CANONICAL)
+
+
+def fingerprint_bytes(data: bytes) -> str:
+    return "sha256:" + hashlib.sha256(data).hexdigest()
+
+
+def fingerprint(value: Any) -> str:
+    """sha256 of the compact canonical JSON of `value` (a model, dict, list or scalar)."""
+    return fingerprint_bytes(orjson.dumps(to_plain(value), option=_COMPACT))
+
+
+def fingerprint_file(path: Path) -> str:
+    return fingerprint_bytes(Path(path).read_bytes())
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:
+        return
+    try:
+        os.fsync(fd)
+    except OSError:
+        pass
+    finally:
+        os.close(fd)
+
+
+def atomic_write_bytes(path: Path, data: bytes) -> bool:
+    """Write `data` to `path` atomically. Returns False (and touches nothing) when the file already holds it."""
+    path = Path(path)
+    try:
+        if path.read_bytes() == data:
+            return False
+    except (FileNotFoundError, IsADirectoryError, PermissionError):
+        pass
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except FileNotFoundError:
+            pass
+        raise
+    _fsync_dir(path.parent)
+    return True
+
+
+def atomic_write_text(path: Path, text: str) -> bool:
+    return atomic_write_bytes(path, text.encode("utf-8"))
+
+
+def write_artifact(path: Path, artifact: BaseModel) -> bool:
+    """Validate-on-write is pydantic's job; this writes the canonical bytes atomically."""
+    return atomic_write_bytes(path, canonical_json(artifact))
+
+
+def write_json(path: Path, value: Any) -> bool:
+    """Canonical JSON for files that are exports rather than artifacts (report.json)."""
+    return atomic_write_bytes(path, canonical_json(value))
+
+
+def load_json_file(path: Path) -> Any:
+    """Parse a JSON file; a missing, unreadable or malformed file is an InputError naming it."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError("file not found", file=path, fix="check the path") from None
+    except IsADirectoryError:
+        raise InputError("is a folder, expected a JSON file", file=path, fix="pass a .json file") from None
+    except OSError as exc:
+        raise InputError(f"cannot read file ({exc.strerror})", file=path) from None
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        raise InputError(
+            f"is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})",
+            file=path,
+            fix="repair or regenerate the file",
+        ) from None
+
+
+def describe_validation_error(exc: ValidationError) -> tuple[str, str]:
+    """(field path, message) of the first error pydantic reports, worded for a one-line message."""
+    first = exc.errors()[0]
+    loc = ".".join(str(p) for p in first.get("loc", ())) or "(top level)"
+    kind = first.get("type", "")
+    if kind == "extra_forbidden":
+        return loc, "unknown key"
+    if kind == "missing":
+        return loc, "required key is missing"
+    return loc, first.get("msg", "invalid value")
+
+
+def parse_artifact(path: Path, data: Any, model: type[M]) -> M:
+    try:
+        return model.model_validate(data)
+    except ValidationError as exc:
+        field, msg = describe_validation_error(exc)
+        raise ArtifactError(
+            f"not a valid {model.__name__} artifact: {msg}",
+            file=path,
+            field=field,
+            fix="regenerate it with the stage that writes it, or pass the right file",
+        ) from None
+
+
+def read_artifact(path: Path, model: type[M]) -> M:
+    """Load and validate an artifact; any problem is an ArtifactError/InputError naming the file."""
+    return parse_artifact(Path(path), load_json_file(path), model)
+
+
+class Freshness(str, enum.Enum):
+    MISSING = "missing"
+    CURRENT = "current"  # exists, parses, validates, made from the same inputs: skip
+    STALE = "stale"  # exists but made from other inputs (or unreadable): redo
+
+
+def freshness(path: Path, model: type[M], expected_inputs: dict[str, str]) -> tuple[Freshness, M | None]:
+    """Decide whether an output can be skipped. `expected_inputs` are fingerprints the output must record."""
+    path = Path(path)
+    if not path.exists():
+        return Freshness.MISSING, None
+    try:
+        artifact = read_artifact(path, model)
+    except (ArtifactError, InputError):
+        return Freshness.STALE, None
+    recorded = getattr(artifact, "inputs", None)
+    if recorded != expected_inputs:
+        return Freshness.STALE, artifact
+    return Freshness.CURRENT, artifact
+
+
+def read_text_input(path: Path) -> str:
+    """Read a user's text document; a binary or non-UTF-8 file is an InputError that says so."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except FileNotFoundError:
+        raise InputError("file not found", file=path, fix="check the path") from None
+    except OSError as exc:
+        raise InputError(f"cannot read file ({exc.strerror})", file=path) from None
+    if b"\x00" in data[:8192]:
+        raise InputError("is a binary file, expected UTF-8 text", file=path, fix="pass a .txt/.md file or convert it to text")
+    try:
+        text = data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(
+            f"is not UTF-8 text (bad byte at offset {exc.start})",
+            file=path,
+            fix="re-save the file as UTF-8",
+        ) from None
+    if not text.strip():
+        raise InputError("is empty", file=path, fix="remove it or give it content")
+    return text

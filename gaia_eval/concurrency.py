@@ -1,0 +1,170 @@
+"""The one concurrency helper: bounded async fan-out, per-provider limits, and retries with backoff.
+
+Stages never create their own thread pools or gathers; they call `map_concurrent` with a worker and let
+`call_with_retries` pace every model call through the `ProviderGate` of its endpoint, so two experiments
+against the same server share that server's limit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Generic, TypeVar
+
+from gaia_eval.errors import ProviderError, ProviderTimeoutError
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+DEFAULT_CONCURRENCY = 16
+DEFAULT_MAX_RETRIES = 4
+DEFAULT_TIMEOUT_S = 120.0
+
+
+@dataclass(frozen=True)
+class RetryPolicy:
+    max_retries: int = DEFAULT_MAX_RETRIES  # retries after the first attempt
+    base_delay_s: float = 0.5
+    max_delay_s: float = 30.0
+    timeout_s: float | None = DEFAULT_TIMEOUT_S  # per attempt
+
+    def backoff(self, attempt: int, rng: random.Random) -> float:
+        """Exponential backoff with full jitter (AWS architecture blog): uniform in [0, base * 2^(n-1)]."""
+        ceiling = min(self.max_delay_s, self.base_delay_s * (2 ** (attempt - 1)))
+        return rng.uniform(0.5 * ceiling, ceiling)
+
+
+class RateLimiter:
+    """Requests-per-minute pacing: calls are spaced at least 60/rpm seconds apart, in arrival order."""
+
+    def __init__(self, requests_per_minute: float) -> None:
+        self.interval = 60.0 / requests_per_minute
+        self._next_at = 0.0
+        self._lock = asyncio.Lock()
+
+    async def acquire(self) -> None:
+        async with self._lock:
+            now = time.monotonic()
+            wait = self._next_at - now
+            self._next_at = max(now, self._next_at) + self.interval
+        if wait > 0:
+            await asyncio.sleep(wait)
+
+
+class ProviderGate:
+    """At most `max_concurrency` calls in flight to one endpoint, optionally paced by a rate limiter."""
+
+    def __init__(self, max_concurrency: int = DEFAULT_CONCURRENCY, requests_per_minute: float | None = None) -> None:
+        self.max_concurrency = max_concurrency
+        self._sem = asyncio.Semaphore(max_concurrency)
+        self._rate = RateLimiter(requests_per_minute) if requests_per_minute else None
+
+    async def __aenter__(self) -> "ProviderGate":
+        await self._sem.acquire()
+        if self._rate is not None:
+            try:
+                await self._rate.acquire()
+            except BaseException:
+                self._sem.release()
+                raise
+        return self
+
+    async def __aexit__(self, *exc: object) -> None:
+        self._sem.release()
+
+
+@dataclass
+class Attempted(Generic[T]):
+    """The outcome of a call made with retries: a value, or the last error; and how it got there."""
+
+    value: T | None = None
+    error: ProviderError | None = None
+    attempts: int = 0
+    retries: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+async def call_with_retries(
+    make_call: Callable[[], Awaitable[T]],
+    gate: ProviderGate,
+    policy: RetryPolicy,
+    *,
+    rng: random.Random | None = None,
+) -> Attempted[T]:
+    """Run `make_call` through `gate`, retrying retryable ProviderErrors. A Retry-After hint is a floor on the
+    wait: the call is never retried sooner than the server asked. Non-ProviderError exceptions propagate."""
+    rng = rng or random.Random()
+    outcome: Attempted[T] = Attempted()
+    for attempt in range(1, policy.max_retries + 2):
+        outcome.attempts = attempt
+        async with gate:
+            try:
+                if policy.timeout_s is None:
+                    outcome.value = await make_call()
+                else:
+                    outcome.value = await asyncio.wait_for(make_call(), policy.timeout_s)
+                outcome.error = None
+                return outcome
+            except asyncio.TimeoutError:
+                outcome.error = ProviderTimeoutError(f"no reply within {policy.timeout_s:g}s")
+            except ProviderError as exc:
+                outcome.error = exc
+        err = outcome.error
+        if not err.retryable or attempt > policy.max_retries:
+            return outcome
+        delay = policy.backoff(attempt, rng)
+        if err.retry_after is not None:
+            delay = max(delay, err.retry_after)
+        outcome.retries.append(f"attempt {attempt}: {err.reason}: {err.message} (retried after {delay:.2f}s)")
+        await asyncio.sleep(delay)
+    return outcome  # pragma: no cover - the loop always returns
+
+
+async def map_concurrent(
+    items: Iterable[T],
+    worker: Callable[[T], Awaitable[R]],
+    *,
+    limit: int,
+    on_result: Callable[[T, R], None] | None = None,
+) -> list[R]:
+    """Run `worker` over `items` with at most `limit` in flight; results in input order.
+
+    `on_result` runs in the event loop thread as each item finishes (journaling, progress), so it needs no
+    locking. A worker exception cancels the rest and propagates; workers are expected to turn per-item
+    failures into results themselves.
+    """
+    queue = list(enumerate(items))
+    results: list[R | None] = [None] * len(queue)
+    position = 0
+
+    async def drain() -> None:
+        nonlocal position
+        while position < len(queue):
+            index, item = queue[position]
+            position += 1
+            result = await worker(item)
+            results[index] = result
+            if on_result is not None:
+                on_result(item, result)
+
+    workers = [asyncio.ensure_future(drain()) for _ in range(max(1, min(limit, len(queue))))]
+    try:
+        await asyncio.gather(*workers)
+    except BaseException:
+        for w in workers:
+            w.cancel()
+        await asyncio.gather(*workers, return_exceptions=True)
+        raise
+    return results  # type: ignore[return-value]
+
+
+def run_async(coro: Awaitable[R]) -> R:
+    """Run a coroutine from synchronous stage code. Ctrl-C cancels in-flight work; nothing half-written remains
+    because every write is atomic or an fsynced journal line."""
+    return asyncio.run(coro)  # type: ignore[arg-type]

@@ -1,0 +1,115 @@
+"""The one exception tree of gaia-eval; the CLI turns its root into a one-line message and an exit code.
+
+Exit codes: 2 for usage and input errors (the user can fix the command or the file), 1 for a run that
+failed (some items errored, a provider failed for good).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+
+class GaiaEvalError(Exception):
+    """Root of every error gaia-eval raises on purpose. `str(err)` is the full one-line message."""
+
+    exit_code = 1
+
+    def __init__(
+        self,
+        message: str,
+        *,
+        file: str | Path | None = None,
+        field: str | None = None,
+        fix: str | None = None,
+    ) -> None:
+        self.message = message
+        self.file = str(file) if file is not None else None
+        self.field = field
+        self.fix = fix
+        super().__init__(self.one_line())
+
+    def one_line(self) -> str:
+        parts = []
+        if self.file:
+            parts.append(self.file)
+        if self.field:
+            parts.append(f"field '{self.field}'")
+        head = ": ".join(parts)
+        text = f"{head}: {self.message}" if head else self.message
+        if self.fix:
+            text = f"{text} (fix: {self.fix})"
+        # Keep the promise of one line even when a message embeds a multi-line SDK error.
+        return " ".join(text.split())
+
+
+class UsageError(GaiaEvalError):
+    """A bad command line, a bad input file or a bad config: the user must change something."""
+
+    exit_code = 2
+
+
+class InputError(UsageError):
+    """An input file is missing, unreadable, empty, binary or of the wrong kind."""
+
+
+class ConfigError(UsageError):
+    """An experiment config (or other settings file) does not validate."""
+
+
+class ArtifactError(UsageError):
+    """An artifact file does not parse or validate against its schema."""
+
+
+class MissingCredentialsError(UsageError):
+    """A cloud provider needs an API key that is not in the environment."""
+
+
+class RunFailed(GaiaEvalError):
+    """The run finished but some work failed; the artifacts record which and why."""
+
+    exit_code = 1
+
+
+class ProviderError(GaiaEvalError):
+    """A model call failed. `retryable` says whether the concurrency helper may try again."""
+
+    retryable = False
+    reason = "provider_error"
+
+    def __init__(self, message: str, *, retry_after: float | None = None, **kwargs) -> None:
+        self.retry_after = retry_after
+        super().__init__(message, **kwargs)
+
+
+class RateLimitError(ProviderError):
+    retryable = True
+    reason = "rate_limit"
+
+
+class ServerError(ProviderError):
+    retryable = True
+    reason = "server_error"
+
+
+class ProviderTimeoutError(ProviderError):
+    retryable = True
+    reason = "timeout"
+
+
+class ConnectionFailedError(ProviderError):
+    retryable = True
+    reason = "connection"
+
+
+class MalformedResponseError(ProviderError):
+    # A garbled body is often a transient proxy/server fault, so one more attempt is worth it.
+    retryable = True
+    reason = "malformed_response"
+
+
+class AuthError(ProviderError):
+    reason = "auth"
+
+
+class BadRequestError(ProviderError):
+    reason = "bad_request"

@@ -1,0 +1,84 @@
+"""The one small async protocol every model provider implements, and the request/response records it uses."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, Literal, Protocol, runtime_checkable
+
+from gaia_eval.artifacts.base import Usage
+
+
+@dataclass(frozen=True)
+class TaskContext:
+    """What the call is for, in structured form. LLM providers ignore it (they read the rendered prompt);
+    the offline baselines, which cannot read prompts, work from it."""
+
+    kind: Literal["summarize", "summarize_all", "answer", "generic"]
+    document: str = ""
+    style: str | None = None  # summary style for kind="summarize"
+    question: str | None = None  # for kind="answer"
+
+
+@dataclass(frozen=True)
+class Message:
+    role: Literal["user", "assistant", "tool"]
+    content: str
+    tool_call_id: str | None = None  # role="tool": which call this result answers
+    tool_calls: tuple["ToolCall", ...] = ()  # role="assistant": calls the model made
+
+
+@dataclass(frozen=True)
+class ToolSpec:
+    name: str
+    description: str
+    parameters: dict[str, Any]  # JSON schema of the arguments
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    id: str
+    name: str
+    arguments: dict[str, Any]
+
+
+@dataclass(frozen=True)
+class ChatRequest:
+    messages: tuple[Message, ...]
+    system: str = ""
+    max_tokens: int = 1024
+    temperature: float = 0.0
+    stop: tuple[str, ...] | None = None
+    top_p: float | None = None
+    seed: int | None = None
+    # Structured output: the provider asks the API for JSON matching this schema (response_format / tool use)
+    # and fills ChatResponse.data with the parsed object; a reply that does not parse raises
+    # MalformedResponseError. Validation against a pydantic model is the caller's job.
+    json_schema: dict[str, Any] | None = None
+    schema_name: str = "result"
+    tools: tuple[ToolSpec, ...] = ()
+    timeout_s: float | None = None
+    task: TaskContext | None = None
+
+
+@dataclass
+class ChatResponse:
+    text: str
+    usage: Usage
+    latency_s: float
+    finish_reason: str | None
+    model: str
+    data: Any = None  # parsed JSON when json_schema was requested
+    tool_calls: list[ToolCall] = field(default_factory=list)
+
+
+@runtime_checkable
+class Provider(Protocol):
+    """One configured model endpoint. Implementations map their SDK's errors to gaia_eval.errors."""
+
+    name: str  # provider name as in configs, e.g. "openai", "ollama", "baseline"
+    model: str
+    is_local: bool  # local servers and baselines cost $0
+
+    async def complete(self, request: ChatRequest) -> ChatResponse: ...
+
+    async def aclose(self) -> None: ...
