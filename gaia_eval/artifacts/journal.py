@@ -1,0 +1,72 @@
+"""The item journal of a running experiment: one JSON line per finished item, flushed and fsynced as it lands.
+
+A run killed at any moment leaves at most one partial last line, which the reader ignores; every complete
+line is a validated ItemResult. The journal lives beside the experiment file until that file is written.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import orjson
+from pydantic import ValidationError
+
+from gaia_eval.artifacts.experiment import ItemResult
+
+
+def journal_path(experiment_file: Path) -> Path:
+    name = Path(experiment_file).name.removesuffix(".experiment.json")
+    return Path(experiment_file).with_name(f"{name}.experiment.journal.jsonl")
+
+
+def read_journal(path: Path) -> dict[str, ItemResult]:
+    """Items by id, the latest line winning; partial or invalid lines are skipped (they were never finished)."""
+    results: dict[str, ItemResult] = {}
+    try:
+        raw = Path(path).read_bytes()
+    except FileNotFoundError:
+        return results
+    for line in raw.splitlines():
+        if not line.strip():
+            continue
+        try:
+            item = ItemResult.model_validate(orjson.loads(line))
+        except (orjson.JSONDecodeError, ValidationError):
+            continue
+        results[item.item_id] = item
+    return results
+
+
+class JournalWriter:
+    """Appends items; each append is durable (fsync) before the call returns."""
+
+    def __init__(self, path: Path, *, truncate: bool = False) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        self._fh = open(self.path, "wb" if truncate else "ab")
+        if not truncate and self._fh.tell() > 0:
+            self._terminate_partial_line()
+
+    def _terminate_partial_line(self) -> None:
+        # A kill mid-append leaves a line without its newline; start ours on a fresh line.
+        with open(self.path, "rb") as fh:
+            fh.seek(-1, os.SEEK_END)
+            if fh.read(1) != b"\n":
+                self._fh.write(b"\n")
+
+    def append(self, item: ItemResult) -> None:
+        self._fh.write(orjson.dumps(item.model_dump(mode="json")) + b"\n")
+        self._fh.flush()
+        os.fsync(self._fh.fileno())
+
+    def close(self) -> None:
+        if not self._fh.closed:
+            self._fh.close()
+
+    def remove(self) -> None:
+        self.close()
+        try:
+            self.path.unlink()
+        except FileNotFoundError:
+            pass

@@ -1,0 +1,198 @@
+"""The command line: a thin click layer. Each command parses options, calls one stage function, prints what it
+wrote. Errors from gaia_eval.errors become one line on stderr and an exit code (2 input, 1 failed run)."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from gaia_eval import __version__
+from gaia_eval.errors import GaiaEvalError, RunFailed
+
+DEFAULTS = {
+    "test_data": Path("test_data"),
+    "groundtruth": Path("groundtruth"),
+    "experiments": Path("experiments"),
+    "evaluation": Path("evaluation"),
+    "report": Path("reports/report.md"),
+}
+
+
+class GaiaGroup(click.Group):
+    """Turns our errors into a clean one-line message; never a traceback for an expected failure."""
+
+    def invoke(self, ctx: click.Context):
+        try:
+            return super().invoke(ctx)
+        except GaiaEvalError as exc:
+            click.echo(f"error: {exc.one_line()}", err=True)
+            ctx.exit(exc.exit_code)
+        except KeyboardInterrupt:
+            click.echo("interrupted: finished items are saved; run the same command again to resume", err=True)
+            ctx.exit(130)
+
+
+def _print_summary(summary, *, show_outputs: bool = False) -> None:
+    click.echo(summary.line())
+    for note in summary.notes:
+        click.echo(f"  {note}")
+    if show_outputs:
+        for path in summary.outputs:
+            click.echo(f"  wrote {path}")
+    for failure in summary.failures:
+        click.echo(f"  failed: {failure}", err=True)
+
+
+def _split_types(value: str | None) -> list[str] | None:
+    if not value:
+        return None
+    return [t for t in value.replace(",", " ").split() if t]
+
+
+@click.group(cls=GaiaGroup, context_settings={"help_option_names": ["-h", "--help"], "show_default": True})
+@click.version_option(__version__, prog_name="gaia-eval")
+def cli() -> None:
+    """gaia-eval: measure which LLM or agent is better at your task.
+
+    Pipeline: generate -> groundtruth -> batch-experiment -> eval -> report. Each stage reads and writes
+    fingerprinted JSON, skips outputs that are up to date, and resumes after an interruption.
+    Try `gaia-eval quickstart` for an offline run of all five stages.
+    """
+
+
+@cli.command()
+@click.option("--meeting-transcript", "kind", flag_value="meeting", help="Generate meeting transcripts.")
+@click.option("--email", "kind", flag_value="email", help="Generate business emails.")
+@click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["test_data"], help="Folder to write into (exactly there).")
+@click.option("--meeting-types", default=None, help="Comma-separated meeting types [default: all 8].")
+@click.option("--email-types", default=None, help="Comma-separated email types [default: all 8].")
+@click.option("--count-per-type", type=int, default=1, help="Documents per type.")
+@click.option("--target-tokens", type=int, default=None, help="Target length (words x 1.33) [default: 1000 meetings, 800 emails].")
+@click.option("--seed", type=int, default=0, help="Random seed: same seed, same documents.")
+@click.option("--provider", type=click.Choice(["offline"]), default="offline", help="Who writes the documents.")
+@click.option("--force", is_flag=True, help="Regenerate even documents that are up to date.")
+def generate(kind, output_dir, meeting_types, email_types, count_per_type, target_tokens, seed, provider, force) -> None:
+    """Generate synthetic documents with planted facts (<type>_meeting.txt + .meta.json)."""
+    from gaia_eval.stages.generate import run_generate
+
+    if kind is None:
+        raise click.UsageError("choose what to generate: --meeting-transcript or --email")
+    types = _split_types(meeting_types if kind == "meeting" else email_types)
+    summary = run_generate(
+        kind, output_dir, types=types, count_per_type=count_per_type, target_tokens=target_tokens, seed=seed, force=force
+    )
+    _print_summary(summary)
+    click.echo(f"  documents in {output_dir}")
+
+
+@cli.command()
+@click.option("-d", "--directory", type=click.Path(path_type=Path), default=DEFAULTS["test_data"], help="Folder of input documents.")
+@click.option("-f", "--file", "input_file", type=click.Path(path_type=Path), default=None, help="One input document (wins over -d).")
+@click.option("-p", "--pattern", default="*.txt", help="Glob of input files inside -d (recursive).")
+@click.option("-u", "--use-case", default="summarization", help="summarization, qa or email.")
+@click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["groundtruth"], help="Folder to write into.")
+@click.option("--force", is_flag=True, help="Rebuild even ground truth that is up to date.")
+def groundtruth(directory, input_file, pattern, use_case, output_dir, force) -> None:
+    """Build the expected answers for each input (offline: exactly from planted facts)."""
+    from gaia_eval.stages.groundtruth import run_groundtruth
+
+    summary = run_groundtruth(
+        input_dir=None if input_file else directory,
+        input_file=input_file,
+        pattern=pattern,
+        use_case=use_case,
+        output_dir=output_dir,
+        force=force,
+    )
+    _print_summary(summary)
+
+
+@cli.command("batch-experiment")
+@click.option("-c", "--config", "config_path", type=click.Path(path_type=Path), default=None, help="Experiment config JSON.")
+@click.option("-i", "--input", "input_path", type=click.Path(path_type=Path), default=DEFAULTS["groundtruth"], help="Ground truth (file or folder), or a folder of .txt documents.")
+@click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["experiments"], help="Folder to write into.")
+@click.option("--force", is_flag=True, help="Re-run every item, even journaled or finished ones.")
+@click.option("--retry-errors", is_flag=True, help="Re-run only the items that ended in error.")
+@click.option("--concurrency", type=click.IntRange(min=1), default=None, help="Max calls in flight per provider [default: config max_concurrency, else 16].")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
+@click.option("--create-sample-config", type=click.Path(path_type=Path), default=None, help="Write a valid sample config to PATH and exit.")
+def batch_experiment(config_path, input_path, output_dir, force, retry_errors, concurrency, quiet, create_sample_config) -> None:
+    """Run every configured model over every item, concurrently and resumably."""
+    from gaia_eval.stages.batch_experiment import run_batch_experiment, write_sample_config
+
+    if create_sample_config is not None:
+        click.echo(f"wrote {write_sample_config(create_sample_config)}")
+        return
+    if config_path is None:
+        raise click.UsageError("missing -c/--config (or use --create-sample-config PATH)")
+    summary = run_batch_experiment(
+        config_path,
+        input_path,
+        output_dir,
+        force=force,
+        retry_errors=retry_errors,
+        concurrency=concurrency,
+        show_progress=False if quiet else None,
+    )
+    _print_summary(summary)
+    click.echo(f"  items: {summary.items_ok} ok, {summary.items_error} errors; {summary.calls_made} model calls made")
+    if summary.items_error:
+        command = f"gaia-eval batch-experiment -c {config_path} -i {input_path} -o {output_dir} --retry-errors"
+        raise RunFailed(f"{summary.items_error} items errored after retries; re-run only them with: {command}")
+
+
+@cli.command("eval")
+@click.option("-d", "--directory", type=click.Path(path_type=Path), default=DEFAULTS["experiments"], help="Folder of *.experiment.json.")
+@click.option("-f", "--file", "experiment_file", type=click.Path(path_type=Path), default=None, help="One experiment file (wins over -d).")
+@click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["evaluation"], help="Folder to write into.")
+@click.option("-g", "--groundtruth", type=click.Path(path_type=Path), default=None, help="External ground truth (for experiments run on raw documents).")
+@click.option("--force", is_flag=True, help="Re-score even evaluations that are up to date.")
+@click.option("--incremental-update", is_flag=True, help="Only update consolidated_evaluations_report.json from changed eval files.")
+@click.option("--regenerate-report", is_flag=True, help="Only rebuild consolidated_evaluations_report.json from every eval file.")
+def eval_command(directory, experiment_file, output_dir, groundtruth, force, incremental_update, regenerate_report) -> None:
+    """Score each experiment against ground truth (deterministic rubric)."""
+    from gaia_eval.stages.eval import STANDALONE_NOTE, run_eval
+
+    summary = run_eval(
+        experiment_dir=directory,
+        experiment_file=experiment_file,
+        output_dir=output_dir,
+        groundtruth=groundtruth,
+        force=force,
+        incremental_update=incremental_update,
+        regenerate_report=regenerate_report,
+    )
+    if summary.standalone:
+        click.echo(f"running standalone for {summary.standalone} experiment(s): no ground truth; {STANDALONE_NOTE}")
+    _print_summary(summary)
+
+
+@cli.command()
+@click.option("-d", "--eval-dir", type=click.Path(path_type=Path), default=DEFAULTS["evaluation"], help="Folder of *.experiment.eval.json.")
+@click.option("-o", "--output-file", type=click.Path(path_type=Path), default=DEFAULTS["report"], help="Markdown file; .csv and .json are written beside it.")
+def report(eval_dir, output_file) -> None:
+    """Write the markdown report (plus CSV and JSON) with the model performance table."""
+    from gaia_eval.stages.report import run_report
+
+    summary = run_report(eval_dir, output_file)
+    _print_summary(summary, show_outputs=True)
+
+
+@cli.command()
+@click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=Path("quickstart"), help="Folder for every artifact of the run.")
+def quickstart(output_dir) -> None:
+    """Run all five stages offline on a small generated set and print the report's path."""
+    from gaia_eval.stages.quickstart import run_quickstart
+
+    result = run_quickstart(output_dir, echo=click.echo)
+    click.echo(f"report: {result}")
+
+
+def main() -> None:
+    cli(prog_name="gaia-eval")
+
+
+if __name__ == "__main__":  # pragma: no cover
+    sys.exit(main())

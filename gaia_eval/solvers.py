@@ -1,0 +1,203 @@
+"""How one work item is put to a model: the prompts per use case, the calls (with retries), and reading replies."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from gaia_eval.artifacts.base import Usage
+from gaia_eval.artifacts.experiment import ExperimentSpec
+from gaia_eval.artifacts.groundtruth import SUMMARY_STYLES, Summaries
+from gaia_eval.concurrency import ProviderGate, RetryPolicy, call_with_retries, map_concurrent
+from gaia_eval.errors import MalformedResponseError, ProviderError
+from gaia_eval.prompts import prompts_fingerprint, render
+from gaia_eval.providers.base import ChatRequest, ChatResponse, Message, Provider, TaskContext
+from gaia_eval.stages.experiment_inputs import WorkItem
+
+STYLE_INSTRUCTIONS: dict[str, tuple[str, str]] = {
+    # style: (label, instruction)
+    "executive_summary": (
+        "executive summary",
+        "Write a brief executive summary (2-3 sentences): its purpose, the main outcome and what happens next.",
+    ),
+    "detailed_summary": (
+        "detailed summary",
+        "Write a detailed summary (one or two paragraphs) that covers every topic, decision, action item (with "
+        "owner and due date) and key figure.",
+    ),
+    "action_items": (
+        "action items",
+        "List every action item, one per line as `- Owner: task (due YYYY-MM-DD)`. If there are none, reply `- none`.",
+    ),
+    "key_decisions": (
+        "key decisions",
+        "List every decision that was made, one per line starting with `- `. If there are none, reply `- none`.",
+    ),
+    "participants": ("participants", "List every participant, one per line as `- Name (Role)`."),
+    "topics_discussed": ("topics", "List the main topics discussed, one short phrase per line starting with `- `."),
+}
+LIST_STYLES = frozenset({"action_items", "key_decisions", "participants", "topics_discussed"})
+
+DEFAULT_SYSTEM_PROMPTS = {
+    "summarization": "You summarize business meetings and emails accurately and concisely, using only what the "
+    "document says.",
+    "email": "You summarize business emails accurately and concisely, using only what the email says.",
+    "qa": "Answer the question using only the document. Reply with the bare answer only: no full sentence, no "
+    "explanation, no 'The answer is'. For a list, separate the items with commas.",
+}
+PROMPT_TEMPLATES = ("summarize_style.j2", "summarize_combined.j2", "qa_answer.j2")
+
+SUMMARIES_SCHEMA: dict[str, Any] = {
+    "type": "object",
+    "properties": {
+        style: ({"type": "array", "items": {"type": "string"}} if style in LIST_STYLES else {"type": "string"})
+        for style in SUMMARY_STYLES
+    },
+    "required": list(SUMMARY_STYLES),
+    "additionalProperties": False,
+}
+
+_BULLET = re.compile(r"^\s*(?:[-*\u2022\u00b7]|\d{1,3}[.)])\s+(.*\S)\s*$")
+_NONE_ITEMS = frozenset({"none", "n/a", "na", "no action items", "no decisions", "nothing"})
+
+
+def prompt_settings_fingerprint() -> str:
+    return prompts_fingerprint(*PROMPT_TEMPLATES)
+
+
+def doc_label(use_case: str) -> str:
+    return "business email" if use_case == "email" else "document"
+
+
+def parse_list(text: str) -> list[str]:
+    """Items of a list reply: bullet or numbered lines when there are any (headers and chatter dropped), else
+    one item per line."""
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    bulleted = [m.group(1) for m in map(_BULLET.match, lines) if m]
+    items = bulleted if bulleted else [line.strip() for line in lines]
+    return [i.strip().strip("*").strip() for i in items if i.strip().strip(".").lower() not in _NONE_ITEMS]
+
+
+def coerce_summaries(data: Any) -> Summaries:
+    """A combined-prompt JSON reply as Summaries; a list given as one string is split, wrong shapes are errors."""
+    if not isinstance(data, dict):
+        raise MalformedResponseError("the combined summary reply is not a JSON object")
+    fixed: dict[str, Any] = {}
+    for style in SUMMARY_STYLES:
+        value = data.get(style, [] if style in LIST_STYLES else "")
+        if style in LIST_STYLES and isinstance(value, str):
+            value = parse_list(value)
+        if style not in LIST_STYLES and isinstance(value, list):
+            value = " ".join(str(v) for v in value)
+        fixed[style] = value
+    try:
+        return Summaries.model_validate(fixed)
+    except ValidationError as exc:
+        raise MalformedResponseError(f"the combined summary reply does not fit the schema: {exc.errors()[0]['msg']}") from None
+
+
+@dataclass
+class SolveOutcome:
+    answer: str | None = None
+    summaries: Summaries | None = None
+    error: str | None = None
+    usage: Usage = field(default_factory=Usage)
+    latency_s: float = 0.0
+    calls: int = 0
+    attempts: int = 0
+    retries: list[str] = field(default_factory=list)
+    finish_reason: str | None = None
+
+
+class Solver:
+    """Puts work items of one experiment to its provider, through the provider's gate and retry policy."""
+
+    def __init__(self, spec: ExperimentSpec, use_case: str, provider: Provider, gate: ProviderGate, policy: RetryPolicy):
+        self.spec = spec
+        self.use_case = use_case
+        self.provider = provider
+        self.gate = gate
+        self.policy = policy
+        self.system = spec.system_prompt or DEFAULT_SYSTEM_PROMPTS[use_case]
+
+    def _request(self, prompt: str, task: TaskContext, json_schema: dict[str, Any] | None = None) -> ChatRequest:
+        params = self.spec.parameters
+        return ChatRequest(
+            messages=(Message(role="user", content=prompt),),
+            system=self.system,
+            max_tokens=self.spec.max_tokens,
+            temperature=self.spec.temperature,
+            stop=tuple(params.stop) if params.stop else None,
+            top_p=params.top_p,
+            seed=params.seed,
+            json_schema=json_schema,
+            schema_name="summaries",
+            timeout_s=self.policy.timeout_s,
+            task=task,
+        )
+
+    async def _call(self, request: ChatRequest, outcome: SolveOutcome, label: str, check=None) -> ChatResponse | None:
+        async def attempt() -> ChatResponse:
+            response = await self.provider.complete(request)
+            if check is not None:
+                check(response)  # parse inside the attempt, so a malformed reply is retried like any fault
+            return response
+
+        result = await call_with_retries(attempt, self.gate, self.policy)
+        outcome.calls += 1
+        outcome.attempts += result.attempts
+        outcome.retries.extend(f"{label}: {r}" if label else r for r in result.retries)
+        if result.error is not None:
+            err: ProviderError = result.error
+            message = f"{err.reason}: {err.message}"
+            outcome.error = f"{label}: {message}" if label else message
+            return None
+        response = result.value
+        assert response is not None
+        outcome.usage = outcome.usage + response.usage
+        outcome.latency_s += response.latency_s
+        outcome.finish_reason = response.finish_reason
+        return response
+
+    async def solve(self, item: WorkItem, document: str) -> SolveOutcome:
+        outcome = SolveOutcome()
+        label = doc_label(self.use_case)
+        if self.use_case == "qa":
+            prompt = render("qa_answer.j2", doc_label=label, document=document, question=item.query)
+            response = await self._call(
+                self._request(prompt, TaskContext(kind="answer", document=document, question=item.query)), outcome, ""
+            )
+            if response is not None:
+                outcome.answer = response.text.strip()
+            return outcome
+        if self.spec.parameters.combined_prompt:
+            styles = [(s, STYLE_INSTRUCTIONS[s][1]) for s in SUMMARY_STYLES]
+            prompt = render("summarize_combined.j2", doc_label=label, document=document, styles=styles)
+            request = self._request(prompt, TaskContext(kind="summarize_all", document=document), SUMMARIES_SCHEMA)
+            response = await self._call(request, outcome, "combined", check=lambda r: coerce_summaries(r.data))
+            if response is not None:
+                outcome.summaries = coerce_summaries(response.data)
+            return outcome
+        return await self._solve_styles(document, label, outcome)
+
+    async def _solve_styles(self, document: str, label: str, outcome: SolveOutcome) -> SolveOutcome:
+        async def one(style: str) -> tuple[str, ChatResponse | None]:
+            style_label, instruction = STYLE_INSTRUCTIONS[style]
+            prompt = render(
+                "summarize_style.j2", doc_label=label, document=document, instruction=instruction, style_label=style_label
+            )
+            task = TaskContext(kind="summarize", document=document, style=style)
+            return style, await self._call(self._request(prompt, task), outcome, style)
+
+        replies = await map_concurrent(SUMMARY_STYLES, one, limit=len(SUMMARY_STYLES))
+        if outcome.error is not None:
+            return outcome
+        values: dict[str, Any] = {}
+        for style, response in replies:
+            assert response is not None
+            values[style] = parse_list(response.text) if style in LIST_STYLES else response.text.strip()
+        outcome.summaries = Summaries.model_validate(values)
+        return outcome

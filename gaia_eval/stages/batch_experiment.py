@@ -1,0 +1,437 @@
+"""Stage 3, `batch-experiment`: run every configured model over every item, concurrently and resumably.
+
+Each finished item is appended to a journal beside its experiment file, so a run stopped at any moment
+(Ctrl-C, SIGKILL) resumes where it was: journaled items whose fingerprint (item content + result settings +
+prompts) still matches are reused, the rest are called. Items that errored are recorded as errors, never as
+done; `retry_errors` re-runs only them.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+
+from pydantic import ValidationError
+
+from gaia_eval.artifacts.base import Usage
+from gaia_eval.artifacts.experiment import (
+    ConsolidatedExperiments,
+    Experiment,
+    ExperimentConfig,
+    ExperimentRunEntry,
+    ExperimentSpec,
+    ExperimentTotals,
+    ItemResult,
+    safe_name,
+)
+from gaia_eval.artifacts.journal import JournalWriter, journal_path, read_journal
+from gaia_eval.artifacts.store import (
+    Freshness,
+    describe_validation_error,
+    fingerprint,
+    fingerprint_file,
+    freshness,
+    load_json_file,
+    read_artifact,
+    write_artifact,
+)
+from gaia_eval.concurrency import (
+    DEFAULT_CONCURRENCY,
+    DEFAULT_MAX_RETRIES,
+    DEFAULT_TIMEOUT_S,
+    ProviderGate,
+    RetryPolicy,
+    map_concurrent,
+    run_async,
+)
+from gaia_eval.errors import ArtifactError, ConfigError, InputError
+from gaia_eval.progress import Progress
+from gaia_eval.providers import ProviderSettings, check_provider_name, create_provider
+from gaia_eval.providers.base import Provider
+from gaia_eval.providers.pricing import PriceQuote, cost_of, lookup_price
+from gaia_eval.solvers import Solver, prompt_settings_fingerprint
+from gaia_eval.stages.common import StageSummary
+from gaia_eval.stages.experiment_inputs import WorkItem, Workload, load_workload
+
+CONSOLIDATED_NAME = "consolidated_experiments_report.json"
+MAX_TOTAL_CONCURRENCY = 512
+
+
+def load_config(path: Path) -> ExperimentConfig:
+    """Strict: an unknown key, a wrong type, an unknown provider or a duplicate name names the file and field."""
+    data = load_json_file(path)
+    try:
+        config = ExperimentConfig.model_validate(data)
+    except ValidationError as exc:
+        where, message = describe_validation_error(exc)
+        raise ConfigError(message, file=path, field=where, fix="see `gaia-eval batch-experiment --create-sample-config`") from None
+    for i, exp in enumerate(config.experiments):
+        check_provider_name(exp.provider, file=str(path), field=f"experiments.{i}.provider")
+    return config
+
+
+SAMPLE_CONFIG = {
+    "description": "Offline baselines plus examples of real models; remove what you cannot run.",
+    "experiments": [
+        {"name": "baseline-textrank", "provider": "baseline", "model": "textrank"},
+        {"name": "baseline-lead", "provider": "baseline", "model": "lead"},
+        {
+            "name": "claude-sonnet",
+            "provider": "anthropic",
+            "model": "claude-sonnet-4-5",
+            "max_tokens": 1024,
+            "temperature": 0.0,
+        },
+        {"name": "gpt-4o-mini", "provider": "openai", "model": "gpt-4o-mini", "max_tokens": 1024, "temperature": 0.0},
+        {
+            "name": "ollama-llama3.2",
+            "provider": "ollama",
+            "model": "llama3.2:3b",
+            "max_concurrency": 2,
+            "parameters": {"combined_prompt": True},
+        },
+    ],
+}
+
+
+def write_sample_config(path: Path) -> Path:
+    from gaia_eval.artifacts.store import write_json
+
+    ExperimentConfig.model_validate(SAMPLE_CONFIG)  # the sample must always be valid
+    write_json(Path(path), SAMPLE_CONFIG)
+    return Path(path)
+
+
+@dataclass
+class _Plan:
+    """One experiment's run: what is reused, what is still to call, and where results go."""
+
+    spec: ExperimentSpec
+    path: Path
+    inputs: dict[str, str]
+    before: Freshness
+    item_fingerprints: dict[str, str]
+    results: dict[str, ItemResult]
+    todo: list[WorkItem]
+    quote: PriceQuote
+    solver: Solver | None = None
+    journal: JournalWriter | None = None
+    started: float = field(default_factory=time.monotonic)
+    started_at: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
+    remaining: int = 0
+
+
+@dataclass
+class BatchSummary(StageSummary):
+    items_ok: int = 0
+    items_error: int = 0
+    calls_made: int = 0
+
+
+def _percentile(sorted_values: list[float], q: float) -> float:
+    if not sorted_values:
+        return 0.0
+    k = (len(sorted_values) - 1) * q
+    lo, hi = int(k), min(int(k) + 1, len(sorted_values) - 1)
+    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (k - lo)
+
+
+def compute_totals(items: list[ItemResult], wall_time_s: float, quote: PriceQuote) -> ExperimentTotals:
+    usage = Usage()
+    for item in items:
+        usage = usage + item.usage
+    total, in_cost, out_cost = cost_of(usage, quote)
+    latencies = sorted(i.latency_s for i in items if i.status == "ok")
+    done = len(items)
+    return ExperimentTotals(
+        items=done,
+        ok=sum(i.status == "ok" for i in items),
+        errors=sum(i.status == "error" for i in items),
+        usage=usage,
+        cost_usd=total,
+        input_cost_usd=in_cost,
+        output_cost_usd=out_cost,
+        cost_status=quote.status,
+        latency_p50_s=round(_percentile(latencies, 0.5), 4),
+        latency_p95_s=round(_percentile(latencies, 0.95), 4),
+        latency_max_s=round(latencies[-1], 4) if latencies else 0.0,
+        latency_mean_s=round(sum(latencies) / len(latencies), 4) if latencies else 0.0,
+        wall_time_s=round(wall_time_s, 3),
+        throughput_items_per_s=round(done / wall_time_s, 3) if wall_time_s > 0 else 0.0,
+    )
+
+
+def _with_groundtruth(result: ItemResult, item: WorkItem) -> ItemResult:
+    """Reused answers always carry the current ground truth, which may have changed since they were made."""
+    return result.model_copy(
+        update={"groundtruth_answer": item.expected_answer, "groundtruth_summaries": item.expected_summaries}
+    )
+
+
+def _reusable(path: Path, fingerprints: dict[str, str]) -> dict[str, ItemResult]:
+    """Finished ok items from an earlier experiment file and from the journal, if made the same way."""
+    found: dict[str, ItemResult] = {}
+    if path.exists():
+        try:
+            for item in read_artifact(path, Experiment).items:
+                found[item.item_id] = item
+        except (ArtifactError, InputError):
+            pass
+    found.update(read_journal(journal_path(path)))
+    return {
+        item_id: r for item_id, r in found.items() if r.status == "ok" and fingerprints.get(item_id) == r.fingerprint
+    }
+
+
+def _check_same_use_case(path: Path, use_case: str) -> None:
+    if not path.exists():
+        return
+    try:
+        existing = read_artifact(path, Experiment)
+    except (ArtifactError, InputError):
+        return  # damaged: it will be redone
+    if existing.use_case != use_case:
+        raise InputError(
+            f"holds a {existing.use_case} experiment, but this input is {use_case}",
+            file=path,
+            fix="use another -o folder for this use case, or rename the experiment",
+        )
+
+
+def run_batch_experiment(
+    config_path: Path,
+    input_path: Path,
+    output_dir: Path,
+    *,
+    force: bool = False,
+    retry_errors: bool = False,
+    concurrency: int | None = None,
+    show_progress: bool | None = None,
+) -> BatchSummary:
+    config = load_config(Path(config_path))
+    workload = load_workload(Path(input_path))
+    output_dir = Path(output_dir)
+    settings_common = {"workload": workload.fingerprint(), "prompts": prompt_settings_fingerprint()}
+
+    plans: list[_Plan] = []
+    summary = BatchSummary("batch-experiment")
+    for spec in config.experiments:
+        path = output_dir / f"{safe_name(spec.name)}.experiment.json"
+        _check_same_use_case(path, workload.use_case)
+        settings_fp = fingerprint(spec.result_settings())
+        inputs = {**settings_common, "settings": settings_fp}
+        fps = {
+            i.item_id: fingerprint([i.content_fingerprint, settings_fp, settings_common["prompts"]])
+            for i in workload.items
+        }
+        state, existing = freshness(path, Experiment, inputs)
+        if state is Freshness.CURRENT and not force:
+            assert existing is not None
+            if not (retry_errors and existing.totals.errors):
+                summary.skipped += 1
+                summary.outputs.append(path)
+                summary.items_ok += existing.totals.ok
+                summary.items_error += existing.totals.errors
+                journal_path(path).unlink(missing_ok=True)
+                continue
+        reuse = {} if force else _reusable(path, fps)
+        by_id = {i.item_id: i for i in workload.items}
+        results = {k: _with_groundtruth(v, by_id[k]) for k, v in reuse.items() if k in by_id}
+        todo = [i for i in workload.items if i.item_id not in results]
+        plans.append(
+            _Plan(
+                spec=spec,
+                path=path,
+                inputs=inputs,
+                before=Freshness.STALE if state is Freshness.CURRENT else state,
+                item_fingerprints=fps,
+                results=results,
+                todo=todo,
+                quote=lookup_price(spec.provider, spec.model),
+                remaining=len(todo),
+            )
+        )
+
+    # Credentials are checked for every experiment with work to do before any call is made.
+    providers: dict[str, Provider] = {}
+    for plan in plans:
+        if plan.todo:
+            providers[plan.spec.name] = create_provider(
+                ProviderSettings(
+                    provider=plan.spec.provider,
+                    model=plan.spec.model,
+                    base_url=plan.spec.base_url,
+                    api_key_env=plan.spec.api_key_env,
+                    timeout_s=plan.spec.timeout_s,
+                )
+            )
+    run_async(_run_plans(plans, providers, workload, concurrency, show_progress, summary))
+
+    for plan in plans:
+        items = [plan.results[i.item_id] for i in workload.items]
+        summary.items_ok += sum(i.status == "ok" for i in items)
+        summary.items_error += sum(i.status == "error" for i in items)
+        summary.outputs.append(plan.path)
+        summary.count(plan.before)
+        errors = sum(i.status == "error" for i in items)
+        if errors:
+            summary.failed += 1
+            summary.failures.append(f"{plan.spec.name}: {errors} of {len(items)} items errored")
+
+    consolidated = output_dir / CONSOLIDATED_NAME
+    write_artifact(consolidated, consolidate_experiments(output_dir))  # unchanged bytes are not rewritten
+    summary.notes.append(f"consolidated: {consolidated}")
+    return summary
+
+
+async def _run_plans(
+    plans: list[_Plan],
+    providers: dict[str, Provider],
+    workload: Workload,
+    concurrency: int | None,
+    show_progress: bool | None,
+    summary: BatchSummary,
+) -> None:
+    gates: dict[tuple[str, str | None], ProviderGate] = {}
+    for plan in plans:
+        if not plan.todo:
+            continue
+        spec = plan.spec
+        limit = concurrency or spec.max_concurrency or DEFAULT_CONCURRENCY
+        key = (spec.provider, spec.base_url)
+        if key not in gates or gates[key].max_concurrency > limit:
+            gates[key] = ProviderGate(limit, spec.requests_per_minute)
+    for plan in plans:
+        if not plan.todo:
+            continue
+        spec = plan.spec
+        policy = RetryPolicy(
+            max_retries=spec.max_retries if spec.max_retries is not None else DEFAULT_MAX_RETRIES,
+            timeout_s=spec.timeout_s or DEFAULT_TIMEOUT_S,
+        )
+        plan.solver = Solver(spec, workload.use_case, providers[spec.name], gates[(spec.provider, spec.base_url)], policy)
+        plan.journal = JournalWriter(journal_path(plan.path), truncate=not plan.results)
+        plan.started = time.monotonic()
+
+    for plan in plans:
+        if not plan.todo:
+            _finish(plan, workload)
+
+    work = [(plan, item) for plan in plans for item in plan.todo]
+    progress = Progress(len(work), enabled=show_progress)
+    total_limit = min(MAX_TOTAL_CONCURRENCY, sum(g.max_concurrency for g in gates.values()) or 1)
+
+    async def worker(job: tuple[_Plan, WorkItem]) -> ItemResult:
+        plan, item = job
+        assert plan.solver is not None
+        outcome = await plan.solver.solve(item, workload.sources[item.source].text)
+        cost, _, _ = cost_of(outcome.usage, plan.quote)
+        return ItemResult(
+            item_id=item.item_id,
+            source=item.source,
+            fingerprint=plan.item_fingerprints[item.item_id],
+            status="error" if outcome.error else "ok",
+            error=outcome.error,
+            query=item.query,
+            answer=outcome.answer,
+            summaries=outcome.summaries,
+            groundtruth_answer=item.expected_answer,
+            groundtruth_summaries=item.expected_summaries,
+            usage=outcome.usage,
+            cost_usd=cost,
+            cost_status=plan.quote.status,
+            latency_s=round(outcome.latency_s, 4),
+            calls=outcome.calls,
+            attempts=outcome.attempts,
+            retries=outcome.retries,
+            finish_reason=outcome.finish_reason,
+        )
+
+    def on_result(job: tuple[_Plan, WorkItem], result: ItemResult) -> None:
+        plan, item = job
+        assert plan.journal is not None
+        plan.journal.append(result)
+        plan.results[item.item_id] = result
+        summary.calls_made += result.calls
+        progress.advance(error=result.status == "error", cost=result.cost_usd)
+        plan.remaining -= 1
+        if plan.remaining == 0:
+            _finish(plan, workload)
+
+    try:
+        await map_concurrent(work, worker, limit=total_limit, on_result=on_result)
+    finally:
+        progress.close()
+        for plan in plans:
+            if plan.journal is not None:
+                plan.journal.close()
+        for provider in providers.values():
+            await provider.aclose()
+
+
+def _finish(plan: _Plan, workload: Workload) -> None:
+    """Write the experiment file atomically, then drop the journal it supersedes."""
+    items = [plan.results[i.item_id] for i in workload.items]
+    wall = time.monotonic() - plan.started
+    spec = plan.spec
+    write_artifact(
+        plan.path,
+        Experiment(
+            inputs=plan.inputs,
+            experiment_name=spec.name,
+            safe_name=safe_name(spec.name),
+            use_case=workload.use_case,  # type: ignore[arg-type]
+            spec=spec,
+            input_path=workload.input_path.as_posix(),
+            groundtruth=workload.groundtruth,  # type: ignore[arg-type]
+            pricing=plan.quote.describe(),
+            sources=workload.sources,
+            items=items,
+            totals=compute_totals(items, wall, plan.quote),
+            started_at=plan.started_at,
+            finished_at=datetime.now(timezone.utc),
+        ),
+    )
+    if plan.journal is not None:
+        plan.journal.remove()
+    else:
+        journal_path(plan.path).unlink(missing_ok=True)
+
+
+def consolidate_experiments(output_dir: Path) -> ConsolidatedExperiments:
+    """Rebuilt from the experiment files in the folder every time: cheap, and never out of step with them."""
+    entries: list[ExperimentRunEntry] = []
+    usage = Usage()
+    cost: float | None = 0.0
+    for path in sorted(Path(output_dir).glob("*.experiment.json")):
+        try:
+            exp = read_artifact(path, Experiment)
+        except (ArtifactError, InputError):
+            continue
+        entries.append(
+            ExperimentRunEntry(
+                experiment_name=exp.experiment_name,
+                file=path.name,
+                fingerprint=fingerprint_file(path),
+                provider=exp.spec.provider,
+                model=exp.spec.model,
+                use_case=exp.use_case,
+                items=exp.totals.items,
+                errors=exp.totals.errors,
+                usage=exp.totals.usage,
+                cost_usd=exp.totals.cost_usd,
+                cost_status=exp.totals.cost_status,
+                wall_time_s=exp.totals.wall_time_s,
+            )
+        )
+        usage = usage + exp.totals.usage
+        cost = None if cost is None or exp.totals.cost_usd is None else cost + exp.totals.cost_usd
+    return ConsolidatedExperiments(
+        inputs={e.file: e.fingerprint for e in entries},
+        total_experiments=len(entries),
+        total_usage=usage,
+        total_cost_usd=round(cost, 6) if cost is not None else None,
+        experiments=entries,
+    )

@@ -1,0 +1,61 @@
+"""What every stage shares: the run summary it prints, and finding its input files."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from gaia_eval.artifacts.store import Freshness
+from gaia_eval.errors import InputError
+
+
+@dataclass
+class StageSummary:
+    """Counts of what a stage did, printed as one line: made N, skipped M (up to date), redone K (stale), failed F."""
+
+    stage: str
+    made: int = 0
+    skipped: int = 0
+    redone: int = 0
+    failed: int = 0
+    outputs: list[Path] = field(default_factory=list)
+    failures: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+
+    def count(self, before: Freshness) -> None:
+        """Count an output that was written, by what state it was in before."""
+        if before is Freshness.MISSING:
+            self.made += 1
+        else:
+            self.redone += 1
+
+    def line(self) -> str:
+        return (
+            f"{self.stage}: made {self.made}, skipped {self.skipped} (up to date), "
+            f"redone {self.redone} (stale), failed {self.failed}"
+        )
+
+
+def find_inputs(directory: Path, pattern: str, *, exclude_suffixes: tuple[str, ...] = ()) -> list[Path]:
+    """Files under `directory` matching `pattern` (recursively), sorted; an error if there are none."""
+    directory = Path(directory)
+    if not directory.exists():
+        raise InputError("folder not found", file=directory, fix="check the path or run the previous stage first")
+    if not directory.is_dir():
+        raise InputError("is a file, expected a folder", file=directory, fix="pass a folder with -d, or the file with -f")
+    files = sorted(
+        p for p in directory.rglob(pattern) if p.is_file() and not p.name.endswith(exclude_suffixes) and not p.name.startswith(".")
+    )
+    if not files:
+        raise InputError(
+            f"no files matching '{pattern}'",
+            file=directory,
+            fix="check the folder and the -p/--pattern option, or run the previous stage first",
+        )
+    return files
+
+
+def relative_id(path: Path, root: Path) -> str:
+    """The item id of an input: its path relative to the input folder, without extension, '/'-separated."""
+    rel = path.relative_to(root) if root in path.parents else Path(path.name)
+    return rel.with_suffix("").as_posix()

@@ -1,0 +1,272 @@
+"""Stage 4, `eval`: score each experiment against ground truth (or standalone) and keep the evaluations index."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from pathlib import Path
+
+from gaia_eval.artifacts.evaluation import (
+    ConsolidatedEvaluations,
+    Evaluation,
+    EvaluationFileEntry,
+    EvaluationSummaryEntry,
+    InferenceSummary,
+    ItemEvaluation,
+)
+from gaia_eval.artifacts.experiment import Experiment, ItemResult
+from gaia_eval.artifacts.groundtruth import GroundTruth, Summaries
+from gaia_eval.artifacts.store import (
+    Freshness,
+    fingerprint,
+    fingerprint_file,
+    freshness,
+    read_artifact,
+    write_artifact,
+)
+from gaia_eval.errors import ArtifactError, InputError, UsageError
+from gaia_eval.scoring import rubric
+from gaia_eval.stages.common import StageSummary
+from gaia_eval.stages.experiment_inputs import _load_groundtruth_file
+
+CONSOLIDATED_NAME = "consolidated_evaluations_report.json"
+EVAL_SUFFIX = ".eval.json"
+SCORER = "deterministic"
+STANDALONE_NOTE = "standalone — not verified against facts: scores check only what the source document can confirm"
+COMPARATIVE_NOTE = "comparative — scored against ground truth"
+
+
+@dataclass
+class EvalSummary(StageSummary):
+    standalone: int = 0
+
+
+def _experiment_files(experiment_dir: Path | None, experiment_file: Path | None) -> tuple[Path, list[Path]]:
+    # -f wins over -d (the reference tool's -f was silently ignored because -d had a default).
+    if experiment_file is not None:
+        path = Path(experiment_file)
+        if not path.is_file():
+            raise InputError("not found", file=path, fix="check -f/--file, or run `gaia-eval batch-experiment` first")
+        return path.parent, [path]
+    if experiment_dir is None:
+        raise UsageError("no experiments given", fix="pass -d FOLDER or -f FILE.experiment.json")
+    root = Path(experiment_dir)
+    if not root.is_dir():
+        raise InputError("folder not found", file=root, fix="check -d/--directory, or run `gaia-eval batch-experiment` first")
+    files = sorted(root.rglob("*.experiment.json"))
+    if not files:
+        raise InputError("holds no *.experiment.json files", file=root, fix="run `gaia-eval batch-experiment` first")
+    return root, files
+
+
+def _load_external(groundtruth: Path | None) -> tuple[dict[str, GroundTruth], str]:
+    if groundtruth is None:
+        return {}, "none"
+    gts = _load_groundtruth_file(Path(groundtruth))
+    return {gt.item_id: gt for gt in gts}, fingerprint_file(Path(groundtruth))
+
+
+def _expected_summaries(item: ItemResult, external: dict[str, GroundTruth]) -> tuple[Summaries | None, object]:
+    if item.groundtruth_summaries is not None:
+        return item.groundtruth_summaries, None
+    gt = external.get(item.source)
+    if gt is not None:
+        return gt.summaries, gt.facts
+    return None, None
+
+
+def score_experiment(exp: Experiment, external: dict[str, GroundTruth]) -> tuple[list[ItemEvaluation], str]:
+    """Per-item scores and the mode ("comparative" or "standalone")."""
+    from gaia_eval.scoring.qa import score_qa
+    from gaia_eval.scoring.standalone import score_summaries_standalone
+    from gaia_eval.scoring.summaries import score_summaries
+
+    items: list[ItemEvaluation] = []
+    modes: set[str] = set()
+    for item in exp.items:
+        if item.status == "error":
+            items.append(
+                ItemEvaluation(
+                    item_id=item.item_id,
+                    source=item.source,
+                    status="error",
+                    error=item.error,
+                    passed=False if exp.use_case == "qa" else None,
+                )
+            )
+            continue
+        if exp.use_case == "qa":
+            expected = item.groundtruth_answer
+            if expected is None:
+                raise InputError(
+                    f"qa item '{item.item_id}' has no expected answer",
+                    file=exp.safe_name + ".experiment.json",
+                    fix="run batch-experiment on qa ground truth",
+                )
+            criteria, passed = score_qa(item.answer or "", expected)
+            modes.add("comparative")
+            items.append(ItemEvaluation(item_id=item.item_id, source=item.source, status="scored", criteria=criteria, passed=passed))
+            continue
+        answer = item.summaries or Summaries()
+        expected_summaries, facts = _expected_summaries(item, external)
+        if expected_summaries is not None:
+            criteria = score_summaries(answer, expected_summaries, facts)  # type: ignore[arg-type]
+            modes.add("comparative")
+        else:
+            criteria = score_summaries_standalone(answer, exp.sources[item.source].text)
+            modes.add("standalone")
+        items.append(ItemEvaluation(item_id=item.item_id, source=item.source, status="scored", criteria=criteria))
+    if len(modes) > 1:
+        raise InputError(
+            "has ground truth for some items and not for others",
+            file=exp.safe_name + ".experiment.json",
+            fix="pass -g with ground truth covering every item",
+        )
+    return items, (modes.pop() if modes else ("comparative" if exp.groundtruth == "embedded" or external else "standalone"))
+
+
+def _evaluate(exp: Experiment, exp_path: Path, external: dict[str, GroundTruth], gt_source: str, inputs: dict[str, str]) -> Evaluation:
+    items, mode = score_experiment(exp, external)
+    criteria_names = rubric.criteria_for(exp.use_case, mode)
+    criteria, grade = rubric.aggregate(items, criteria_names, exp.use_case)
+    t = exp.totals
+    return Evaluation(
+        inputs=inputs,
+        experiment_name=exp.experiment_name,
+        provider=exp.spec.provider,
+        model=exp.spec.model,
+        use_case=exp.use_case,
+        mode=mode,  # type: ignore[arg-type]
+        mode_note=STANDALONE_NOTE if mode == "standalone" else COMPARATIVE_NOTE,
+        scorer=f"{SCORER} ({rubric.RUBRIC_VERSION})",
+        experiment_file=exp_path.as_posix(),
+        experiment_fingerprint=inputs["experiment"],
+        groundtruth_source=gt_source if mode == "comparative" else "none",
+        items=items,
+        criteria=criteria,
+        grade=grade,
+        inference=InferenceSummary(
+            usage=t.usage,
+            cost_usd=t.cost_usd,
+            cost_status=t.cost_status,
+            latency_mean_s=t.latency_mean_s,
+            latency_p50_s=t.latency_p50_s,
+            latency_p95_s=t.latency_p95_s,
+            wall_time_s=t.wall_time_s,
+        ),
+        evaluated_at=datetime.now(timezone.utc),
+    )
+
+
+def run_eval(
+    *,
+    experiment_dir: Path | None = None,
+    experiment_file: Path | None = None,
+    output_dir: Path = Path("evaluation"),
+    groundtruth: Path | None = None,
+    force: bool = False,
+    incremental_update: bool = False,
+    regenerate_report: bool = False,
+) -> EvalSummary:
+    output_dir = Path(output_dir)
+    summary = EvalSummary("eval")
+    if incremental_update or regenerate_report:
+        # Only the index is touched: evaluations already on disk are (re)read into it.
+        path = update_consolidated(output_dir, regenerate=regenerate_report)
+        summary.notes.append(f"consolidated: {path}")
+        return summary
+
+    root, files = _experiment_files(experiment_dir, experiment_file)
+    external, gt_fp = _load_external(groundtruth)
+    gt_source = f"external:{Path(groundtruth).as_posix()}" if groundtruth is not None else "embedded"
+    # Read and check every experiment before writing anything.
+    loaded: list[tuple[Path, Experiment]] = []
+    for path in files:
+        exp = read_artifact(path, Experiment)
+        if external:
+            gt_use_case = next(iter(external.values())).use_case
+            if gt_use_case != exp.use_case and not (exp.use_case in ("summarization", "email") and gt_use_case in ("summarization", "email")):
+                raise InputError(
+                    f"is a {exp.use_case} experiment but the ground truth {groundtruth} is {gt_use_case}",
+                    file=path,
+                    fix="pass ground truth of the same use case with -g, or leave -g out",
+                )
+        loaded.append((path, exp))
+
+    scorer_fp = fingerprint({"scorer": SCORER, "rubric": rubric.RUBRIC_VERSION})
+    for path, exp in loaded:
+        rel = path.relative_to(root) if root in path.parents else Path(path.name)
+        out = output_dir / rel.with_name(rel.name.removesuffix(".json") + EVAL_SUFFIX)
+        inputs = {
+            "experiment": fingerprint_file(path),
+            "groundtruth": gt_fp if external else "embedded" if exp.groundtruth == "embedded" else "none",
+            "scorer": scorer_fp,
+        }
+        state, existing = freshness(out, Evaluation, inputs)
+        if state is Freshness.CURRENT and not force:
+            summary.skipped += 1
+            summary.outputs.append(out)
+            if existing is not None and existing.mode == "standalone":
+                summary.standalone += 1
+            continue
+        evaluation = _evaluate(exp, path, external, gt_source, inputs)
+        write_artifact(out, evaluation)
+        summary.count(Freshness.STALE if state is Freshness.CURRENT else state)
+        summary.outputs.append(out)
+        if evaluation.mode == "standalone":
+            summary.standalone += 1
+    path = update_consolidated(output_dir)
+    summary.notes.append(f"consolidated: {path}")
+    return summary
+
+
+def update_consolidated(output_dir: Path, *, regenerate: bool = False) -> Path:
+    """One entry per evaluation file, all of one shape. Unchanged files (same content hash) keep their entry and
+    are not re-parsed; `regenerate` re-reads every file. Entries of deleted files are dropped."""
+    output_dir = Path(output_dir)
+    target = output_dir / CONSOLIDATED_NAME
+    previous: ConsolidatedEvaluations | None = None
+    if target.exists() and not regenerate:
+        try:
+            previous = read_artifact(target, ConsolidatedEvaluations)
+        except (ArtifactError, InputError):
+            previous = None
+    old_files = {f.file_path: f for f in previous.evaluation_files} if previous else {}
+    old_entries = {e.file_path: e for e in previous.evaluations} if previous else {}
+    now = datetime.now(timezone.utc)
+    files: list[EvaluationFileEntry] = []
+    entries: list[EvaluationSummaryEntry] = []
+    for path in sorted(output_dir.rglob("*" + EVAL_SUFFIX)):
+        rel = path.relative_to(output_dir).as_posix()
+        fp = fingerprint_file(path)
+        old = old_files.get(rel)
+        if old is not None and old.fingerprint == fp and rel in old_entries:
+            files.append(old)
+            entries.append(old_entries[rel])
+            continue
+        try:
+            ev = read_artifact(path, Evaluation)
+        except (ArtifactError, InputError):
+            continue
+        files.append(
+            EvaluationFileEntry(
+                file_path=rel, fingerprint=fp, added_at=old.added_at if old else now, last_modified=now
+            )
+        )
+        entries.append(
+            EvaluationSummaryEntry(
+                experiment_name=ev.experiment_name,
+                file_path=rel,
+                provider=ev.provider,
+                model=ev.model,
+                use_case=ev.use_case,
+                mode=ev.mode,
+                grade=ev.grade,
+                inference=ev.inference,
+            )
+        )
+    write_artifact(
+        target,
+        ConsolidatedEvaluations(inputs={f.file_path: f.fingerprint for f in files}, evaluation_files=files, evaluations=entries),
+    )
+    return target

@@ -1,0 +1,211 @@
+"""Stage 5, `report`: a markdown report people read, plus CSV and JSON, built only from evaluation files."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import defaultdict
+from pathlib import Path
+from typing import Any
+
+from gaia_eval.artifacts.evaluation import RATINGS, Evaluation
+from gaia_eval.artifacts.store import atomic_write_text, fingerprint_file, read_artifact, write_json
+from gaia_eval.errors import InputError
+from gaia_eval.scoring import rubric
+from gaia_eval.stages.common import StageSummary
+
+MIN_ITEMS_FOR_RANKING = 30
+USE_CASE_TITLES = {"summarization": "Summarization", "email": "Email summarization", "qa": "Question answering"}
+
+
+def _load_evaluations(eval_dir: Path) -> list[tuple[Path, Evaluation]]:
+    eval_dir = Path(eval_dir)
+    if not eval_dir.is_dir():
+        raise InputError("folder not found", file=eval_dir, fix="pass the folder `gaia-eval eval` wrote (-o)")
+    files = sorted(eval_dir.rglob("*.experiment.eval.json"))
+    if not files:
+        raise InputError("holds no *.experiment.eval.json files", file=eval_dir, fix="run `gaia-eval eval` first")
+    return [(p, read_artifact(p, Evaluation)) for p in files]
+
+
+def _cost_text(cost: float | None, status: str) -> str:
+    if status == "local":
+        return "$0 (local)"
+    if status == "unpriced" or cost is None:
+        return "unpriced"
+    text = f"${cost:.4f}"
+    return text + " (partial)" if status == "partial" else text
+
+
+def _criterion_score(counts: dict[str, int]) -> float:
+    return round(rubric.quality_score(counts), 1)
+
+
+def _dominant(counts: dict[str, int]) -> str:
+    return max(RATINGS, key=lambda r: (counts.get(r, 0), -RATINGS.index(r)))
+
+
+def _item_points(ev: Evaluation) -> dict[str, float]:
+    names = [c.criterion for c in ev.criteria]
+    return {item.item_id: rubric.item_points(item, names) for item in ev.items}
+
+
+def _model_row(path: Path, ev: Evaluation, eval_dir: Path) -> dict[str, Any]:
+    points = list(_item_points(ev).values())
+    ci = rubric.bootstrap_ci(points)
+    return {
+        "experiment_name": ev.experiment_name,
+        "provider": ev.provider,
+        "model": ev.model,
+        "mode": ev.mode,
+        "quality_score": round(ev.grade.quality_score, 1),
+        "ci_low": round(ci[0], 1) if ci else None,
+        "ci_high": round(ci[1], 1) if ci else None,
+        "overall_rating": ev.grade.overall_rating,
+        "items": ev.grade.n_items,
+        "errors": ev.grade.n_errors,
+        "pass_rate": ev.grade.pass_rate,
+        "criteria": {
+            c.criterion: {
+                "label": rubric.CRITERIA[c.criterion].label,
+                "score": _criterion_score(c.counts),
+                "rating": _dominant(c.counts),
+                "counts": c.counts,
+                "mean_value": round(c.mean_value, 3) if c.mean_value is not None else None,
+            }
+            for c in ev.criteria
+        },
+        "cost_usd": ev.inference.cost_usd,
+        "cost_status": ev.inference.cost_status,
+        "cost_text": _cost_text(ev.inference.cost_usd, ev.inference.cost_status),
+        "latency_mean_s": ev.inference.latency_mean_s,
+        "latency_p95_s": ev.inference.latency_p95_s,
+        "evaluation_file": path.relative_to(eval_dir).as_posix(),
+        "evaluation_fingerprint": fingerprint_file(path),
+        "experiment_file": ev.experiment_file,
+        "experiment_fingerprint": ev.experiment_fingerprint,
+        "groundtruth_source": ev.groundtruth_source,
+    }
+
+
+def _comparison(best: Evaluation, other: Evaluation) -> dict[str, Any]:
+    """Paired comparison on the items both models were scored on: mean difference and its bootstrap interval."""
+    a, b = _item_points(best), _item_points(other)
+    shared = sorted(set(a) & set(b))
+    diffs = [a[i] - b[i] for i in shared]
+    ci = rubric.bootstrap_ci(diffs)
+    mean = sum(diffs) / len(diffs) if diffs else 0.0
+    return {
+        "other": other.experiment_name,
+        "shared_items": len(shared),
+        "mean_difference": round(mean, 1),
+        "ci_low": round(ci[0], 1) if ci else None,
+        "ci_high": round(ci[1], 1) if ci else None,
+        "clear": bool(ci and ci[0] > 0),
+    }
+
+
+def build_report_data(eval_dir: Path) -> dict[str, Any]:
+    eval_dir = Path(eval_dir)
+    loaded = _load_evaluations(eval_dir)
+    groups: dict[str, list[tuple[Path, Evaluation]]] = defaultdict(list)
+    for path, ev in loaded:
+        groups[ev.use_case].append((path, ev))
+    sections = []
+    for use_case in sorted(groups, key=lambda u: list(USE_CASE_TITLES).index(u)):
+        entries = sorted(groups[use_case], key=lambda pe: (-pe[1].grade.quality_score, pe[1].experiment_name))
+        rows = [_model_row(p, ev, eval_dir) for p, ev in entries]
+        for rank, row in enumerate(rows, 1):
+            row["rank"] = rank
+        criteria = list(rows[0]["criteria"]) if rows else []
+        item_ids = sorted({i.item_id for _, ev in entries for i in ev.items})
+        per_item = []
+        for item_id in item_ids:
+            cells = []
+            for _, ev in entries:
+                item = next((i for i in ev.items if i.item_id == item_id), None)
+                if item is None:
+                    cells.append("—")
+                elif item.status == "error":
+                    cells.append("error")
+                elif use_case == "qa":
+                    cells.append("pass" if item.passed else "fail")
+                else:
+                    cells.append(f"{rubric.item_points(item, criteria):.0f}")
+            per_item.append({"item_id": item_id, "cells": cells})
+        modes = sorted({ev.mode for _, ev in entries})
+        sections.append(
+            {
+                "use_case": use_case,
+                "title": USE_CASE_TITLES[use_case],
+                "modes": modes,
+                "standalone": "standalone" in modes,
+                "criteria": [{"id": c, "label": rubric.CRITERIA[c].label} for c in criteria],
+                "models": rows,
+                "comparison": _comparison(entries[0][1], entries[1][1]) if len(entries) > 1 else None,
+                "n_items": max(r["items"] for r in rows),
+                "small_sample": max(r["items"] for r in rows) < MIN_ITEMS_FOR_RANKING,
+                "per_item": per_item,
+            }
+        )
+    return {
+        "schema_version": 1,
+        "kind": "report",
+        "evaluation_dir": eval_dir.as_posix(),
+        "total_evaluations": len(loaded),
+        "min_items_for_ranking": MIN_ITEMS_FOR_RANKING,
+        "sections": sections,
+    }
+
+
+def _csv(data: dict[str, Any]) -> str:
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(
+        ["use_case", "rank", "experiment", "provider", "model", "criterion", "criterion_score", "excellent", "good",
+         "fair", "poor", "mean_value", "quality_score", "overall_rating", "pass_rate", "items", "errors", "cost_usd",
+         "cost_status", "latency_mean_s"]
+    )
+    for section in data["sections"]:
+        for row in section["models"]:
+            for crit, c in row["criteria"].items():
+                writer.writerow(
+                    [section["use_case"], row["rank"], row["experiment_name"], row["provider"], row["model"], crit,
+                     c["score"], *(c["counts"].get(r, 0) for r in RATINGS), c["mean_value"], row["quality_score"],
+                     row["overall_rating"], row["pass_rate"], row["items"], row["errors"], row["cost_usd"],
+                     row["cost_status"], row["latency_mean_s"]]
+                )
+    return out.getvalue()
+
+
+def render_markdown(data: dict[str, Any]) -> str:
+    import jinja2
+
+    env = jinja2.Environment(
+        loader=jinja2.PackageLoader("gaia_eval", "templates"),
+        undefined=jinja2.StrictUndefined,
+        trim_blocks=True,
+        lstrip_blocks=True,
+        keep_trailing_newline=True,
+    )
+    return env.get_template("report.md.j2").render(data=data, rubric_markdown=rubric.rubric_markdown())
+
+
+def run_report(eval_dir: Path, output_file: Path = Path("reports/report.md")) -> StageSummary:
+    """Write FILE.md, FILE.csv and FILE.json. Unchanged content is not rewritten (mtimes stay)."""
+    output_file = Path(output_file)
+    if output_file.suffix != ".md":
+        output_file = output_file.with_suffix(".md")
+    data = build_report_data(Path(eval_dir))
+    summary = StageSummary("report")
+    for path, written in (
+        (output_file, atomic_write_text(output_file, render_markdown(data))),
+        (output_file.with_suffix(".csv"), atomic_write_text(output_file.with_suffix(".csv"), _csv(data))),
+        (output_file.with_suffix(".json"), write_json(output_file.with_suffix(".json"), data)),
+    ):
+        summary.outputs.append(path)
+        if written:
+            summary.made += 1
+        else:
+            summary.skipped += 1
+    return summary

@@ -1,0 +1,138 @@
+"""The artifacts layer: canonical bytes, fingerprints, atomic writes that skip unchanged content, freshness."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import orjson
+import pytest
+
+from gaia_eval.artifacts.base import Artifact
+from gaia_eval.artifacts.experiment import ExperimentConfig, safe_name
+from gaia_eval.artifacts.journal import JournalWriter, read_journal
+from gaia_eval.artifacts.experiment import ItemResult
+from gaia_eval.artifacts.store import (
+    Freshness,
+    atomic_write_bytes,
+    canonical_json,
+    fingerprint,
+    freshness,
+    read_artifact,
+    read_text_input,
+    write_artifact,
+)
+from gaia_eval.errors import ArtifactError, InputError
+
+
+class Thing(Artifact):
+    name: str
+    values: list[int] = []
+
+
+def test_canonical_json_is_sorted_indented_and_stable():
+    a = canonical_json({"b": 1, "a": [1, 2]})
+    b = canonical_json({"a": [1, 2], "b": 1})
+    assert a == b
+    assert a.endswith(b"\n")
+    assert a.index(b'"a"') < a.index(b'"b"')
+
+
+def test_fingerprint_ignores_key_order_but_not_values():
+    assert fingerprint({"x": 1, "y": 2}) == fingerprint({"y": 2, "x": 1})
+    assert fingerprint({"x": 1}) != fingerprint({"x": 2})
+    assert fingerprint({"x": 1}).startswith("sha256:")
+
+
+def test_atomic_write_skips_identical_content_and_leaves_no_temp_files(tmp_path: Path):
+    target = tmp_path / "sub" / "thing.json"
+    assert write_artifact(target, Thing(name="a")) is True
+    mtime = target.stat().st_mtime_ns
+    os.utime(target, ns=(mtime - 10_000_000, mtime - 10_000_000))
+    before = target.stat().st_mtime_ns
+    assert write_artifact(target, Thing(name="a")) is False
+    assert target.stat().st_mtime_ns == before
+    assert write_artifact(target, Thing(name="b")) is True
+    assert read_artifact(target, Thing).name == "b"
+    assert [p.name for p in target.parent.iterdir()] == ["thing.json"]
+
+
+def test_failed_write_keeps_the_old_file(tmp_path: Path, monkeypatch):
+    target = tmp_path / "t.json"
+    atomic_write_bytes(target, b"old")
+
+    def boom(*a, **k):
+        raise OSError("disk full")
+
+    monkeypatch.setattr(os, "replace", boom)
+    with pytest.raises(OSError):
+        atomic_write_bytes(target, b"new")
+    assert target.read_bytes() == b"old"
+    assert [p.name for p in tmp_path.iterdir()] == ["t.json"]
+
+
+def test_unknown_keys_are_rejected_with_the_field_named(tmp_path: Path):
+    path = tmp_path / "t.json"
+    path.write_bytes(orjson.dumps({"schema_version": 1, "name": "a", "colour": "red"}))
+    with pytest.raises(ArtifactError) as err:
+        read_artifact(path, Thing)
+    assert "colour" in str(err.value) and "unknown key" in str(err.value) and str(path) in str(err.value)
+
+
+def test_malformed_json_names_file_and_line(tmp_path: Path):
+    path = tmp_path / "bad.json"
+    path.write_text('{"name": "a",\n  oops}')
+    with pytest.raises(InputError) as err:
+        read_artifact(path, Thing)
+    assert "bad.json" in str(err.value) and "line 2" in str(err.value)
+
+
+def test_freshness_missing_current_stale_and_corrupt(tmp_path: Path):
+    path = tmp_path / "t.json"
+    assert freshness(path, Thing, {"src": "1"})[0] is Freshness.MISSING
+    write_artifact(path, Thing(name="a", inputs={"src": "1"}))
+    assert freshness(path, Thing, {"src": "1"})[0] is Freshness.CURRENT
+    assert freshness(path, Thing, {"src": "2"})[0] is Freshness.STALE
+    path.write_bytes(b'{"schema_version": 1, "na')  # a torn file from some other tool
+    assert freshness(path, Thing, {"src": "1"})[0] is Freshness.STALE
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [(b"\x00\x01binary", "binary"), (b"caf\xe9 latin-1", "not UTF-8"), (b"   \n", "empty")],
+)
+def test_text_inputs_reject_binary_non_utf8_and_empty(tmp_path: Path, content: bytes, message: str):
+    path = tmp_path / "doc.txt"
+    path.write_bytes(content)
+    with pytest.raises(InputError) as err:
+        read_text_input(path)
+    assert message in str(err.value) and "doc.txt" in str(err.value)
+
+
+def test_journal_ignores_a_torn_last_line_and_appends_after_it(tmp_path: Path):
+    path = tmp_path / "x.experiment.journal.jsonl"
+    writer = JournalWriter(path)
+    item = ItemResult(item_id="a", source="a", fingerprint="f", status="ok", answer="1")
+    writer.append(item)
+    writer.close()
+    with open(path, "ab") as fh:
+        fh.write(b'{"item_id": "b", "sour')  # killed mid-append
+    assert list(read_journal(path)) == ["a"]
+    writer = JournalWriter(path)
+    writer.append(item.model_copy(update={"item_id": "c"}))
+    writer.close()
+    assert sorted(read_journal(path)) == ["a", "c"]
+
+
+def test_safe_name_matches_the_reference_tool():
+    assert safe_name("Qwen3-1.7B-GGUF-Basic-Summary") == "Qwen3-1_7B-GGUF-Basic-Summary"
+    assert safe_name("claude sonnet (t=0)") == "claude_sonnet_t0"
+
+
+def test_config_rejects_duplicate_names_after_cleaning():
+    with pytest.raises(Exception) as err:
+        ExperimentConfig.model_validate(
+            {"experiments": [{"name": "a.b", "provider": "baseline", "model": "lead"},
+                             {"name": "A_b", "provider": "baseline", "model": "lead"}]}
+        )
+    assert "duplicates" in str(err.value)
