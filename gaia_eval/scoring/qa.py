@@ -1,0 +1,37 @@
+"""Scoring of one qa answer: the `correctness` criterion and pass/fail, from the answer matcher.
+
+Excellent and passed when the matcher's `gaia` mode accepts the answer (a list answer in any order unless the
+expected answer is a sequence). Otherwise the SQuAD token F1 says how close it came: Good for a near miss,
+Fair for a partial answer, Poor for the rest (thresholds in `rubric.py`). A near miss never passes.
+"""
+
+from __future__ import annotations
+
+from gaia_eval.artifacts.evaluation import CriterionResult
+from gaia_eval.artifacts.groundtruth import QAPair
+from gaia_eval.errors import InputError, UsageError
+from gaia_eval.scoring.answers import match_answer
+from gaia_eval.scoring.rubric import criterion_result
+
+
+def score_qa(answer: str, expected: QAPair) -> tuple[list[CriterionResult], bool]:
+    """([correctness result], passed) for the model's `answer` to `expected.query`."""
+    try:
+        # Only a "list" answer type may come back in any order; a string like "a, then b" keeps its order.
+        verdict = match_answer(expected.answer, answer, mode="gaia", ordered=expected.answer_type != "list")
+    except UsageError as exc:
+        raise InputError(
+            f"the expected answer of question {expected.id!r} cannot be matched: {exc.message}",
+            field="qa_pairs.answer",
+            fix=exc.fix or "regenerate the ground truth for this item",
+        ) from exc
+    if verdict.correct:
+        return [criterion_result("correctness", 1.0, f"correct: {verdict.explanation}")], True
+    overlap = match_answer(expected.answer, answer, mode="f1")
+    result = criterion_result(
+        "correctness", overlap.score, f"not correct: {verdict.explanation}; token F1 {overlap.score:.2f}"
+    )
+    if result.rating == "Excellent":
+        # Every token is there but the matcher rejects it (e.g. a list out of order): a near miss, not a pass.
+        result = result.model_copy(update={"rating": "Good"})
+    return [result], False

@@ -1,0 +1,350 @@
+"""The rubric: which criteria each use case is scored on, the thresholds that turn a measurement into
+Excellent/Good/Fair/Poor, and the grade of a model computed from those ratings.
+
+Grade (the reference tool's formula, with its defect fixed): quality_score = ((4E + 3G + 2F + 1P) / N - 1) * 100 / 3
+over every rating of every item, where an item the model failed (status "error") counts as Poor on every criterion;
+the reference left failed items out of N, so a model failing 9 of 10 items could score 100 %.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from gaia_eval.artifacts.evaluation import RATINGS, CriterionResult, CriterionSummary, Grade, ItemEvaluation, Rating
+
+# Bump on any change to a threshold, a measure or the tokenizer: it is part of the eval fingerprint, so
+# evaluations made under an older rubric are recomputed instead of being compared with new ones.
+RUBRIC_VERSION = "1"
+
+POINTS: dict[str, int] = {"Excellent": 4, "Good": 3, "Fair": 2, "Poor": 1}
+
+
+@dataclass(frozen=True)
+class Criterion:
+    id: str
+    label: str
+    mode: str  # "comparative" (against ground truth), "standalone" (against the source only) or "qa"
+    measure: str  # what the value is, as stored in CriterionResult.measure
+    excellent: float  # value >= excellent -> Excellent
+    good: float  # value >= good -> Good
+    fair: float  # value >= fair -> Fair, else Poor
+    why: str  # why these thresholds, shown in the rubric table
+
+    def rate(self, value: float | None) -> Rating:
+        if value is None:
+            return "Poor"
+        if value >= self.excellent:
+            return "Excellent"
+        if value >= self.good:
+            return "Good"
+        if value >= self.fair:
+            return "Fair"
+        return "Poor"
+
+
+_F1_WHY = (
+    "Excellent allows about one slip in five (4 of 5 found, none extra: F1 0.89); "
+    "Fair needs roughly a third of the items right with few extras (F1 ≥ 0.4)."
+)
+
+CRITERIA: dict[str, Criterion] = {
+    c.id: c
+    for c in (
+        Criterion(
+            "executive_summary_accuracy",
+            "Executive summary accuracy",
+            "comparative",
+            "0.75 × key-fact recall (names, figures, dates and content words of the expected executive summary "
+            "found in the answer's; figures and names weigh half when present) + 0.25 × ROUGE-L F1, "
+            "minus 0.1 per figure (amount ≥ 10, percent or date; not a year) absent from the ground truth, "
+            "at most 0.3",
+            0.70,
+            0.50,
+            0.30,
+            "A faithful paraphrase keeps the facts but few exact words (ROUGE-L F1 ≈ 0.3–0.5), so 0.70 is reached "
+            "by recalling ~85 % of the facts; 0.30 is about a third of them.",
+        ),
+        Criterion(
+            "completeness",
+            "Completeness",
+            "comparative",
+            "recall of planted items (decisions, action items, key figures, topics) found in the answer's detailed "
+            "and executive summaries; a text item counts when 60 % of its content words are there, a figure "
+            "when its normalized value is",
+            0.85,
+            0.65,
+            0.40,
+            "A detailed summary should carry nearly everything (one miss in seven is still Excellent); "
+            "below 40 % most of the document is lost.",
+        ),
+        Criterion(
+            "action_items",
+            "Action items",
+            "comparative",
+            "F1 of action items matched one-to-one by task wording (similarity ≥ 0.5) with the right owner; "
+            "a match without the due date earns half credit",
+            0.80,
+            0.60,
+            0.40,
+            _F1_WHY,
+        ),
+        Criterion(
+            "key_decisions",
+            "Key decisions",
+            "comparative",
+            "F1 of decisions matched one-to-one by wording (similarity ≥ 0.5)",
+            0.80,
+            0.60,
+            0.40,
+            _F1_WHY,
+        ),
+        Criterion(
+            "participants",
+            "Participants",
+            "comparative",
+            "F1 of participant names (first name or full name is the same person; role text ignored)",
+            0.90,
+            0.75,
+            0.50,
+            "Names are easy to copy, so Excellent needs all of them (one slip in ten); "
+            "one missing of four (F1 0.86) is Good.",
+        ),
+        Criterion(
+            "topic_coverage",
+            "Topic coverage",
+            "comparative",
+            "recall of expected topics found anywhere in the answer (60 % of a topic's content words present)",
+            0.80,
+            0.60,
+            0.40,
+            "One missed topic in five is still Excellent; fewer than two in five is Poor.",
+        ),
+        Criterion(
+            "grounded_executive_summary",
+            "Executive summary grounded and concise",
+            "standalone",
+            "share of the executive summary's content words found in the source, minus 0.25 when it is outside "
+            "20–120 words (not verified against facts)",
+            0.85,
+            0.70,
+            0.50,
+            "Summaries reword, so some 10–15 % of content words are legitimately new; under half is invention.",
+        ),
+        Criterion(
+            "grounded_detailed_summary",
+            "Detailed summary grounded",
+            "standalone",
+            "share of the detailed summary's sentences supported by a source passage (half of their content words "
+            "in one source passage of about 80 words; not verified against facts)",
+            0.90,
+            0.75,
+            0.50,
+            "A grounded summary has at most one unsupported sentence in ten.",
+        ),
+        Criterion(
+            "grounded_action_items",
+            "Action items grounded",
+            "standalone",
+            "share of action items supported by a source passage (half of their content words in one source "
+            "passage of about 80 words; not verified against facts)",
+            0.90,
+            0.70,
+            0.50,
+            "Every listed task should be traceable to the source; one in ten unsupported is tolerated.",
+        ),
+        Criterion(
+            "grounded_key_decisions",
+            "Key decisions grounded",
+            "standalone",
+            "share of decisions supported by a source passage (half of their content words in one source "
+            "passage of about 80 words; not verified against facts)",
+            0.90,
+            0.70,
+            0.50,
+            "Every listed decision should be traceable to the source; one in ten unsupported is tolerated.",
+        ),
+        Criterion(
+            "grounded_participants",
+            "Participants grounded",
+            "standalone",
+            "share of listed participants named in the source (not verified against facts)",
+            1.00,
+            0.80,
+            0.50,
+            "A participant who is not in the source is invented, so Excellent allows none.",
+        ),
+        Criterion(
+            "grounded_topics",
+            "Topics grounded",
+            "standalone",
+            "share of listed topics whose content words are found in the source (60 %; not verified against facts)",
+            0.90,
+            0.70,
+            0.50,
+            "Topics are short labels, usually in the document's own words; one in ten may be a rewording.",
+        ),
+        Criterion(
+            "correctness",
+            "Correctness",
+            "qa",
+            "1.0 when the answer matcher accepts the answer; otherwise the SQuAD token F1 against the expected "
+            "answer (a near miss such as a partial list scores high, a wrong number scores 0)",
+            1.00,
+            0.80,
+            0.50,
+            "Excellent only for a correct answer; Good is a near miss (most of the expected tokens, e.g. a list "
+            "missing one of five); Fair is a partial answer. Only Excellent passes.",
+        ),
+    )
+}
+
+SUMMARY_CRITERIA: tuple[str, ...] = tuple(c.id for c in CRITERIA.values() if c.mode == "comparative")
+STANDALONE_CRITERIA: tuple[str, ...] = tuple(c.id for c in CRITERIA.values() if c.mode == "standalone")
+QA_CRITERIA: tuple[str, ...] = ("correctness",)
+
+
+def criteria_for(use_case: str, mode: str) -> list[str]:
+    """The criterion ids an item of this use case is scored on: qa -> correctness; summarization and email ->
+    the six comparative criteria, or the six standalone ones when there is no ground truth."""
+    if use_case == "qa":
+        return list(QA_CRITERIA)
+    return list(STANDALONE_CRITERIA if mode == "standalone" else SUMMARY_CRITERIA)
+
+
+def rate(criterion_id: str, value: float | None) -> Rating:
+    return CRITERIA[criterion_id].rate(value)
+
+
+def criterion_result(criterion_id: str, value: float | None, explanation: str) -> CriterionResult:
+    """The stored result: the rating read from `value` by the criterion's thresholds, with its measure."""
+    criterion = CRITERIA[criterion_id]
+    stored = None if value is None else round(value, 4)  # rated as stored, so a reader can check the rating
+    return CriterionResult(
+        criterion=criterion_id,
+        rating=criterion.rate(stored),
+        measure=criterion.measure,
+        value=stored,
+        explanation=explanation,
+    )
+
+
+def quality_score(counts: dict[str, int]) -> float:
+    """((4E + 3G + 2F + 1P) / N - 1) * 100 / 3, in integer arithmetic until the last division so that, e.g.,
+    1 Excellent + 9 Poor is exactly 10.0. N = 0 gives 0.0."""
+    n = sum(counts.get(r, 0) for r in RATINGS)
+    if n == 0:
+        return 0.0
+    points = sum(POINTS[r] * counts.get(r, 0) for r in RATINGS)
+    return (points - n) * 100 / (3 * n)
+
+
+def overall_rating(counts: dict[str, int]) -> Rating:
+    """The reference rule: Excellent if E >= 70 % of N; Good if E+G >= 70 %; Fair if E+G+F >= 70 %; else Poor."""
+    n = sum(counts.get(r, 0) for r in RATINGS)
+    cumulative = 0
+    for rating in RATINGS[:3]:
+        cumulative += counts.get(rating, 0)
+        if n and 10 * cumulative >= 7 * n:
+            return rating  # type: ignore[return-value]
+    return "Poor"
+
+
+def _ratings_of(item: ItemEvaluation, criteria: list[str]) -> list[tuple[str, Rating, float | None]]:
+    """(criterion, rating, value) for each criterion; an errored item is Poor with no value on every one."""
+    if item.status == "error":
+        return [(c, "Poor", None) for c in criteria]
+    by_id = {r.criterion: r for r in item.criteria}
+    missing = [c for c in criteria if c not in by_id]
+    if missing:
+        raise ValueError(f"item {item.item_id!r} was scored without criteria {missing}")
+    return [(c, by_id[c].rating, by_id[c].value) for c in criteria]
+
+
+def item_points(item: ItemEvaluation, criteria: list[str]) -> float:
+    """The item's score on the quality_score scale (0..100): the mean of its ratings, errors as Poor."""
+    ratings = _ratings_of(item, criteria)
+    if not ratings:
+        return 0.0
+    return (sum(POINTS[r] for _, r, _ in ratings) / len(ratings) - 1) * 100 / 3
+
+
+def aggregate(
+    items: list[ItemEvaluation], criteria: list[str], use_case: str
+) -> tuple[list[CriterionSummary], Grade]:
+    """Per-criterion rating counts and mean values, and the model's grade. Errored items are Poor on every
+    criterion, count 0 in mean_value and fail in the qa pass rate (passed / all items)."""
+    per_criterion: dict[str, dict[str, int]] = {c: {r: 0 for r in RATINGS} for c in criteria}
+    value_sums: dict[str, float] = {c: 0.0 for c in criteria}
+    value_counts: dict[str, int] = {c: 0 for c in criteria}
+    for item in items:
+        for criterion, rating, value in _ratings_of(item, criteria):
+            per_criterion[criterion][rating] += 1
+            if item.status == "error" or value is not None:
+                value_sums[criterion] += value or 0.0
+                value_counts[criterion] += 1
+    summaries = [
+        CriterionSummary(
+            criterion=c,
+            counts=per_criterion[c],
+            mean_value=value_sums[c] / value_counts[c] if value_counts[c] else None,
+        )
+        for c in criteria
+    ]
+    totals = {r: sum(per_criterion[c][r] for c in criteria) for r in RATINGS}
+    passed = sum(1 for item in items if item.status == "scored" and item.passed) if use_case == "qa" else None
+    grade = Grade(
+        quality_score=quality_score(totals),
+        overall_rating=overall_rating(totals),
+        counts=totals,
+        n_ratings=sum(totals.values()),
+        n_items=len(items),
+        n_errors=sum(1 for item in items if item.status == "error"),
+        pass_rate=(passed / len(items) if items else 0.0) if passed is not None else None,
+        passed=passed,
+    )
+    return summaries, grade
+
+
+def bootstrap_ci(
+    values: list[float], n: int = 1000, seed: int = 0, level: float = 0.95
+) -> tuple[float, float] | None:
+    """Percentile bootstrap confidence interval of the mean of `values` (e.g. item_points per item, or 1/0 per
+    qa item for the pass rate). Deterministic: the resampling uses its own Random(seed). None for no values."""
+    if not values:
+        return None
+    if len(values) == 1:
+        return values[0], values[0]
+    rng = random.Random(seed)
+    size = len(values)
+    means = sorted(sum(rng.choices(values, k=size)) / size for _ in range(n))
+    tail = (1 - level) / 2
+    low = means[int(tail * (n - 1))]
+    high = means[int(round((1 - tail) * (n - 1)))]
+    return low, high
+
+
+def rubric_markdown() -> str:
+    """The rubric as markdown tables (one per mode) for the README and the report: measure and thresholds."""
+    titles = {
+        "comparative": "Summarization and email, against ground truth",
+        "standalone": "Summarization and email without ground truth (checked against the source only)",
+        "qa": "Question answering",
+    }
+    lines = [f"Rubric version {RUBRIC_VERSION}. A value ≥ the Excellent threshold is Excellent, else ≥ Good is "
+             "Good, else ≥ Fair is Fair, else Poor; an empty answer field is Poor.", ""]
+    for mode, title in titles.items():
+        lines += [f"**{title}**", "", "| Criterion | Measure (value 0–1) | Excellent | Good | Fair | Why |",
+                  "|---|---|---|---|---|---|"]
+        for c in CRITERIA.values():
+            if c.mode == mode:
+                lines.append(f"| {c.label} (`{c.id}`) | {c.measure} | ≥ {c.excellent:.2f} | ≥ {c.good:.2f} "
+                             f"| ≥ {c.fair:.2f} | {c.why} |")
+        lines.append("")
+    lines += [
+        "Grade: quality_score = ((4E + 3G + 2F + 1P) / N − 1) × 100 / 3 over every rating of every item, where an "
+        "item the model failed counts as Poor on every criterion (N includes it). Overall rating: Excellent if "
+        "E ≥ 70 % of N, Good if E + G ≥ 70 %, Fair if E + G + F ≥ 70 %, else Poor. QA pass rate = passed / all "
+        "items (failed items count as not passed)."
+    ]
+    return "\n".join(lines) + "\n"
