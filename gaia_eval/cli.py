@@ -190,6 +190,37 @@ def quickstart(output_dir) -> None:
     click.echo(f"report: {result}")
 
 
+@cli.command()
+@click.argument("suite")
+@click.option("--runner", default="builtin:calculator", help="builtin:calculator | python:module:function | cmd:'shell command' | react:PROVIDER:MODEL[@BASE_URL].")
+@click.option("--baseline", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Baseline to gate against [default: baselines/<suite>.json next to the suite, when present].")
+@click.option("--save-baseline", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write this run's numbers as the new baseline (deliberate re-baselining; never automatic).")
+@click.option("--tolerance", type=float, default=0.05, help="Allowed drop in success rate below the baseline (0.05 = 5 points).")
+@click.option("--max-steps-increase", type=float, default=None, help="Also fail when avg steps per task rise by more than this.")
+@click.option("--max-tool-error-increase", type=float, default=None, help="Also fail when the tool-error rate rises by more than this (0.05 = 5 points).")
+@click.option("--repeats", type=click.IntRange(min=1), default=1, help="Run each task K times: per-task pass rates and pass^k.")
+@click.option("--concurrency", type=click.IntRange(min=1), default=4, help="Tasks in flight at once.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write every result, trajectories included, as JSON.")
+@click.option("--strict", is_flag=True, help="Exit 2 instead of 0 when the runner's API key is not set.")
+@click.pass_context
+def bench(ctx, suite, runner, baseline, save_baseline, tolerance, max_steps_increase, max_tool_error_increase, repeats, concurrency, output, strict) -> None:
+    """Run an agent benchmark SUITE (a builtin name or a .json/.jsonl file) and gate it on a baseline.
+
+    `gaia-eval bench list` lists the builtin suites. Prints the per-task table, success rate, average
+    steps and tool-error rate. Exit 0 OK (or skipped: API key not set), 1 REGRESSION, 2 bad input or a
+    runner that cannot run.
+    """
+    from gaia_eval.bench.cli_support import run_bench_command
+
+    ctx.exit(
+        run_bench_command(
+            suite, runner=runner, baseline=baseline, save_baseline_to=save_baseline, tolerance=tolerance,
+            repeats=repeats, concurrency=concurrency, output=output, strict=strict,
+            max_steps_increase=max_steps_increase, max_tool_error_increase=max_tool_error_increase,
+        )
+    )
+
+
 def main() -> None:
     cli(prog_name="gaia-eval")
 

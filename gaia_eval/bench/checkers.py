@@ -1,0 +1,122 @@
+"""Deterministic answer checkers, one per task kind: each returns a Verdict (passed + a human explanation).
+
+The semantics are strict on purpose: `numeric` compares the *final* number of the answer, so "The answer is
+12" never passes for 2, and `contains` matches whole tokens, so "19270" never passes for "1927".
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from dataclasses import dataclass
+from typing import Any
+
+DEFAULT_NUMERIC_TOLERANCE = 1e-6
+_RELATIVE_TOLERANCE = 1e-9
+
+# A number not glued to a preceding digit, word character or decimal point: optional sign (only when it is
+# not a binary minus, e.g. the 23 in "17-23" is positive), thousands groups or plain digits, decimals,
+# exponent. Units may follow directly ("12kg").
+_NUMBER = re.compile(
+    r"(?<![\w.])(?:(?<![\w)])[-−])?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?(?:[eE][-+]?\d+(?![\w]))?"
+)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    passed: bool
+    explanation: str
+
+    def __bool__(self) -> bool:
+        return self.passed
+
+
+def parse_number(text: str) -> float | None:
+    """A number written the way people write them ("70,000", "−4", "1e3"), or None."""
+    cleaned = text.strip().replace(",", "").replace("−", "-")
+    try:
+        value = float(cleaned)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+def final_number(answer: str) -> float | None:
+    """The last number written in `answer`, or None when it holds none."""
+    matches = _NUMBER.findall(answer)
+    return parse_number(matches[-1]) if matches else None
+
+
+def _show(value: float) -> str:
+    value = float(value)
+    return str(int(value)) if value.is_integer() and abs(value) < 1e15 else format(value, ".12g")
+
+
+def check_numeric(answer: str, expected: float, tolerance: float = DEFAULT_NUMERIC_TOLERANCE) -> Verdict:
+    got = final_number(answer)
+    if got is None:
+        return Verdict(False, f"no number in the answer (expected {_show(expected)})")
+    allowed = max(tolerance, _RELATIVE_TOLERANCE * abs(expected))
+    if abs(got - expected) <= allowed:
+        return Verdict(True, f"final number {_show(got)} equals {_show(expected)}")
+    return Verdict(False, f"final number {_show(got)} != expected {_show(expected)} (tolerance {tolerance:g})")
+
+
+def _normalize_text(text: str) -> str:
+    return " ".join(text.casefold().split())
+
+
+def check_contains(answer: str, aliases: list[str]) -> Verdict:
+    text = _normalize_text(answer)
+    for alias in aliases:
+        words = _normalize_text(alias).split(" ")
+        pattern = r"(?<!\w)" + r"\s+".join(re.escape(word) for word in words) + r"(?!\w)"
+        if re.search(pattern, text):
+            return Verdict(True, f"contains {alias!r}")
+    return Verdict(False, f"none of {aliases!r} appears as whole words")
+
+
+def check_regex(answer: str, pattern: str) -> Verdict:
+    if re.search(pattern, answer):
+        return Verdict(True, f"matches /{pattern}/")
+    return Verdict(False, f"no match for /{pattern}/")
+
+
+def check_exact(answer: str, aliases: list[str]) -> Verdict:
+    got = answer.strip()
+    for alias in aliases:
+        if got == alias.strip():
+            return Verdict(True, f"equals {alias!r}")
+    return Verdict(False, f"{_clip(got)!r} is not exactly one of {aliases!r}")
+
+
+def check_gaia(answer: str, aliases: list[str]) -> Verdict:
+    """The GAIA answer matcher of gaia_eval.scoring (imported on use: only GAIA suites need it)."""
+    from gaia_eval.scoring.answers import match_answer
+
+    explanations = []
+    for alias in aliases:
+        result = match_answer(alias, answer, mode="gaia")
+        if result.correct:
+            return Verdict(True, result.explanation)
+        explanations.append(result.explanation)
+    return Verdict(False, "; ".join(explanations))
+
+
+def _clip(text: str, width: int = 60) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def run_check(kind: str, answer: str, expected: Any, metadata: dict[str, Any]) -> Verdict:
+    """Dispatch on kind; `expected` is already normalized by TaskSpec (float, list of str, or pattern)."""
+    if kind == "numeric":
+        return check_numeric(answer, expected, float(metadata.get("tolerance", DEFAULT_NUMERIC_TOLERANCE)))
+    if kind == "contains":
+        return check_contains(answer, expected)
+    if kind == "regex":
+        return check_regex(answer, expected)
+    if kind == "exact":
+        return check_exact(answer, expected)
+    if kind == "gaia":
+        return check_gaia(answer, expected)
+    raise ValueError(f"unknown kind {kind!r}")

@@ -1,0 +1,132 @@
+"""The `react:PROVIDER:MODEL` runner: a ReAct agent over the provider layer with native tool calling (the safe
+calculator and the lookup table), a step limit and the concise-answer instructions.
+
+A step is one model turn. The run ends at the first reply without tool calls (its text is the answer) or at the
+step limit (no answer; the trajectory is kept). Tool results starting with `error:` count as tool errors.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from gaia_eval.artifacts.base import Usage
+from gaia_eval.bench.runners import EvalRun, count_tool_errors
+from gaia_eval.bench.tools import TOOL_SPECS, execute_tool
+from gaia_eval.concurrency import ProviderGate, RetryPolicy, call_with_retries, run_async
+from gaia_eval.errors import UsageError
+from gaia_eval.providers import ProviderSettings, api_key_for, check_provider_name, create_provider
+from gaia_eval.providers.base import ChatRequest, Message, Provider
+from gaia_eval.scoring.concise import CONCISE_ANSWER_SYSTEM_PROMPT, extract_final_answer
+
+DEFAULT_MAX_STEPS = 8
+TOOL_INSTRUCTIONS = (
+    "You can call two tools. Use `calculator` for every computation instead of doing arithmetic in your head, "
+    "and `lookup` for any fact about the company Orrery Dynamics (its directory is the only source; never "
+    "guess). Call tools as often as you need; when you know the answer, reply without calling a tool."
+)
+
+
+def _call_record(call: Any) -> dict[str, Any]:
+    return {"id": call.id, "name": call.name, "arguments": call.arguments}
+
+
+@dataclass(frozen=True)
+class ReactRunner:
+    """Sync runner (the harness calls it from a worker thread): each call runs its own event loop and its own
+    provider client, so no connection pool is shared across loops."""
+
+    settings: ProviderSettings
+    max_steps: int = DEFAULT_MAX_STEPS
+    max_tokens: int = 1024
+    retry_policy: RetryPolicy = field(default_factory=RetryPolicy)
+
+    @property
+    def system_prompt(self) -> str:
+        # Tools first: "reply with only the final answer" alone would talk small models out of calling them.
+        return f"{TOOL_INSTRUCTIONS}\n\nYour final reply, the one without tool calls: {CONCISE_ANSWER_SYSTEM_PROMPT}"
+
+    def __call__(self, prompt: str) -> EvalRun:
+        return run_async(self.solve(prompt))
+
+    async def solve(self, prompt: str) -> EvalRun:
+        provider = create_provider(self.settings)
+        try:
+            return await self._loop(provider, prompt)
+        finally:
+            await provider.aclose()
+
+    async def _loop(self, provider: Provider, prompt: str) -> EvalRun:
+        messages: list[Message] = [Message(role="user", content=prompt)]
+        trajectory: list[dict[str, Any]] = [{"role": "user", "content": prompt}]
+        usage = Usage()
+        gate = ProviderGate(max_concurrency=1)
+        for step in range(1, self.max_steps + 1):
+            request = ChatRequest(
+                messages=tuple(messages),
+                system=self.system_prompt,
+                tools=TOOL_SPECS,
+                max_tokens=self.max_tokens,
+                temperature=0.0,
+            )
+            outcome = await call_with_retries(
+                lambda request=request: provider.complete(request), gate, self.retry_policy
+            )
+            if outcome.error is not None:
+                raise outcome.error
+            response = outcome.value
+            usage = usage + response.usage
+            messages.append(Message(role="assistant", content=response.text, tool_calls=tuple(response.tool_calls)))
+            trajectory.append(
+                {
+                    "role": "assistant",
+                    "content": response.text,
+                    "tool_calls": [_call_record(call) for call in response.tool_calls],
+                }
+            )
+            if not response.tool_calls:
+                return EvalRun(
+                    answer=extract_final_answer(response.text),
+                    steps=step,
+                    tool_errors=count_tool_errors(trajectory),
+                    trajectory=trajectory,
+                    usage=usage,
+                )
+            for call in response.tool_calls:
+                result = execute_tool(call.name, call.arguments)
+                messages.append(Message(role="tool", content=result, tool_call_id=call.id))
+                trajectory.append({"role": "tool", "tool_call_id": call.id, "name": call.name, "content": result})
+        return EvalRun(
+            answer="",
+            steps=self.max_steps,
+            tool_errors=count_tool_errors(trajectory),
+            trajectory=trajectory,
+            usage=usage,
+            error=f"no final answer within the step limit of {self.max_steps}",
+        )
+
+
+def parse_react_spec(spec: str) -> ProviderSettings:
+    """`PROVIDER:MODEL` or `PROVIDER:MODEL@BASE_URL` (the model name may itself hold colons: llama3.2:3b)."""
+    provider, _, model = spec.partition(":")
+    base_url = None
+    head, at, tail = model.rpartition("@")
+    if at and tail.startswith(("http://", "https://")):
+        model, base_url = head, tail
+    if not provider or not model:
+        raise UsageError(
+            f"bad runner 'react:{spec}'", field="--runner", fix="write react:PROVIDER:MODEL, e.g. react:ollama:qwen3:4b"
+        )
+    check_provider_name(provider, field="--runner")
+    if provider == "baseline":
+        raise UsageError(
+            "the baseline provider cannot call tools", field="--runner", fix="use an LLM provider, e.g. react:ollama:MODEL"
+        )
+    return ProviderSettings(provider=provider, model=model, base_url=base_url)
+
+
+def react_runner_from_spec(spec: str, *, max_steps: int = DEFAULT_MAX_STEPS) -> ReactRunner:
+    """Raises MissingCredentialsError now, before any task runs, when a cloud key is not set."""
+    settings = parse_react_spec(spec)
+    api_key_for(settings)
+    return ReactRunner(settings, max_steps=max_steps)

@@ -1,0 +1,200 @@
+"""Runners: what answers a task. A runner is any `Callable[[str], EvalRun]`; this module defines EvalRun and
+turns the CLI's runner specs (`builtin:calculator`, `python:module:function`, `cmd:...`, `react:PROVIDER:MODEL`)
+into runners.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import shlex
+import subprocess
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import orjson
+
+from gaia_eval.artifacts.base import Usage
+from gaia_eval.errors import UsageError
+
+DEFAULT_RUNNER = "builtin:calculator"
+CMD_TIMEOUT_S = 600.0
+RUNNER_SPEC_HELP = (
+    "builtin:calculator | python:module:function | cmd:'shell command' | react:PROVIDER:MODEL[@BASE_URL]"
+)
+
+
+class RunnerOutputError(ValueError):
+    """A runner returned something that is not an EvalRun; the task is recorded as failed with this."""
+
+
+@dataclass
+class EvalRun:
+    """What a runner did for one prompt. `steps` counts actions (model turns or tool calls); `latency` is
+    seconds (the harness measures wall time when a runner leaves it None); `error` marks a run that ended
+    without an answer (e.g. a step limit) while keeping its trajectory."""
+
+    answer: str
+    steps: int = 1
+    tool_errors: int = 0
+    trajectory: list[dict[str, Any]] = field(default_factory=list)
+    usage: Usage | None = None
+    latency: float | None = None
+    error: str | None = None
+
+
+Runner = Callable[[str], EvalRun]
+
+
+def count_tool_errors(trajectory: list[dict[str, Any]]) -> int:
+    """Tool results whose content starts with `error:` (the convention the bench tools follow)."""
+    return sum(
+        1
+        for message in trajectory
+        if message.get("role") == "tool" and str(message.get("content", "")).lstrip().startswith("error:")
+    )
+
+
+def _non_negative_int(data: dict[str, Any], key: str, default: int) -> int:
+    value = data.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise RunnerOutputError(f"'{key}' must be a non-negative integer, got {value!r}")
+    return value
+
+
+def eval_run_from_dict(data: dict[str, Any]) -> EvalRun:
+    """Validate a JSON-shaped result ({answer, steps?, tool_errors?, trajectory?, usage?, latency?})."""
+    answer = data.get("answer")
+    if not isinstance(answer, str):
+        raise RunnerOutputError(f"'answer' must be a string, got {answer!r}")
+    trajectory = data.get("trajectory", [])
+    if not isinstance(trajectory, list) or not all(isinstance(item, dict) for item in trajectory):
+        raise RunnerOutputError("'trajectory' must be a list of objects")
+    usage = data.get("usage")
+    latency = data.get("latency")
+    if latency is not None and (isinstance(latency, bool) or not isinstance(latency, (int, float))):
+        raise RunnerOutputError(f"'latency' must be a number of seconds, got {latency!r}")
+    try:
+        parsed_usage = Usage.model_validate(usage) if usage is not None else None
+    except ValueError as exc:
+        raise RunnerOutputError(f"'usage' is not {{input_tokens, output_tokens}}: {exc}") from None
+    return EvalRun(
+        answer=answer,
+        steps=_non_negative_int(data, "steps", 1),
+        tool_errors=_non_negative_int(data, "tool_errors", count_tool_errors(trajectory)),
+        trajectory=trajectory,
+        usage=parsed_usage,
+        latency=float(latency) if latency is not None else None,
+    )
+
+
+def coerce_run(result: Any) -> EvalRun:
+    """Accept what a Python runner naturally returns: an EvalRun, a plain answer string, or a dict."""
+    if isinstance(result, EvalRun):
+        return result
+    if isinstance(result, str):
+        return EvalRun(answer=result)
+    if isinstance(result, dict):
+        return eval_run_from_dict(result)
+    raise RunnerOutputError(f"runner returned {type(result).__name__}; return an EvalRun, a str or a dict")
+
+
+@dataclass(frozen=True)
+class CommandRunner:
+    """Runs a shell command per task: the prompt on stdin, the answer on stdout (plain text or JSON)."""
+
+    command: str
+    timeout_s: float = CMD_TIMEOUT_S
+
+    def __call__(self, prompt: str) -> EvalRun:
+        try:
+            done = subprocess.run(
+                self.command, shell=True, input=prompt, capture_output=True, text=True, timeout=self.timeout_s
+            )
+        except subprocess.TimeoutExpired:
+            raise RunnerOutputError(f"command did not finish within {self.timeout_s:g}s") from None
+        if done.returncode != 0:
+            tail = " ".join(done.stderr.strip().splitlines()[-3:])
+            raise RunnerOutputError(f"command exited with status {done.returncode}: {tail or '(no stderr)'}")
+        output = done.stdout.strip()
+        if output.startswith("{"):
+            try:
+                data = orjson.loads(output)
+            except orjson.JSONDecodeError:
+                data = None
+            if isinstance(data, dict) and "answer" in data:
+                return eval_run_from_dict(data)
+        return EvalRun(answer=output)
+
+
+@dataclass(frozen=True)
+class PythonRunner:
+    """Wraps a user function so that a str or dict result becomes an EvalRun."""
+
+    function: Callable[[str], Any]
+
+    def __call__(self, prompt: str) -> EvalRun:
+        return coerce_run(self.function(prompt))
+
+
+def import_python_runner(target: str) -> PythonRunner:
+    module_name, _, function_name = target.rpartition(":")
+    if not module_name or not function_name:
+        raise UsageError(f"bad runner 'python:{target}'", field="--runner", fix="write python:module.path:function")
+    # Like `python -m`: a module in the current folder is importable even from the installed entry point.
+    if os.getcwd() not in sys.path:
+        sys.path.insert(0, os.getcwd())
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise UsageError(
+            f"cannot import runner module '{module_name}': {exc}",
+            field="--runner",
+            fix="run from the folder holding the module, or install it",
+        ) from None
+    function = getattr(module, function_name, None)
+    if not callable(function):
+        raise UsageError(
+            f"module '{module_name}' has no function '{function_name}'",
+            field="--runner",
+            fix="name a callable taking the prompt and returning an EvalRun or a str",
+        )
+    return PythonRunner(function)
+
+
+def _unquoted(command: str) -> str:
+    """`'python agent.py'` -> `python agent.py`: the quotes of `cmd:'...'` survive when a CI file quotes twice."""
+    if len(command) >= 2 and command[0] == command[-1] and command[0] in "'\"":
+        try:
+            parts = shlex.split(command)
+        except ValueError:
+            return command
+        if len(parts) == 1:
+            return parts[0]
+    return command
+
+
+def resolve_runner(spec: str) -> Runner:
+    """The runner a CLI spec names. A react runner whose cloud key is missing raises MissingCredentialsError
+    here, before any task runs; every other bad spec is a UsageError."""
+    kind, _, rest = spec.partition(":")
+    if kind == "builtin":
+        if rest != "calculator":
+            raise UsageError(f"unknown builtin runner '{rest}'", field="--runner", fix="use builtin:calculator")
+        from gaia_eval.bench.arithmetic_solver import solve_arithmetic
+
+        return solve_arithmetic
+    if kind == "python":
+        return import_python_runner(rest)
+    if kind == "cmd":
+        command = _unquoted(rest.strip())
+        if not command:
+            raise UsageError("empty command in runner 'cmd:'", field="--runner", fix="write cmd:'your command'")
+        return CommandRunner(command)
+    if kind == "react":
+        from gaia_eval.bench.react import react_runner_from_spec
+
+        return react_runner_from_spec(rest)
+    raise UsageError(f"unknown runner spec '{spec}'", field="--runner", fix=f"use {RUNNER_SPEC_HELP}")

@@ -1,0 +1,98 @@
+"""TaskSpec: one benchmark task (prompt, checker kind, expected answer), validated when it is built."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+from gaia_eval.bench.checkers import Verdict, parse_number, run_check
+
+KINDS: tuple[str, ...] = ("numeric", "contains", "regex", "exact", "gaia")
+
+
+class TaskSpecError(ValueError):
+    """A task does not validate; loaders add the file and line to the message."""
+
+
+def _aliases(kind: str, expected: Any) -> list[str]:
+    values = expected if isinstance(expected, list) else [expected]
+    if not values:
+        raise TaskSpecError(f"kind '{kind}' needs at least one expected string")
+    aliases = []
+    for value in values:
+        if isinstance(value, bool) or not isinstance(value, (str, int, float)):
+            raise TaskSpecError(f"kind '{kind}' expects a string or a list of strings, got {value!r}")
+        text = str(value)
+        if not text.strip():
+            raise TaskSpecError(f"kind '{kind}' has an empty expected string")
+        aliases.append(text)
+    return aliases
+
+
+def normalize_expected(kind: str, expected: Any, metadata: dict[str, Any]) -> Any:
+    """The expected value in the form its checker uses; raises TaskSpecError with what is wrong."""
+    if kind not in KINDS:
+        raise TaskSpecError(f"unknown kind '{kind}' (use one of: {', '.join(KINDS)})")
+    if kind == "numeric":
+        value = expected if isinstance(expected, (int, float)) and not isinstance(expected, bool) else None
+        if isinstance(expected, str):
+            value = parse_number(expected)
+        if value is None:
+            raise TaskSpecError(f"kind 'numeric' needs a number as expected, got {expected!r}")
+        if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+            value = int(value)  # "18" and 18 are the same task (and the same fingerprint)
+        tolerance = metadata.get("tolerance", 0.0)
+        if isinstance(tolerance, bool) or not isinstance(tolerance, (int, float)) or tolerance < 0:
+            raise TaskSpecError(f"metadata.tolerance must be a non-negative number, got {tolerance!r}")
+        return value
+    if kind == "regex":
+        if not isinstance(expected, str):
+            raise TaskSpecError(f"kind 'regex' needs a pattern string, got {expected!r}")
+        try:
+            re.compile(expected)
+        except re.error as exc:
+            raise TaskSpecError(f"invalid regex {expected!r}: {exc}") from None
+        return expected
+    return _aliases(kind, expected)
+
+
+@dataclass(frozen=True)
+class TaskSpec:
+    """One task. `expected` is normalized on construction: a number for `numeric`, a pattern for `regex`,
+    a list of accepted strings (aliases) for `contains`, `exact` and `gaia`."""
+
+    id: str
+    prompt: str
+    kind: str
+    expected: Any
+    metadata: dict[str, Any] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.id, str) or not self.id.strip():
+            raise TaskSpecError(f"task id must be a non-empty string, got {self.id!r}")
+        if not isinstance(self.prompt, str) or not self.prompt.strip():
+            raise TaskSpecError(f"task '{self.id}': prompt must be a non-empty string")
+        if not isinstance(self.metadata, dict):
+            raise TaskSpecError(f"task '{self.id}': metadata must be an object")
+        try:
+            normalized = normalize_expected(self.kind, self.expected, self.metadata)
+        except TaskSpecError as exc:
+            raise TaskSpecError(f"task '{self.id}': {exc}") from None
+        object.__setattr__(self, "expected", normalized)
+
+    def judge(self, answer: str) -> Verdict:
+        """Whether `answer` passes, with the reason in words."""
+        return run_check(self.kind, answer, self.expected, self.metadata)
+
+    def check(self, answer: str) -> bool:
+        return self.judge(answer).passed
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "id": self.id,
+            "prompt": self.prompt,
+            "kind": self.kind,
+            "expected": self.expected,
+            "metadata": self.metadata,
+        }
