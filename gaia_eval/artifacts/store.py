@@ -33,9 +33,16 @@ def to_plain(value: Any) -> Any:
     return value
 
 
+def _default(value: Any) -> Any:
+    # Models nested inside plain containers (e.g. a list of QAPair being fingerprinted).
+    if isinstance(value, BaseModel):
+        return value.model_dump(mode="json")
+    raise TypeError(f"{type(value).__name__} is not JSON serializable")
+
+
 def canonical_json(value: Any) -> bytes:
     """The bytes written to disk: sorted keys, 2-space indent, trailing newline."""
-    return orjson.dumps(to_plain(value), option=_CANONICAL)
+    return orjson.dumps(to_plain(value), default=_default, option=_CANONICAL)
 
 
 def fingerprint_bytes(data: bytes) -> str:
@@ -44,7 +51,7 @@ def fingerprint_bytes(data: bytes) -> str:
 
 def fingerprint(value: Any) -> str:
     """sha256 of the compact canonical JSON of `value` (a model, dict, list or scalar)."""
-    return fingerprint_bytes(orjson.dumps(to_plain(value), option=_COMPACT))
+    return fingerprint_bytes(orjson.dumps(to_plain(value), default=_default, option=_COMPACT))
 
 
 def fingerprint_file(path: Path) -> str:
