@@ -30,9 +30,13 @@ class RetryPolicy:
     base_delay_s: float = 0.5
     max_delay_s: float = 30.0
     timeout_s: float | None = DEFAULT_TIMEOUT_S  # per attempt
+    # A server asking for a longer pause than this gets no retry: the item fails with the reason instead of
+    # stalling the whole run (an honoured Retry-After is never shortened).
+    max_retry_after_s: float = 300.0
 
     def backoff(self, attempt: int, rng: random.Random) -> float:
-        """Exponential backoff with full jitter (AWS architecture blog): uniform in [0, base * 2^(n-1)]."""
+        """Exponential backoff with "equal jitter" (AWS architecture blog): uniform in [c/2, c], c = base * 2^(n-1)
+        capped at max_delay_s, so retries spread out but never come back almost at once."""
         ceiling = min(self.max_delay_s, self.base_delay_s * (2 ** (attempt - 1)))
         return rng.uniform(0.5 * ceiling, ceiling)
 
@@ -120,6 +124,12 @@ async def call_with_retries(
             return outcome
         delay = policy.backoff(attempt, rng)
         if err.retry_after is not None:
+            if err.retry_after > policy.max_retry_after_s:
+                outcome.retries.append(
+                    f"attempt {attempt}: {err.reason}: server asked to wait {err.retry_after:g}s, over the "
+                    f"{policy.max_retry_after_s:g}s limit; not retried"
+                )
+                return outcome
             delay = max(delay, err.retry_after)
         outcome.retries.append(f"attempt {attempt}: {err.reason}: {err.message} (retried after {delay:.2f}s)")
         await asyncio.sleep(delay)

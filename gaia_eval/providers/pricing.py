@@ -1,0 +1,125 @@
+"""Model prices: look a (provider, model) up in the shipped table gaia_eval/data/pricing.json and turn token
+usage into dollars.
+
+A model is matched by its exact id or a listed alias, else by the longest listed id of which it is a dated
+snapshot (`claude-sonnet-4-20250514` -> `claude-sonnet-4`, `gpt-4o-2024-08-06` -> `gpt-4o`). The rest of
+the id must be a version stamp, so `gpt-4o-mini` never gets `gpt-4o`'s price and `claude-sonnet-4-6` never
+gets `claude-sonnet-4`'s. Local servers and baselines cost $0; an unknown model is "unpriced", never $0.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Any, Literal
+
+from gaia_eval.artifacts.base import Usage
+from gaia_eval.errors import ConfigError
+from gaia_eval.providers import is_local
+
+PRICING_FILE = "gaia_eval/data/pricing.json"
+TOKENS_PER_UNIT = 1_000_000
+
+# What may follow a listed id in a snapshot id: dates (-20250514, -2024-08-06, -0613, @20250514) and -latest.
+_VERSION_STAMP = re.compile(r"(?:-\d{8}|-\d{4}-\d{2}-\d{2}|-\d{4}|@\d{8}|-latest)+")
+
+PriceStatus = Literal["priced", "local", "unpriced"]
+
+
+@dataclass(frozen=True)
+class PriceEntry:
+    id: str
+    provider: str
+    input_per_mtok: float
+    output_per_mtok: float
+    source: str
+    date: str
+
+
+@dataclass(frozen=True)
+class PriceQuote:
+    """The price used for one (provider, model): `entry` is None unless status is "priced"."""
+
+    status: PriceStatus
+    provider: str
+    model: str
+    entry: PriceEntry | None = None
+
+    def describe(self) -> str:
+        """One line for artifacts and reports: what was charged, and where the figure came from."""
+        if self.status == "local":
+            return f"local: {self.provider} runs on your hardware, $0"
+        if self.entry is None:
+            return f"unpriced: no price on file for {self.provider} model '{self.model}'"
+        e = self.entry
+        return (
+            f"{e.id}: ${e.input_per_mtok:g} input / ${e.output_per_mtok:g} output per 1M tokens "
+            f"({e.source}; as of {e.date})"
+        )
+
+
+def _entry(raw: dict[str, Any], index: int) -> PriceEntry:
+    try:
+        entry = PriceEntry(
+            id=str(raw["id"]),
+            provider=str(raw["provider"]),
+            input_per_mtok=float(raw["input"]),
+            output_per_mtok=float(raw["output"]),
+            source=str(raw["source"]),
+            date=str(raw["date"]),
+        )
+    except (KeyError, TypeError, ValueError) as exc:
+        raise ConfigError(f"bad price entry: {exc}", file=PRICING_FILE, field=f"models[{index}]") from None
+    if entry.input_per_mtok < 0 or entry.output_per_mtok < 0 or not entry.source or not entry.date:
+        raise ConfigError(
+            "price entry needs non-negative prices, a source and a date", file=PRICING_FILE, field=f"models[{index}]"
+        )
+    return entry
+
+
+@lru_cache(maxsize=1)
+def price_table() -> dict[tuple[str, str], PriceEntry]:
+    """(provider, lower-case id or alias) -> entry, read once from the packaged JSON."""
+    text = resources.files("gaia_eval").joinpath("data/pricing.json").read_text(encoding="utf-8")
+    table: dict[tuple[str, str], PriceEntry] = {}
+    for index, raw in enumerate(json.loads(text)["models"]):
+        entry = _entry(raw, index)
+        for name in (entry.id, *raw.get("aliases", [])):
+            key = (entry.provider, name.lower())
+            if key in table:
+                raise ConfigError(f"'{name}' is listed twice", file=PRICING_FILE, field=f"models[{index}]")
+            table[key] = entry
+    return table
+
+
+def lookup_price(provider: str, model: str) -> PriceQuote:
+    if is_local(provider):
+        return PriceQuote("local", provider, model)
+    table = price_table()
+    wanted = model.strip().lower()
+    exact = table.get((provider, wanted))
+    if exact is not None:
+        return PriceQuote("priced", provider, model, exact)
+    best: tuple[int, PriceEntry] | None = None
+    for (entry_provider, name), entry in table.items():
+        if entry_provider != provider or not wanted.startswith(name):
+            continue
+        if _VERSION_STAMP.fullmatch(wanted[len(name) :]) and (best is None or len(name) > best[0]):
+            best = (len(name), entry)
+    if best is None:
+        return PriceQuote("unpriced", provider, model)
+    return PriceQuote("priced", provider, model, best[1])
+
+
+def cost_of(usage: Usage, quote: PriceQuote) -> tuple[float | None, float | None, float | None]:
+    """(total, input, output) in USD; all None when the model is unpriced."""
+    if quote.status == "local":
+        return 0.0, 0.0, 0.0
+    if quote.entry is None:
+        return None, None, None
+    input_cost = usage.input_tokens * quote.entry.input_per_mtok / TOKENS_PER_UNIT
+    output_cost = usage.output_tokens * quote.entry.output_per_mtok / TOKENS_PER_UNIT
+    return input_cost + output_cost, input_cost, output_cost

@@ -1,0 +1,172 @@
+"""gaia_eval.concurrency against a real server: ordering, in-flight bounds, shared gates, pacing and retries,
+measured where they matter (at the server), through the real OpenAI provider."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections import Counter
+from typing import Any
+
+from gaia_eval.concurrency import Attempted, ProviderGate, RetryPolicy, call_with_retries, map_concurrent
+from gaia_eval.errors import AuthError, BadRequestError, ServerError
+from gaia_eval.providers import ProviderSettings
+from gaia_eval.providers.base import ChatRequest, ChatResponse, Message
+from gaia_eval.providers.openai_api import OpenAIProvider
+from tests.fakeserver import FakeLLMServer, default_responder, last_user_text
+
+FAST_RETRIES = RetryPolicy(max_retries=3, base_delay_s=0.005, max_delay_s=0.02, timeout_s=5)
+
+
+def provider_for(server: FakeLLMServer) -> OpenAIProvider:
+    return OpenAIProvider(ProviderSettings("vllm", "fake-model", base_url=server.openai_base_url), None)
+
+
+def ask(text: str) -> ChatRequest:
+    return ChatRequest(messages=(Message("user", text),))
+
+
+def run_items(
+    server: FakeLLMServer,
+    items: list[str],
+    *,
+    limit: int,
+    gate: ProviderGate | None = None,
+    policy: RetryPolicy = FAST_RETRIES,
+) -> list[Attempted[ChatResponse]]:
+    """Every item through call_with_retries and map_concurrent, as a stage does."""
+
+    async def go() -> list[Attempted[ChatResponse]]:
+        provider = provider_for(server)
+        shared = gate or ProviderGate(limit)
+
+        async def one(text: str) -> Attempted[ChatResponse]:
+            return await call_with_retries(lambda: provider.complete(ask(text)), shared, policy)
+
+        try:
+            return await map_concurrent(items, one, limit=limit)
+        finally:
+            await provider.aclose()
+
+    return asyncio.run(go())
+
+
+def test_map_concurrent_keeps_input_order_and_bounds_calls_in_flight(fake_llm) -> None:
+    fake_llm.latency_s = 0.05
+
+    def slower_for_even_items(req: dict[str, Any]) -> dict[str, Any]:
+        # Replies finish out of input order, so the result order must come from map_concurrent itself.
+        number = int(last_user_text(req["body"]).split()[-1])
+        time.sleep(0.03 if number % 2 == 0 else 0.0)
+        return default_responder(req)
+
+    fake_llm.responder = slower_for_even_items
+    items = [f"item {i}" for i in range(40)]
+    finished: list[str] = []
+
+    async def go() -> list[str]:
+        provider = provider_for(fake_llm)
+
+        async def one(text: str) -> str:
+            return (await provider.complete(ask(text))).text
+
+        try:
+            return await map_concurrent(items, one, limit=8, on_result=lambda item, _: finished.append(item))
+        finally:
+            await provider.aclose()
+
+    results = asyncio.run(go())
+
+    assert results == [f"echo: item {i}" for i in range(40)]
+    assert finished != items and sorted(finished) == sorted(items)
+    assert fake_llm.max_in_flight == 8
+
+
+def test_a_shared_gate_limits_two_experiments_together(fake_llm) -> None:
+    fake_llm.latency_s = 0.05
+    gate = ProviderGate(max_concurrency=5)
+
+    async def go() -> None:
+        provider = provider_for(fake_llm)
+
+        async def one(text: str) -> Any:
+            return await call_with_retries(lambda: provider.complete(ask(text)), gate, FAST_RETRIES)
+
+        try:
+            await asyncio.gather(
+                map_concurrent([f"a{i}" for i in range(20)], one, limit=16),
+                map_concurrent([f"b{i}" for i in range(20)], one, limit=16),
+            )
+        finally:
+            await provider.aclose()
+
+    asyncio.run(go())
+
+    assert fake_llm.request_count == 40
+    assert fake_llm.max_in_flight == 5
+
+
+def test_rate_limiter_spaces_requests(fake_llm) -> None:
+    gate = ProviderGate(max_concurrency=8, requests_per_minute=600)  # one call every 0.1 s
+    outcomes = run_items(fake_llm, [f"q{i}" for i in range(5)], limit=8, gate=gate)
+
+    assert all(o.ok for o in outcomes)
+    arrivals = sorted(r["arrived_at"] for r in fake_llm.requests)
+    gaps = [later - earlier for earlier, later in zip(arrivals, arrivals[1:])]
+    assert min(gaps) >= 0.09
+
+
+def test_retries_are_recorded_with_their_reasons(fake_llm) -> None:
+    fake_llm.script([{"fault": "500"}, {"fault": "429", "retry_after": 0.05}, {"fault": "malformed"}])
+    [outcome] = run_items(fake_llm, ["hello"], limit=1)
+
+    assert outcome.ok and outcome.value.text == "echo: hello"
+    assert outcome.attempts == 4
+    assert [entry.split(":")[1].strip() for entry in outcome.retries] == [
+        "server_error",
+        "rate_limit",
+        "malformed_response",
+    ]
+    assert "retried after 0.05s" in outcome.retries[1]  # the Retry-After floor, not the 5 ms backoff
+
+
+def test_non_retryable_errors_are_not_retried(fake_llm) -> None:
+    fake_llm.script([{"fault": "400"}, {"fault": "401"}])
+    bad, denied = run_items(fake_llm, ["first", "second"], limit=1)
+
+    assert isinstance(bad.error, BadRequestError) and isinstance(denied.error, AuthError)
+    assert (bad.attempts, denied.attempts) == (1, 1) and bad.retries == denied.retries == []
+    assert fake_llm.request_count == 2
+
+
+def test_retries_stop_after_max_retries(fake_llm) -> None:
+    fake_llm.script([{"fault": "503"}] * 3)
+    [outcome] = run_items(fake_llm, ["x"], limit=1, policy=RetryPolicy(max_retries=2, base_delay_s=0.005))
+
+    assert not outcome.ok and isinstance(outcome.error, ServerError)
+    assert outcome.attempts == 3 and len(outcome.retries) == 2
+    assert fake_llm.request_count == 3
+
+
+def test_a_hung_attempt_times_out_and_the_retry_succeeds(fake_llm) -> None:
+    fake_llm.script([{"fault": "hang"}])
+    policy = RetryPolicy(max_retries=1, base_delay_s=0.005, timeout_s=0.2)
+    [outcome] = run_items(fake_llm, ["x"], limit=1, policy=policy)
+
+    assert outcome.ok and outcome.attempts == 2
+    assert "timeout" in outcome.retries[0]
+
+
+def test_seeded_fault_injection_is_reproducible_and_survived(fake_llm) -> None:
+    items = [f"question {i}" for i in range(30)]
+    faults: list[Counter[str]] = []
+    for _ in range(2):
+        fake_llm.reset()
+        fake_llm.inject(rate_500=0.15, rate_429=0.1, rate_malformed=0.05, retry_after=0.01, seed=7)
+        outcomes = run_items(fake_llm, items, limit=8, policy=RetryPolicy(max_retries=8, base_delay_s=0.002))
+        assert all(o.ok for o in outcomes)
+        assert [o.value.text for o in outcomes] == [f"echo: {item}" for item in items]
+        faults.append(Counter(fake_llm.faults_served))
+
+    assert faults[0] == faults[1]
+    assert sum(faults[0].values()) > 0
