@@ -90,9 +90,9 @@ def test_anthropic_summaries_combined_prompt_records_usage_and_cost(fake_llm, tm
     run_groundtruth(input_dir=tmp_path / "docs", use_case="email", output_dir=tmp_path / "gt")
     config = tmp_path / "c.json"
     config.write_bytes(orjson.dumps({"experiments": [
-        {"name": "claude", "provider": "anthropic", "model": "claude-sonnet-4-5", "base_url": fake_llm.anthropic_base_url,
+        {"name": "claude", "provider": "anthropic", "model": "claude-haiku-4-5", "base_url": fake_llm.anthropic_base_url,
          "parameters": {"combined_prompt": True}},
-        {"name": "claude-styles", "provider": "anthropic", "model": "claude-sonnet-4-5", "base_url": fake_llm.anthropic_base_url},
+        {"name": "claude-styles", "provider": "anthropic", "model": "claude-haiku-4-5", "base_url": fake_llm.anthropic_base_url},
     ]}))
     result = CliRunner().invoke(cli, ["batch-experiment", "-c", str(config), "-i", str(tmp_path / "gt"), "-o", str(tmp_path / "exp"), "--quiet"])
     assert result.exit_code == 0, result.output

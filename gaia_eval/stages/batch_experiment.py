@@ -80,7 +80,7 @@ SAMPLE_CONFIG = {
         {
             "name": "claude-sonnet",
             "provider": "anthropic",
-            "model": "claude-sonnet-4-5",
+            "model": "claude-sonnet-4-6",
             "max_tokens": 1024,
             "temperature": 0.0,
         },

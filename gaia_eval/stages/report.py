@@ -62,7 +62,7 @@ def _model_row(path: Path, ev: Evaluation, eval_dir: Path) -> dict[str, Any]:
         "ci_low": round(ci[0], 1) if ci else None,
         "ci_high": round(ci[1], 1) if ci else None,
         "overall_rating": ev.grade.overall_rating,
-        "items": ev.grade.n_items,
+        "n_items": ev.grade.n_items,
         "errors": ev.grade.n_errors,
         "pass_rate": ev.grade.pass_rate,
         "criteria": {
@@ -143,8 +143,8 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
                 "criteria": [{"id": c, "label": rubric.CRITERIA[c].label} for c in criteria],
                 "models": rows,
                 "comparison": _comparison(entries[0][1], entries[1][1]) if len(entries) > 1 else None,
-                "n_items": max(r["items"] for r in rows),
-                "small_sample": max(r["items"] for r in rows) < MIN_ITEMS_FOR_RANKING,
+                "n_items": max(r["n_items"] for r in rows),
+                "small_sample": max(r["n_items"] for r in rows) < MIN_ITEMS_FOR_RANKING,
                 "per_item": per_item,
             }
         )
@@ -172,7 +172,7 @@ def _csv(data: dict[str, Any]) -> str:
                 writer.writerow(
                     [section["use_case"], row["rank"], row["experiment_name"], row["provider"], row["model"], crit,
                      c["score"], *(c["counts"].get(r, 0) for r in RATINGS), c["mean_value"], row["quality_score"],
-                     row["overall_rating"], row["pass_rate"], row["items"], row["errors"], row["cost_usd"],
+                     row["overall_rating"], row["pass_rate"], row["n_items"], row["errors"], row["cost_usd"],
                      row["cost_status"], row["latency_mean_s"]]
                 )
     return out.getvalue()
