@@ -1,0 +1,1 @@
+"""Phrase banks and name pools the offline generator draws from: data only, no logic."""
