@@ -227,3 +227,17 @@ def test_consolidated_evaluations_keep_entries_and_hash_content(docs: Path, tmp_
         e["file_path"]: e["added_at"] for e in index["evaluation_files"]
     }
     assert set(first_added) == set(e["file_path"] for e in again["evaluation_files"])
+
+
+def test_a_real_long_transcript_runs_standalone(tmp_path: Path):
+    """A real QMSum meeting (no planted facts, no ground truth): baselines run and eval says it is standalone."""
+    raw = Path(__file__).parent / "data" / "qmsum"
+    exp, ev = tmp_path / "exp", tmp_path / "ev"
+    batch = run_batch_experiment(write_config(tmp_path / "s.json", SUM_CONFIG), raw, exp, show_progress=False)
+    assert batch.items_error == 0
+    experiment = read_artifact(exp / "textrank.experiment.json", Experiment)
+    summaries = experiment.items[0].summaries
+    assert summaries is not None and summaries.executive_summary and len(summaries.participants) >= 3
+    assert run_eval(experiment_dir=exp, output_dir=ev).standalone == 2
+    run_report(ev, tmp_path / "r.md")
+    assert "Standalone — not verified against facts" in (tmp_path / "r.md").read_text()
