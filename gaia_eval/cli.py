@@ -221,6 +221,43 @@ def bench(ctx, suite, runner, baseline, save_baseline, tolerance, max_steps_incr
     )
 
 
+@cli.command("check-answer")
+@click.argument("expected", required=False)
+@click.argument("answer", required=False)
+@click.option("--mode", type=click.Choice(["gaia", "gaia-official", "lenient", "exact", "f1", "numeric", "contains", "regex", "fuzzy", "semantic"]), default="gaia", help="How to compare (gaia: strict on the value, tolerant of format).")
+@click.option("--rel-tol", type=click.FloatRange(min=0), default=None, help="Relative tolerance for numbers [default: float rounding only].")
+@click.option("--abs-tol", type=click.FloatRange(min=0), default=None, help="Absolute tolerance for numbers.")
+@click.option("--threshold", type=float, default=None, help="Pass mark of f1 (0..1), fuzzy (0..100) or semantic (-1..1).")
+@click.option("--unordered", is_flag=True, help="List items may come in any order.")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
+@click.option("--jsonl", "jsonl_path", type=click.Path(dir_okay=False, allow_dash=True), default=None, help="Check every line of a JSONL file ('-' for stdin) and print one JSON result per line.")
+@click.pass_context
+def check_answer(ctx, expected, answer, mode, rel_tol, abs_tol, threshold, unordered, as_json, jsonl_path) -> None:
+    """Check ANSWER against EXPECTED and explain the verdict: exit 0 when correct, 1 when not.
+
+    With --jsonl FILE, each line is {"expected", "answer"} with optional "id", "mode" and "options"; one JSON
+    result per line goes to stdout in the same order, and the exit code is 0. The flags set defaults that
+    apply where a line's mode accepts them.
+    """
+    import orjson
+
+    from gaia_eval.scoring.answers import check_answers_file, format_verdict, match_answer
+
+    options = {"rel_tol": rel_tol, "abs_tol": abs_tol, "threshold": threshold, "ordered": False if unordered else None}
+    options = {name: value for name, value in options.items() if value is not None}
+    if jsonl_path is not None:
+        if expected is not None or answer is not None:
+            raise click.UsageError("give either EXPECTED ANSWER or --jsonl FILE, not both")
+        for row in check_answers_file(jsonl_path, default_mode=mode, default_options=options):
+            click.echo(orjson.dumps(row).decode())
+        return
+    if expected is None or answer is None:
+        raise click.UsageError("give EXPECTED and ANSWER (e.g. check-answer 1927 'FINAL ANSWER: 1,927'), or --jsonl FILE")
+    result = match_answer(expected, answer, mode, **options)
+    click.echo(orjson.dumps(result.to_dict()).decode() if as_json else format_verdict(result))
+    ctx.exit(0 if result.correct else 1)
+
+
 def main() -> None:
     cli(prog_name="gaia-eval")
 

@@ -45,10 +45,16 @@ DEFAULT_SYSTEM_PROMPTS = {
     "summarization": "You summarize business meetings and emails accurately and concisely, using only what the "
     "document says.",
     "email": "You summarize business emails accurately and concisely, using only what the email says.",
-    "qa": "Answer the question using only the document. Reply with the bare answer only: no full sentence, no "
-    "explanation, no 'The answer is'. For a list, separate the items with commas.",
 }
-PROMPT_TEMPLATES = ("summarize_style.j2", "summarize_combined.j2", "qa_answer.j2")
+PROMPT_TEMPLATES = ("summarize_style.j2", "summarize_combined.j2", "qa_answer.j2", "concise_answer.j2")
+
+
+def default_system_prompt(use_case: str) -> str:
+    if use_case == "qa":
+        from gaia_eval.scoring.concise import concise_answer_instructions
+
+        return "Answer the question from the document only.\n" + concise_answer_instructions()
+    return DEFAULT_SYSTEM_PROMPTS[use_case]
 
 SUMMARIES_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -121,7 +127,7 @@ class Solver:
         self.provider = provider
         self.gate = gate
         self.policy = policy
-        self.system = spec.system_prompt or DEFAULT_SYSTEM_PROMPTS[use_case]
+        self.system = spec.system_prompt or default_system_prompt(use_case)
 
     def _request(self, prompt: str, task: TaskContext, json_schema: dict[str, Any] | None = None) -> ChatRequest:
         params = self.spec.parameters

@@ -1,0 +1,167 @@
+"""Cues that change what a value in a sentence means: negation ("not 1927", "1927 is wrong"), bounds ("at
+least 12"), hedges between candidates ("12 or 13", "Paris (possibly Lyon)"), and the neighbours that make
+an expected name part of a longer one ("Georgia" in "Georgia Tech").
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_left, bisect_right
+from typing import NamedTuple
+
+from gaia_eval.scoring.answers_text import find_token_run, raw_tokens, tokens
+
+# --- negation and bounds -------------------------------------------------------------------------
+
+_NEGATION_BEFORE = frozenset({
+    "not", "no", "never", "isnt", "wasnt", "arent", "werent", "doesnt", "dont", "didnt", "cannot", "cant",
+    "wont", "neither", "nor", "without", "except", "excluding", "besides", "unlike", "instead", "rather",
+    "incorrectly", "wrongly", "exclude",
+})
+_NEGATION_AFTER = frozenset({"wrong", "incorrect", "false", "mistaken"})
+_COPULA = frozenset({"is", "was", "would", "seems", "appears", "be"})
+_CLAUSE_BREAK = re.compile(r"[;!?()\[\]\u2014]|[,:](?!\d)|\.(?=\s|$)|\bbut\b|\bhowever\b|\bwhereas\b",
+                           re.IGNORECASE)
+
+
+class ClauseBreaks(NamedTuple):
+    """Where the clause breaks of a text start and end: found once, then read for every value in it."""
+
+    starts: tuple[int, ...]
+    ends: tuple[int, ...]
+
+
+def clause_breaks(text: str) -> ClauseBreaks:
+    matches = list(_CLAUSE_BREAK.finditer(text))
+    return ClauseBreaks(tuple(m.start() for m in matches), tuple(m.end() for m in matches))
+
+
+def _clause_bounds(text: str, start: int, end: int, breaks: ClauseBreaks) -> tuple[int, int]:
+    """Where the clause around text[start:end] begins and ends."""
+    before = bisect_right(breaks.ends, start)
+    after = bisect_left(breaks.starts, end)
+    left = breaks.ends[before - 1] if before else 0
+    right = breaks.starts[after] if after < len(breaks.starts) else len(text)
+    return left, right
+
+
+def _negated_tokens(before: tuple[str, ...], after: tuple[str, ...]) -> bool:
+    """A denial within three words before the value ("not", "isn't", "other than"), or just after it
+    ("is wrong", "is not")."""
+    window = before[-3:]
+    if any(tok in _NEGATION_BEFORE for tok in window) or "other than" in " ".join(window):
+        return True
+    if after and after[0] in _NEGATION_AFTER:
+        return True
+    return len(after) >= 2 and after[0] in _COPULA and (after[1] in _NEGATION_AFTER or after[1] == "not")
+
+
+_WORD = re.compile(r"[^\W\d_]+")
+_BOUND_LAST = frozenset({"over", "under", "above", "below", "nearly", "almost", "exceeding", "beyond", "than",
+                         "least", "most", "upto", "within"})
+
+
+def _words(text: str) -> tuple[str, ...]:
+    """Lowercase words without apostrophes ("isn't" -> "isnt"): all that the negation and bound cues read."""
+    return tuple(_WORD.findall(text.lower().replace("'", "")))
+
+
+def is_denied(text: str, start: int, end: int, breaks: ClauseBreaks | None = None) -> bool:
+    """Whether the value at text[start:end] is denied in its clause ("not 1927", "1927 is wrong") or is only
+    a bound ("at least 12", "more than 12"). Pass `breaks` (clause_breaks(text)) when asking for several values."""
+    left, right = _clause_bounds(text, start, end, breaks if breaks is not None else clause_breaks(text))
+    before = _words(text[left:start])
+    if before and (before[-1] in _BOUND_LAST or before[-2:] == ("up", "to")):
+        return True
+    return _negated_tokens(before, _words(text[end:right]))
+
+
+# --- hedges --------------------------------------------------------------------------------------
+
+_HEDGE_WORDS = frozenset({"or", "either", "unsure", "uncertain"})
+_UNCERTAIN = frozenset({"maybe", "perhaps", "possibly", "probably", "might", "could"})
+_HEDGE_PHRASES = ("not sure", "dont know", "no idea", "cant tell", "cannot tell", "hard to say",
+                  "not certain", "cannot be sure", "cant be sure")
+_HEDGE_VOCABULARY = _HEDGE_WORDS | _UNCERTAIN | {phrase.split()[0] for phrase in _HEDGE_PHRASES}
+
+
+def hedge_cue(toks: tuple[str, ...], answer_end: int | None = None) -> str | None:
+    """The words that make a sentence hedge between candidates, if any.
+
+    "12 or 13", "either A or B", "maybe A, maybe B", "not sure"; and, when `answer_end` says where the
+    answer ends in `toks`, an uncertain word after it: "Paris (possibly Lyon)", "4, but it might be 5".
+    An uncertain word before the answer ("probably Paris") commits to one answer and is no hedge.
+    """
+    if _HEDGE_VOCABULARY.isdisjoint(toks):
+        return None
+    for i, tok in enumerate(toks):
+        if tok in _HEDGE_WORDS:
+            if tok == "or" and i > 0 and toks[i - 1] == "whether":
+                continue
+            return tok
+    for word in _UNCERTAIN:
+        if toks.count(word) >= 2:
+            return f"{word} ... {word}"
+    if answer_end is not None:
+        for tok in toks[answer_end:]:
+            if tok in _UNCERTAIN:
+                return tok
+    joined = " ".join(toks)
+    for phrase in _HEDGE_PHRASES:
+        if phrase in joined:
+            return phrase
+    return None
+
+
+# --- names inside sentences ----------------------------------------------------------------------
+
+# Words that may stand next to an answer inside a sentence ("the capital is Paris", "it's Paris"); any
+# other capitalized word or a number next to it extends the name ("Paris Hilton", "South Sudan", "Apollo 11").
+_LINK_WORDS = frozenset({
+    "is", "was", "are", "were", "be", "been", "being", "in", "at", "on", "of", "by", "from", "to", "for",
+    "with", "into", "called", "named", "titled", "known", "as", "it", "its", "that", "this", "these", "those",
+    "which", "who", "answer", "the", "a", "an", "and", "yes", "no", "than", "also", "then", "so", "thus",
+    "therefore", "namely", "probably", "likely", "definitely", "clearly", "certainly", "simply", "just", "only",
+    "still", "here", "there", "has", "have", "had", "became", "becomes", "become", "remains", "remained", "i",
+    "we", "he", "she", "they", "you", "my", "our", "his", "her", "their", "think", "believe", "would", "will",
+    "should", "could", "can", "did", "does", "do", "located", "situated", "based", "born", "won", "wrote",
+    "made", "got", "gets", "get", "answered", "correct", "right", "final", "result",
+})
+
+
+def _extends_name(neighbor: str, has_case: bool) -> bool:
+    """Whether a word next to the expected name makes it a longer name (case says so when the text has case)."""
+    if neighbor.casefold() in _LINK_WORDS:
+        return False
+    if neighbor[0].isdigit() or neighbor[0] == "-":
+        return True
+    return neighbor[0].isupper() if has_case else True
+
+
+def find_in_clauses(text: str, needle: tuple[str, ...]) -> tuple[str, str]:
+    """Whether `needle` stands in text as a whole answer: ("found"|"absent"|"negated"|"extended", detail).
+
+    "extended" means every occurrence is part of a longer name ("Georgia" in "Georgia Tech").
+    """
+    status, detail = "absent", ""
+    has_case = text != text.lower() and text != text.upper()
+    clauses = _CLAUSE_BREAK.split(text)
+    if not any(find_token_run(tokens(clause), needle) for clause in clauses):
+        clauses = [text]  # the value spans a clause break, e.g. "Paris (France)": read the text as one clause
+    for clause in clauses:
+        clause_raw = raw_tokens(clause)
+        clause_tokens = tuple(tok.casefold() for tok in clause_raw)
+        run = find_token_run(clause_tokens, needle)
+        if run is None:
+            continue
+        if _negated_tokens(clause_tokens[:run[0]], clause_tokens[run[1]:]):
+            status = "negated" if status == "absent" else status
+            continue
+        left = clause_raw[run[0] - 1] if run[0] > 0 else None
+        right = clause_raw[run[1]] if run[1] < len(clause_raw) else None
+        extension = next((n for n in (left, right) if n is not None and _extends_name(n, has_case)), None)
+        if extension is not None:
+            status, detail = "extended", extension
+            continue
+        return "found", ""
+    return status, detail

@@ -1,0 +1,330 @@
+"""The `gaia` matching mode: GAIA's number / list / string semantics, strict on the value, tolerant of format.
+
+Order of reading an answer:
+1. extraction (answers_parse): an explicit marker (`FINAL ANSWER:`, `<answer>`, `\\boxed{}`, `####`), the last
+   "the answer is ..." phrase, or a self-correction ("12? No, 13.") gives the span; otherwise the whole
+   response is the span; an empty or refusing span ("N/A", "unknown", "I don't know") is never correct;
+2. the whole span is compared as the expected kind: number (value within tolerance, compatible units),
+   date, list (answers_lists) or string (same words after folding);
+3. when the span is a sentence, a value inside it counts only under rules a careful grader would apply:
+   - a number: the leading bare answer ("12 (three boxes of four)"), else the number a conclusion cue marks
+     ("total 12", "so 12", "= 12"), else the only number the response states; several unmarked numbers,
+     a negated or bounded value ("not 1927", "at least 12") or a hedge ("12 or 13", "maybe 12, maybe 13")
+     is never accepted;
+   - a date: the leading date, else the only date stated;
+   - a string: the expected words standing alone in the answer sentence (the first one, or a final
+     "So/Therefore ..." one): not negated, not part of a longer name ("Georgia Tech"), not among hedged
+     or listed alternatives.
+False accepts are the costly error, so every doubt resolves to "not correct", with the reason in the
+explanation.
+"""
+
+from __future__ import annotations
+
+import re
+from bisect import bisect_right
+
+from gaia_eval.scoring.answers_cues import clause_breaks, find_in_clauses, hedge_cue, is_denied
+from gaia_eval.scoring.answers_dates import CalendarDate, parse_date, scan_dates
+from gaia_eval.scoring.answers_extract import (
+    answer_sentence,
+    is_filler,
+    leading_segment,
+    may_have_sentences,
+    sentence_around,
+    sentences,
+)
+from gaia_eval.scoring.answers_lists import list_shaped, match_list
+from gaia_eval.scoring.answers_numbers import (
+    NumberMention,
+    Quantity,
+    find_numbers,
+    format_number,
+    parse_quantity,
+    quantities_equal,
+)
+from gaia_eval.scoring.answers_parse import (
+    WHOLE,
+    AnswerView,
+    ExpectedValue,
+    GaiaOptions,
+    Verdict,
+    answer_view,
+    expected_spec,
+)
+from gaia_eval.scoring.answers_text import (
+    answer_words,
+    clean_span,
+    find_token_run,
+    is_non_answer,
+    same_words,
+    tokens,
+)
+
+
+def _from(view: AnswerView) -> str:
+    """The explanation's note of where the compared span came from."""
+    return "" if view.how == WHOLE else f" (read after {view.how})"
+
+
+def _hedged(view: AnswerView, sentence: str, answer: tuple[str, ...] | str = ()) -> str | None:
+    """A hedge in the answer's sentence (or around its "the answer is" phrase); `answer` (its tokens, or its
+    text) is left out of it."""
+    if not sentence and not view.context:
+        return None
+    toks = tokens(sentence)
+    answer_end = None
+    if answer:
+        run = find_token_run(toks, tokens(answer) if isinstance(answer, str) else answer)
+        if run is not None:
+            toks = toks[:run[0]] + toks[run[1]:]
+            answer_end = run[0]
+    return hedge_cue(toks, answer_end) or (hedge_cue(tokens(view.context)) if view.context else None)
+
+
+# --- numbers -------------------------------------------------------------------------------------
+
+_YEAR = r"[12]\d{3}(?![\d,.]\d)"
+_YEAR_CONTEXT = re.compile(
+    rf"\b(?:in|since|until|till|during|before|after)\s+(?:the\s+year\s+)?{_YEAR}"
+    rf"|\b(?:between|from)\s+{_YEAR}\s*(?:and|to|-)\s*{_YEAR}|\b{_YEAR}\s*-\s*{_YEAR}", re.IGNORECASE)
+_CUE_AFTER = re.compile(r"\s*(?:[a-z]+\s+)?(?:in total|in all|altogether|total|overall)\b", re.IGNORECASE)
+# A number marked as the conclusion: "the answer is 12", "total 12", "a total of 12", "= 12", "so she makes 12".
+_CUE_NOUNS = frozenset({"answer", "result", "total", "sum", "altogether", "overall"})
+_CUE_VERBS = frozenset({"=", "equals", "get", "got", "gives", "give", "makes", "yields", "totals", "totaling"})
+_CUE_LINKS = frozenset({"is", "was", "are", "were", "be", "of", "to"})
+_CONCLUDERS = frozenset({"so", "therefore", "thus", "hence"})
+_QUALIFIERS = frozenset({"approximately", "about", "around", "roughly", "exactly", "only", "just", "a"})
+_CUE_WORD = re.compile(r"[a-z]+|=")
+
+
+def _describe(q: Quantity) -> str:
+    unit = f" {'/'.join(sorted(q.unit))}" if q.unit else ""
+    return f"{format_number(q.value)}{unit}"
+
+
+def _cue_marked(text: str, mention: NumberMention) -> bool:
+    """Whether a conclusion cue in the same sentence points at this number."""
+    before = text[max(0, mention.start - 60):mention.start].lower()
+    cut = max(before.rfind(". "), before.rfind("! "), before.rfind("? "), before.rfind("\n"))
+    words = _CUE_WORD.findall(before[cut + 1:] if cut >= 0 else before)[-6:]
+    while words and words[-1] in _QUALIFIERS:
+        words.pop()
+    if words:
+        last = words[-1]
+        if last in _CUE_NOUNS or last in _CUE_VERBS or _CONCLUDERS.intersection(words[-5:]):
+            return True
+        if last in _CUE_LINKS and _CUE_NOUNS.intersection(words[-4:-1]):
+            return True  # "the answer is", "the total comes to", "a total of"
+        if words[-2:] in (["comes", "to"], ["up", "to"], ["in", "all"]):
+            return True
+    return bool(_CUE_AFTER.match(text, mention.end))
+
+
+def _leading_quantity(text: str) -> tuple[Quantity, str] | None:
+    """The bare quantity that opens the first real sentence ("12 (three boxes of four)"), with that sentence."""
+    for sentence in sentences(text):
+        if is_filler(sentence):
+            continue
+        quantity = parse_quantity(clean_span(leading_segment(sentence)))
+        return (quantity, sentence) if quantity is not None else None
+    return None
+
+
+def _mentions(expected: ExpectedValue, text: str) -> list[NumberMention]:
+    """The numbers a text states, read for this expected number: dates are not numbers, except their year
+    when a year is expected ("on 14 March 1927"); years that only date a count are left out otherwise
+    ("17 albums between 2000 and 2009")."""
+    dates, date_like = scan_dates(text)
+    mentions = find_numbers(text, date_like)
+    if expected.year_like:
+        return sorted(mentions + [NumberMention(Quantity(float(d.date.year), frozenset(), str(d.date.year)),
+                                                d.start, d.end) for d in dates], key=lambda m: m.start)
+    if not any(1000 <= m.quantity.value < 3000 for m in mentions):
+        return mentions
+    years = [(m.start(), m.end()) for m in _YEAR_CONTEXT.finditer(text)]
+    starts = [start for start, _ in years]
+
+    def dates_a_count(mention: NumberMention) -> bool:
+        i = bisect_right(starts, mention.start) - 1
+        return i >= 0 and mention.end <= years[i][1]
+
+    return [m for m in mentions if not dates_a_count(m)]
+
+
+def _number_verdict(expected: ExpectedValue, chosen: Quantity, sentence: str, how: str, view: AnswerView,
+                    opts: GaiaOptions) -> Verdict:
+    cue = _hedged(view, sentence, chosen.text)
+    if cue:
+        return Verdict(False, 0.0, f"number: the answer hedges ({cue!r}) in {sentence!r}{_from(view)}", chosen.text)
+    equal = quantities_equal(expected.quantity, chosen, opts.rel_tol, opts.abs_tol)
+    relation = "==" if equal else "!="
+    return Verdict(equal, float(equal),
+                   f"number: {how} {_describe(chosen)} {relation} expected {_describe(expected.quantity)}"
+                   f"{_from(view)}", chosen.text)
+
+
+def _match_number(expected: ExpectedValue, view: AnswerView, opts: GaiaOptions) -> Verdict:
+    """A bare quantity; else the leading answer, the concluding number, or the only number stated."""
+    whole = parse_quantity(view.span)
+    if whole is not None:  # a bare quantity holds no hedge of its own; only its phrase's sentence might
+        return _number_verdict(expected, whole, "", "the answer", view, opts)
+    if not opts.extract:
+        return Verdict(False, 0.0, f"number: {view.span!r} is not a bare number (extraction is off)", view.span)
+    text = view.span
+    mentions = _mentions(expected, text)
+    breaks = clause_breaks(text)
+    live = [m for m in mentions if not is_denied(text, m.start, m.end, breaks)]
+    if not live:
+        what = "only negated or bounded numbers (e.g. 'not 12', 'at least 12')" if mentions else "no number"
+        return Verdict(False, 0.0, f"number: the answer states {what}{_from(view)}", text)
+    lead = _leading_quantity(text)
+    marked = [m for m in live if _cue_marked(text, m)]
+    conclusion = marked[-1] if marked else None
+    if lead and conclusion:
+        if not quantities_equal(lead[0], conclusion.quantity):
+            return Verdict(False, 0.0, f"number: the answer leads with {_describe(lead[0])} but concludes "
+                           f"{_describe(conclusion.quantity)}{_from(view)}", text)
+        return _number_verdict(expected, lead[0], lead[1], "the leading answer", view, opts)
+    if lead:
+        return _number_verdict(expected, lead[0], lead[1], "the leading answer", view, opts)
+    if conclusion:
+        return _number_verdict(expected, conclusion.quantity, sentence_around(text, conclusion.start,
+                               conclusion.end), "the concluding number", view, opts)
+    distinct: list[NumberMention] = []
+    for mention in live:
+        if not any(quantities_equal(mention.quantity, d.quantity) and mention.quantity.unit ==
+                   d.quantity.unit for d in distinct):
+            distinct.append(mention)
+    if len(distinct) > 1:
+        values = ", ".join(_describe(m.quantity) for m in distinct)
+        return Verdict(False, 0.0, f"number: the answer states several numbers ({values}) and marks none as "
+                       f"the answer{_from(view)}", text)
+    only = distinct[0]
+    return _number_verdict(expected, only.quantity, sentence_around(text, only.start, only.end),
+                           "the only number stated,", view, opts)
+
+
+# --- dates ---------------------------------------------------------------------------------------
+
+def _date_verdict(expected: ExpectedValue, chosen: CalendarDate, text: str, how: str, view: AnswerView,
+                  sentence: str) -> Verdict:
+    cue = _hedged(view, sentence)
+    if cue:
+        return Verdict(False, 0.0, f"date: the answer hedges ({cue!r}) in {sentence!r}{_from(view)}", text)
+    equal = chosen.same_as(expected.date)
+    relation = "==" if equal else "!="
+    return Verdict(equal, float(equal), f"date: {how} {chosen} {relation} expected {expected.date}{_from(view)}",
+                   text)
+
+
+def _match_date(expected: ExpectedValue, view: AnswerView, opts: GaiaOptions) -> Verdict:
+    """A bare date; else the leading date, or the only date stated."""
+    whole = parse_date(view.span)
+    if whole is not None:
+        return _date_verdict(expected, whole, view.span, "the answer", view, "")
+    if same_words(answer_words(view.span), expected.toks):
+        return Verdict(True, 1.0, f"date: same text {' '.join(expected.toks)!r}{_from(view)}", view.span)
+    if not opts.extract:
+        return Verdict(False, 0.0, f"date: {view.span!r} is not a date (extraction is off)", view.span)
+    text = view.span
+    for sentence in sentences(text):
+        if not is_filler(sentence):
+            lead = parse_date(clean_span(leading_segment(sentence)))
+            if lead is not None:
+                return _date_verdict(expected, lead, text, "the leading answer", view, sentence)
+            break
+    breaks = clause_breaks(text)
+    live = [m for m in scan_dates(text)[0] if not is_denied(text, m.start, m.end, breaks)]
+    distinct = sorted({m.date for m in live}, key=str)
+    if len(distinct) != 1:
+        what = "no date" if not distinct else f"several dates ({', '.join(map(str, distinct))})"
+        return Verdict(False, 0.0, f"date: the answer states {what}{_from(view)}", text)
+    first = live[0]
+    return _date_verdict(expected, distinct[0], text, "the only date stated,", view,
+                         sentence_around(text, first.start, first.end))
+
+
+# --- strings -------------------------------------------------------------------------------------
+
+_MAX_SENTENCE_TOKENS = 40  # a longer unmarked sentence is an essay: too many chances of an incidental match
+
+
+def _match_string(expected: ExpectedValue, view: AnswerView, opts: GaiaOptions) -> Verdict:
+    """Equal comparison keys; else the expected words standing alone in the answer sentence."""
+    if same_words(answer_words(view.span), expected.toks):
+        return Verdict(True, 1.0, f"string: {' '.join(expected.toks)!r} == expected{_from(view)}", view.span)
+    if not opts.extract:
+        return Verdict(False, 0.0, f"string: {' '.join(tokens(view.span))!r} != expected "
+                       f"{' '.join(expected.toks)!r}", view.span)
+    sentence = answer_sentence(view.span)
+    segment = clean_span(leading_segment(sentence))
+    cue = _hedged(view, sentence, expected.toks)
+    if same_words(answer_words(segment), expected.toks):
+        if cue:
+            return Verdict(False, 0.0, f"string: the answer hedges ({cue!r}) in {sentence!r}{_from(view)}", segment)
+        return Verdict(True, 1.0, f"string: the leading answer {' '.join(expected.toks)!r} == expected"
+                       f"{_from(view)}", segment)
+    segment_tokens = tokens(segment)
+    if len(segment_tokens) > _MAX_SENTENCE_TOKENS:
+        return Verdict(False, 0.0, f"string: the answer sentence has {len(segment_tokens)} words and no marked "
+                       f"answer; only short answers are searched{_from(view)}", segment)
+    wanted = " ".join(expected.toks)
+    status, extension = find_in_clauses(segment, expected.toks)
+    if status == "absent":
+        return Verdict(False, 0.0, f"string: {wanted!r} is not in the answer {segment!r} as whole words"
+                       f"{_from(view)}", segment)
+    if status == "negated":
+        return Verdict(False, 0.0, f"string: the answer negates {wanted!r} in {segment!r}{_from(view)}", segment)
+    if status == "extended":
+        return Verdict(False, 0.0, f"string: {wanted!r} is part of a longer name ({extension!r}) in {segment!r}"
+                       f"{_from(view)}", segment)
+    if cue:
+        return Verdict(False, 0.0, f"string: the answer hedges ({cue!r}) in {sentence!r}{_from(view)}", segment)
+    listed = list_shaped(segment, expected.toks)
+    if listed:
+        return Verdict(False, 0.0, f"string: the answer lists {len(listed)} candidates {listed!r} where one is "
+                       f"expected{_from(view)}", segment)
+    return Verdict(True, 1.0, f"string: {wanted!r} found as whole words in the answer sentence {segment!r}"
+                   f"{_from(view)}", segment)
+
+
+# --- entry point ---------------------------------------------------------------------------------
+
+_LONGEST_NON_ANSWER = 40  # characters; refusals ("insufficient information") are short and digit-free
+_DIGIT = re.compile(r"\d")
+_NONE_COUNTS = frozenset({"none", "nothing", "nobody", "no one", "not any", "none at all"})
+
+
+def _short_non_answer(text: str) -> bool:
+    return len(text) <= _LONGEST_NON_ANSWER and not _DIGIT.search(text) and is_non_answer(text)
+
+
+def _refuses(view: AnswerView, extract: bool) -> bool:
+    """An empty or refusing answer, or one that opens with a refusal ("I don't know. Maybe Paris.")."""
+    if _short_non_answer(view.span):
+        return True
+    if view.how != WHOLE or not extract or not may_have_sentences(view.span):
+        return False
+    return _short_non_answer(answer_sentence(view.span))
+
+
+def match_gaia(expected: str, answer: str, opts: GaiaOptions) -> Verdict:
+    """Decide whether `answer` gives the one expected answer `expected` under gaia-mode rules."""
+    spec = expected_spec(expected)
+    view = answer_view(answer, opts.extract)
+    if (spec.value.kind == "number" and spec.value.quantity.value == 0 and not spec.is_list
+            and " ".join(tokens(view.span)) in _NONE_COUNTS):
+        return Verdict(True, 1.0, f"number: {view.span!r} counts zero == expected 0{_from(view)}", view.span)
+    if _refuses(view, opts.extract):
+        if spec.value.toks and same_words(answer_words(view.span), spec.value.toks):
+            return Verdict(True, 1.0, f"string: the expected answer is itself {' '.join(spec.value.toks)!r}",
+                           view.span)
+        return Verdict(False, 0.0, f"the answer {view.span!r} is empty or a non-answer{_from(view)}", view.span)
+    if spec.is_list:
+        return match_list(spec, view, opts)
+    if spec.value.kind == "number":
+        return _match_number(spec.value, view, opts)
+    if spec.value.kind == "date":
+        return _match_date(spec.value, view, opts)
+    return _match_string(spec.value, view, opts)

@@ -1,0 +1,166 @@
+"""The simple matching modes: lenient (guarded bidirectional containment), exact, f1, numeric, contains,
+regex and fuzzy. Each takes one expected alternative and the answer and returns a Verdict.
+
+They share gaia mode's folding and tokens, so "3.5" never equals "35" and "-5" never equals "5" in any of
+them. Marker extraction (`FINAL ANSWER:`, `<answer>`, "the answer is ...") is on by default for exact, f1,
+numeric and fuzzy (option `extract`), off for the containment-style modes that read the whole answer.
+"""
+
+from __future__ import annotations
+
+import re
+import string
+from collections import Counter
+from functools import lru_cache
+
+from rapidfuzz import fuzz
+
+from gaia_eval.errors import UsageError
+from gaia_eval.scoring.answers_gaia import match_gaia
+from gaia_eval.scoring.answers_parse import WHOLE, GaiaOptions, Verdict, answer_view, expected_spec
+from gaia_eval.scoring.answers_text import (
+    ARTICLES,
+    answer_words,
+    find_token_run,
+    fold,
+    same_words,
+    tokens,
+)
+
+# --- lenient -------------------------------------------------------------------------------------
+
+_ASCII_PUNCTUATION = str.maketrans("", "", string.punctuation)
+
+
+def _lenient_tokens(text: str) -> str:
+    return " ".join(text.lower().translate(_ASCII_PUNCTUATION).split())
+
+
+def match_lenient(expected: str, answer: str) -> Verdict:
+    """The common normalize-then-contains rule, on whole tokens and never on an empty answer."""
+    normalized_answer, normalized_expected = _lenient_tokens(answer), _lenient_tokens(expected)
+    if not normalized_answer:
+        return Verdict(False, 0.0, "lenient: the answer is empty or punctuation-only after normalization", "")
+    padded_answer, padded_expected = f" {normalized_answer} ", f" {normalized_expected} "
+    if padded_expected in padded_answer:
+        how = "equals" if normalized_answer == normalized_expected else "contains"
+        return Verdict(True, 1.0, f"lenient: the answer {normalized_answer!r} {how} the expected "
+                       f"{normalized_expected!r} as whole tokens", normalized_answer)
+    if padded_answer in padded_expected:
+        return Verdict(True, 1.0, f"lenient: the expected {normalized_expected!r} contains the answer "
+                       f"{normalized_answer!r} as whole tokens", normalized_answer)
+    return Verdict(False, 0.0, f"lenient: neither {normalized_answer!r} nor {normalized_expected!r} contains the "
+                   "other as whole tokens", normalized_answer)
+
+
+# --- exact / f1 ----------------------------------------------------------------------------------
+
+def _span(answer: str, extract: bool) -> tuple[str, str]:
+    view = answer_view(answer, extract)
+    origin = "" if view.how == WHOLE else f" (read after {view.how})"
+    return view.span, origin
+
+
+def match_exact(expected: str, answer: str, extract: bool) -> Verdict:
+    """Equal comparison keys: folded, case-free, leading article dropped, punctuation only where harmless."""
+    span, origin = _span(answer, extract)
+    answer_tokens, expected_tokens = answer_words(span), answer_words(expected)
+    if not answer_tokens:
+        return Verdict(False, 0.0, f"exact: the answer is empty{origin}", span)
+    equal = same_words(answer_tokens, expected_tokens)
+    shown_answer, shown_expected = " ".join(answer_tokens), " ".join(expected_tokens)
+    relation = "==" if equal else "!="
+    return Verdict(equal, float(equal), f"exact: {shown_answer!r} {relation} {shown_expected!r}{origin}", span)
+
+
+def _f1_tokens(text: str) -> list[str]:
+    return [tok for tok in tokens(fold(text)) if tok not in ARTICLES]
+
+
+def match_f1(expected: str, answer: str, threshold: float, extract: bool) -> Verdict:
+    """SQuAD token F1 (articles dropped), on tokens that keep "3.5" and "-5" intact."""
+    span, origin = _span(answer, extract)
+    answer_tokens, expected_tokens = _f1_tokens(span), _f1_tokens(expected)
+    if not answer_tokens:
+        return Verdict(False, 0.0, f"f1: the answer is empty{origin}", span)
+    common = sum((Counter(answer_tokens) & Counter(expected_tokens)).values())
+    if common == 0 or not expected_tokens:
+        f1 = 0.0
+    else:
+        precision, recall = common / len(answer_tokens), common / len(expected_tokens)
+        f1 = 2 * precision * recall / (precision + recall)
+    correct = f1 >= threshold
+    relation = ">=" if correct else "<"
+    return Verdict(correct, f1, f"f1: token F1 {f1:.3f} {relation} threshold {threshold:g} "
+                   f"({common} shared of {len(answer_tokens)} answer / {len(expected_tokens)} expected tokens)"
+                   f"{origin}", span)
+
+
+# --- numeric -------------------------------------------------------------------------------------
+
+def match_numeric(expected: str, answer: str, opts: GaiaOptions) -> Verdict:
+    if expected_spec(expected).value.kind != "number" or expected_spec(expected).is_list:
+        return Verdict(False, 0.0, f"numeric: the expected answer {expected!r} is not a number", "")
+    return match_gaia(expected, answer, opts)
+
+
+# --- contains / regex ----------------------------------------------------------------------------
+
+def match_contains(expected: str, answer: str) -> Verdict:
+    answer_tokens = tokens(fold(answer))
+    expected_tokens = answer_words(expected)
+    if not answer_tokens:
+        return Verdict(False, 0.0, "contains: the answer is empty", "")
+    run = find_token_run(answer_tokens, expected_tokens)
+    if run is None:
+        return Verdict(False, 0.0, f"contains: {' '.join(expected_tokens)!r} is not in the answer as whole words",
+                       "")
+    found = " ".join(answer_tokens[run[0]:run[1]])
+    return Verdict(True, 1.0, f"contains: {' '.join(expected_tokens)!r} found as whole words", found)
+
+
+@lru_cache(maxsize=1024)
+def _compiled(pattern: str, ignore_case: bool) -> re.Pattern[str]:
+    try:
+        return re.compile(pattern, re.IGNORECASE if ignore_case else 0)
+    except re.error as exc:
+        raise UsageError(f"the regex {pattern!r} does not compile: {exc}", field="expected",
+                         fix="write a Python regular expression, e.g. '^19(27|28)$'") from exc
+
+
+def match_regex(pattern: str, answer: str, ignore_case: bool, fullmatch: bool) -> Verdict:
+    compiled = _compiled(pattern, ignore_case)
+    text = answer.strip()
+    match = compiled.fullmatch(text) if fullmatch else compiled.search(text)
+    how = "fullmatch" if fullmatch else "search"
+    if match is None:
+        return Verdict(False, 0.0, f"regex: {pattern!r} does not match ({how})", "")
+    return Verdict(True, 1.0, f"regex: {pattern!r} matches {match.group(0)!r} ({how})", match.group(0))
+
+
+# --- fuzzy ---------------------------------------------------------------------------------------
+
+def exact_kind_verdict(mode: str, expected: str, answer: str, opts: GaiaOptions) -> Verdict | None:
+    """Numbers and dates are never similar-enough: "1927" vs "1928" is a wrong year, not a typo."""
+    spec = expected_spec(expected)
+    if spec.is_list or spec.value.kind == "string":
+        return None
+    verdict = match_gaia(expected, answer, opts)
+    return Verdict(verdict.correct, verdict.score, f"{mode}: a {spec.value.kind} is compared exactly, "
+                   f"{verdict.explanation}", verdict.extracted)
+
+
+def match_fuzzy(expected: str, answer: str, threshold: float, opts: GaiaOptions) -> Verdict:
+    exact = exact_kind_verdict("fuzzy", expected, answer, opts)
+    if exact is not None:
+        return exact
+    span, origin = _span(answer, opts.extract)
+    answer_text = " ".join(answer_words(span))
+    expected_text = " ".join(answer_words(expected))
+    if not answer_text:
+        return Verdict(False, 0.0, f"fuzzy: the answer is empty{origin}", span)
+    ratio = fuzz.ratio(answer_text, expected_text)
+    correct = ratio >= threshold
+    relation = ">=" if correct else "<"
+    return Verdict(correct, ratio / 100.0, f"fuzzy: similarity {ratio:.1f} {relation} threshold {threshold:g} "
+                   f"between {answer_text!r} and {expected_text!r}{origin}", span)

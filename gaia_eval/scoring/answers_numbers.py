@@ -1,0 +1,395 @@
+"""Numbers in answers: parse a bare quantity ("$1,500", "1.5 million", "twenty-one", "7 km", "1.5 x 10^6"),
+find the numbers mentioned in running text, and compare two quantities by value and unit.
+
+A value is compared as a float within a tolerance, never as a substring: "19270" is not 1927, "-5" is not
+5, "3.5" is not 35. Units only matter when both sides state one ("7 km" vs "7 miles").
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from functools import lru_cache
+from typing import NamedTuple
+
+
+class Quantity(NamedTuple):
+    value: float
+    unit: frozenset[str]  # canonical unit words; empty when none was stated
+    text: str
+
+
+class NumberMention(NamedTuple):
+    """A number found in running text, with where it is."""
+
+    quantity: Quantity
+    start: int
+    end: int
+
+
+# --- units ---------------------------------------------------------------------------------------
+
+_UNIT_GROUPS: dict[str, tuple[str, ...]] = {
+    "%": ("%", "percent", "per cent", "pct", "percentage"),
+    "usd": ("$", "us$", "usd", "dollar", "dollars", "us dollar", "us dollars"),
+    "eur": ("\u20ac", "eur", "euro", "euros"),
+    "gbp": ("\u00a3", "gbp", "sterling", "pound sterling"),
+    "jpy": ("\u00a5", "jpy", "yen"),
+    "cny": ("cny", "rmb", "yuan", "renminbi"),
+    "inr": ("\u20b9", "inr", "rupee", "rupees", "rs"),
+    "krw": ("\u20a9", "krw"),
+    "rub": ("\u20bd", "rub", "ruble", "rubles", "rouble", "roubles"),
+    "cad": ("c$", "ca$", "cad", "canadian dollars"),
+    "aud": ("a$", "au$", "aud", "australian dollars"),
+    "chf": ("chf", "swiss francs"),
+    "cent": ("\u00a2", "cent", "cents"),
+    "km": ("km", "kilometer", "kilometers", "kilometre", "kilometres"),
+    "m": ("m", "meter", "meters", "metre", "metres"),
+    "cm": ("cm", "centimeter", "centimeters", "centimetre", "centimetres"),
+    "mm": ("mm", "millimeter", "millimeters", "millimetre", "millimetres"),
+    "mi": ("mi", "mile", "miles"),
+    "ft": ("ft", "foot", "feet"),
+    "inch": ("inch", "inches"),
+    "yd": ("yd", "yard", "yards"),
+    "kg": ("kg", "kilogram", "kilograms", "kilo", "kilos"),
+    "g": ("g", "gram", "grams"),
+    "mg": ("mg", "milligram", "milligrams"),
+    "pound": ("lb", "lbs", "pound", "pounds"),
+    "oz": ("oz", "ounce", "ounces"),
+    "tonne": ("tonne", "tonnes", "ton", "tons", "metric tons"),
+    "s": ("s", "sec", "secs", "second", "seconds"),
+    "min": ("min", "mins", "minute", "minutes"),
+    "h": ("h", "hr", "hrs", "hour", "hours"),
+    "day": ("day", "days"),
+    "week": ("week", "weeks", "wk", "wks"),
+    "month": ("month", "months"),
+    "year": ("year", "years", "yr", "yrs", "years old", "year old"),
+    "\u00b0c": ("\u00b0c", "\u00b0 c", "degrees c", "degrees celsius", "celsius", "deg c"),
+    "\u00b0f": ("\u00b0f", "\u00b0 f", "degrees f", "degrees fahrenheit", "fahrenheit", "deg f"),
+    "\u00b0": ("\u00b0", "degree", "degrees", "deg"),
+    "km/h": ("km/h", "kph", "kmh", "kilometers per hour", "kilometres per hour"),
+    "mph": ("mph", "miles per hour"),
+    "m/s": ("m/s", "meters per second", "metres per second"),
+    "l": ("l", "liter", "liters", "litre", "litres"),
+    "ml": ("ml", "milliliter", "milliliters", "millilitre", "millilitres"),
+    "gal": ("gal", "gallon", "gallons"),
+    "km2": ("km2", "sq km", "square kilometers", "square kilometres"),
+    "m2": ("m2", "sq m", "square meters", "square metres"),
+    "mi2": ("mi2", "sq mi", "square miles"),
+    "acre": ("acre", "acres"),
+    "hectare": ("ha", "hectare", "hectares"),
+    "kb": ("kb", "kilobyte", "kilobytes"),
+    "mb": ("mb", "megabyte", "megabytes"),
+    "gb": ("gb", "gigabyte", "gigabytes"),
+    "tb": ("tb", "terabyte", "terabytes"),
+}
+_UNIT_ALIASES: dict[str, str] = {alias: canon for canon, aliases in _UNIT_GROUPS.items() for alias in aliases}
+
+# Words that end a unit phrase: "12 is the answer" has no unit "is the answer".
+_NOT_UNIT_WORDS = frozenset({
+    "is", "are", "was", "were", "be", "been", "the", "a", "an", "of", "and", "or", "in", "on", "at", "to",
+    "for", "with", "by", "because", "which", "that", "it", "its", "not", "no", "but", "if", "than", "as",
+    "from", "this", "these", "those", "there", "i", "we", "you", "he", "she", "they", "answer", "total",
+    "maybe", "perhaps", "approximately", "about", "around", "either", "neither", "nor",
+})
+_UNIT_CHARS = re.compile(r"[^\W\d_]+|[%\u00b0$\u20ac\u00a3\u00a5\u20b9\u20a9\u20bd\u00a2/.'\" \-]")
+_UNIT_WORD = re.compile(r"[^\W\d_]+")
+
+
+@lru_cache(maxsize=4096)
+def canonical_unit(phrase: str) -> frozenset[str] | None:
+    """Canonical unit words of a phrase after a number, or None when the phrase is not a unit."""
+    phrase = " ".join(phrase.casefold().replace(".", " ").split()).strip(" -")
+    if not phrase:
+        return frozenset()
+    if len(phrase) > 30 or "".join(_UNIT_CHARS.findall(phrase)) != phrase:
+        return None
+    if phrase in _UNIT_ALIASES:
+        return frozenset({_UNIT_ALIASES[phrase]})
+    words = _UNIT_WORD.findall(phrase)
+    if len(words) > 3 or any(w in _NOT_UNIT_WORDS or w in NUMBER_WORDS for w in words):
+        return None
+    canon = set()
+    for piece in phrase.replace("/", " / ").split():
+        if piece in _UNIT_ALIASES:
+            canon.add(_UNIT_ALIASES[piece])
+        elif piece not in ("/", "per"):
+            canon.add(piece[:-1] if len(piece) > 3 and piece.endswith("s") and not piece.endswith("ss") else piece)
+    return frozenset(canon)
+
+
+def units_compatible(a: frozenset[str], b: frozenset[str]) -> bool:
+    """Units agree when either side states none, or one side's words include the other's."""
+    return not a or not b or a <= b or b <= a
+
+
+DEFAULT_REL_TOL = 1e-9
+
+
+def quantities_equal(a: Quantity, b: Quantity, rel_tol: float | None = None, abs_tol: float = 0.0) -> bool:
+    """Same value (within the tolerance) and compatible units.
+
+    With no tolerance given, the default relative tolerance only absorbs float rounding ("1.1M" is
+    1100000.0000000002): two different whole numbers are never equal, however large (1234567891 is not
+    1234567890). A tolerance the caller gives applies to every value.
+    """
+    if not units_compatible(a.unit, b.unit):
+        return False
+    if rel_tol is None:
+        if abs_tol == 0.0 and a.value.is_integer() and b.value.is_integer():
+            return a.value == b.value
+        rel_tol = DEFAULT_REL_TOL
+    return math.isclose(a.value, b.value, rel_tol=rel_tol, abs_tol=abs_tol)
+
+
+# --- number words --------------------------------------------------------------------------------
+
+_SMALL = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen".split())}
+_TENS = {w: 10 * i for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)}
+_BIG = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
+_ORDINALS = {w: i for i, w in enumerate(
+    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
+    "fifteenth sixteenth seventeenth eighteenth nineteenth".split(), 1)}
+_ORDINALS.update({w: 10 * i for i, w in enumerate(
+    "twentieth thirtieth fortieth fiftieth sixtieth seventieth eightieth ninetieth".split(), 2)})
+_ORDINALS.update({"hundredth": 100, "thousandth": 1000, "millionth": 10**6})
+NUMBER_WORDS = frozenset(_SMALL) | frozenset(_TENS) | frozenset(_BIG) | {"hundred", "dozen"} | frozenset(_ORDINALS)
+
+
+def _parse_number_words(words: list[str]) -> tuple[float, int] | None:
+    """Value of the longest leading run of number words, and how many words it used."""
+    total = current = 0
+    previous = "start"  # kind of the last word used: start, small, tens, hundred, big, ordinal
+    used = 0
+    for i, word in enumerate(words):
+        if word == "and" and previous in ("hundred", "big") and i + 1 < len(words) and words[i + 1] in NUMBER_WORDS:
+            used += 1
+            continue
+        if word in ("a", "an") and previous == "start" and i + 1 < len(words) and words[i + 1] in (
+                "hundred", "dozen", *_BIG):
+            current = 1
+            previous = "small"
+        elif word in _SMALL and (previous in ("start", "hundred", "big") or
+                                 (previous == "tens" and 0 < _SMALL[word] < 10)):
+            current += _SMALL[word]
+            previous = "small"
+        elif word in _TENS and previous in ("start", "hundred", "big"):
+            current += _TENS[word]
+            previous = "tens"
+        elif word == "hundred" and previous in ("start", "small", "tens") and current % 100 == current:
+            current = (current or 1) * 100
+            previous = "hundred"
+        elif word == "dozen" and previous in ("start", "small"):
+            current = (current or 1) * 12
+            previous = "hundred"
+        elif word in _BIG and previous in ("small", "tens", "hundred"):
+            total += current * _BIG[word]
+            current = 0
+            previous = "big"
+        elif word in _ORDINALS and (previous in ("start", "hundred", "big") or
+                                    (previous == "tens" and _ORDINALS[word] < 10)):
+            if _ORDINALS[word] >= 100:
+                current = (current or 1) * _ORDINALS[word]
+            else:
+                current += _ORDINALS[word]
+            used = i + 1
+            return total + current, used
+        else:
+            break
+        used = i + 1
+    if previous == "start":
+        return None
+    return total + current, used
+
+
+# --- bare quantities -----------------------------------------------------------------------------
+
+_HAS_DIGIT = re.compile(r"\d")
+_NUMBER_CORE = r"(?:\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d{1,3}(?:'\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?|\.\d+)"
+_BARE_QUANTITY = re.compile(
+    r"^(?:(?i:approximately|approx\.?|about|around|roughly|exactly|precisely|only|just|circa)\s+|[~\u2248]\s*)?"
+    r"(?P<neg>(?i:minus|negative)\s+)?(?P<sign1>[-+\u2014])?"
+    r"(?P<cur>(?i:us|au|a|c|ca|nz|hk|s|r)\$|[$\u20ac\u00a3\u00a5\u20b9\u20a9\u20bd]|"
+    r"(?i:usd|eur|gbp|jpy|cny|rmb|inr|cad|aud|chf|krw|rub)(?=[\s\d]))?\s*"
+    r"(?P<sign2>[-+])?"
+    rf"(?P<num>{_NUMBER_CORE})"
+    r"(?:(?P<den>/\d+)"
+    r"|\s*[eE](?P<exp>[-+]?\d+)"
+    r"|\s*[x\u00d7*\u00b7]\s*10\s*(?:\^|\*\*)\s*\{?(?P<exp2>[-+]?\d+)\}?"
+    r"|\s*(?:\^|\*\*)\s*\{?(?P<pow>\d{1,3})\}?)?"
+    r"(?P<ord>(?i:st|nd|rd|th)(?![^\W\d_]))?"
+    r"(?:\s*-?\s*(?P<mag>[kK](?![^\W\d_])|MM?(?![^\W\d_])|(?:mn|mln|bn|bln)(?![^\W\d_])|B(?![^\W\d_])|"
+    r"(?i:thousand|million|billion|trillion|hundred|dozen)(?![^\W\d_])))?"
+    r"(?P<unit>\s*[^\d\s].*?)?\s*$")
+_MAGNITUDES = {"k": 1e3, "m": 1e6, "mm": 1e6, "mn": 1e6, "mln": 1e6, "b": 1e9, "bn": 1e9, "bln": 1e9,
+               "thousand": 1e3, "million": 1e6, "billion": 1e9, "trillion": 1e12, "hundred": 100.0,
+               "dozen": 12.0}
+_WORDS_SPLIT = re.compile(r"[\s\-]+")
+_LEADING_WORD_SIGN = re.compile(r"^(?:minus|negative)\s+", re.IGNORECASE)
+
+
+_NO_UNIT: frozenset[str] = frozenset()
+
+
+def _regex_quantity(text: str) -> Quantity | None:
+    match = _BARE_QUANTITY.match(text)
+    if match is None:
+        return None
+    neg, sign1, cur, sign2, num, den, exp, exp2, power, ordinal, mag, unit_text = match.groups()
+    number = num.replace(",", "").replace("'", "")
+    try:
+        value = float(number)
+        if den:
+            if "." in number or int(den[1:]) == 0:
+                return None
+            value /= int(den[1:])
+        elif exp or exp2:
+            value *= 10.0 ** int(exp or exp2)
+        elif power:
+            value = value ** int(power)
+    except OverflowError:
+        return None
+    if ordinal and "." in number:
+        return None
+    if mag:
+        value *= _MAGNITUDES[mag.casefold()]
+    unit = _NO_UNIT
+    if cur:
+        unit = canonical_unit(cur) or frozenset({cur.casefold()})
+    if unit_text:
+        stated = canonical_unit(unit_text)
+        if stated is None:
+            return None
+        unit = unit | stated
+    if sign1 == "\u2014":  # an em dash typed as a minus sign ("\u20145")
+        sign1 = "-"
+    if neg or sign1 == "-" or sign2 == "-":
+        value = -value if (bool(neg) + (sign1 == "-") + (sign2 == "-")) % 2 else value
+    return Quantity(value, unit, text)
+
+
+def _words_quantity(text: str) -> Quantity | None:
+    lowered = text.casefold()
+    negative = False
+    sign = _LEADING_WORD_SIGN.match(lowered)
+    if sign:
+        negative, lowered = True, lowered[sign.end():]
+    words = [w for w in _WORDS_SPLIT.split(lowered.strip()) if w]
+    parsed = _parse_number_words(words)
+    if parsed is None:
+        return None
+    value, used = parsed
+    unit = canonical_unit(" ".join(words[used:]))
+    if unit is None:
+        return None
+    return Quantity(-float(value) if negative else float(value), unit, text)
+
+
+_PLAIN_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+# "007", "02134": a leading zero makes digits a code, compared as text, not a quantity.
+_IDENTIFIER = re.compile(r"0\d")
+
+
+def parse_quantity(text: str) -> Quantity | None:
+    """The quantity a whole (folded) span states, or None when the span is more than one bare quantity."""
+    text = text.strip()
+    if not text or len(text) > 80:
+        return None
+    if _IDENTIFIER.match(text):
+        return None
+    if _PLAIN_NUMBER.fullmatch(text):  # the common case, "1927" or "3.5", without the full grammar
+        return Quantity(float(text), _NO_UNIT, text)
+    if _HAS_DIGIT.search(text):
+        return _regex_quantity(text)
+    return _words_quantity(text)
+
+
+# --- numbers in running text ---------------------------------------------------------------------
+
+_NUMBER_IN_TEXT = re.compile(
+    r"(?<![\w.'/])(?<![^\W\d_]-)"
+    r"(?P<cur>[$\u20ac\u00a3\u00a5\u20b9]\s?)?(?P<sign>-)?"
+    r"(?P<num>\d{1,3}(?:,\d{3})+(?:\.\d+)?|\d+(?:\.\d+)?)(?![\d])"
+    r"(?:/(?P<den>\d+)(?![\d/]))?"
+    r"(?:[eE](?P<exp>[-+]?\d+)\b)?"
+    r"(?:(?:st|nd|rd|th)\b)?"
+    r"(?:\s?(?P<mag>[kK]\b|M\b|bn\b|B\b|(?i:thousand|million|billion|trillion)\b))?")
+# Units recognised right after a number in running text: only unambiguous words ("12 in total" has no unit).
+_TEXT_UNITS = frozenset(alias for alias in _UNIT_ALIASES if len(alias) > 1 and alias not in (
+    "in", "is", "rs", "ha", "mi", "ft", "oz", "yd", "hr", "wk", "gal", "min", "sec", "deg", "won"))
+_NEXT_WORD = re.compile(r"\s?(%|\u00b0\s?[cf]?|[a-z][a-z/]*)", re.IGNORECASE)
+_CARDINAL_WORDS = frozenset(w for w in NUMBER_WORDS if w not in _ORDINALS)
+_LOWER_WORD = re.compile(r"[a-z]+")
+_WORD_NUMBER = "|".join(sorted((w for w in NUMBER_WORDS if w not in _ORDINALS), key=len, reverse=True))
+_WORD_NUMBER_IN_TEXT = re.compile(
+    rf"\b(?:{_WORD_NUMBER})(?:[\s-]+(?:and\s+)?(?:{_WORD_NUMBER}))*\b", re.IGNORECASE)
+_TIME_OF_DAY = re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?(?:[ap]\.?m\.?))?|\b\d{1,2}\s?[ap]\.?m\.?(?!\w)",
+                          re.IGNORECASE)
+
+
+def _mention_from_match(text: str, match: re.Match[str]) -> NumberMention | None:
+    number = match["num"].replace(",", "")
+    value = float(number)
+    if match["den"]:
+        if "." in number or int(match["den"]) == 0:
+            return None
+        value /= int(match["den"])
+    if match["exp"]:
+        try:
+            value *= 10.0 ** int(match["exp"])
+        except OverflowError:
+            return None
+    if match["mag"]:
+        value *= _MAGNITUDES[match["mag"].casefold()]
+    unit: set[str] = set()
+    if match["cur"]:
+        unit |= canonical_unit(match["cur"].strip()) or set()
+    end = match.end()
+    next_word = _NEXT_WORD.match(text, end)
+    if next_word:
+        word = next_word.group(1).casefold()
+        if word in _TEXT_UNITS or word[0] in "%\u00b0":
+            unit |= canonical_unit(word) or set()
+            end = next_word.end()
+    if match["sign"]:
+        value = -value
+    return NumberMention(Quantity(value, frozenset(unit), text[match.start():end]), match.start(), end)
+
+
+def find_numbers(text: str, masked: list[tuple[int, int]] = ()) -> list[NumberMention]:
+    """Numbers mentioned in running text, in order; spans in `masked` (dates) and times of day are skipped."""
+    blanks = list(masked)
+    lowered = text.lower()
+    if ":" in text or "am" in lowered or "pm" in lowered or "a.m" in lowered or "p.m" in lowered:
+        blanks += [(m.start(), m.end()) for m in _TIME_OF_DAY.finditer(text)]
+    if blanks:
+        chars = list(text)
+        for start, end in blanks:
+            chars[start:end] = " " * (end - start)
+        text = "".join(chars)
+    found: list[NumberMention] = []
+    if _HAS_DIGIT.search(text):
+        for match in _NUMBER_IN_TEXT.finditer(text):
+            mention = _mention_from_match(text, match)
+            if mention is not None:
+                found.append(mention)
+    if _CARDINAL_WORDS.isdisjoint(_LOWER_WORD.findall(lowered)):
+        found.sort(key=lambda m: m.start)
+        return found
+    for match in _WORD_NUMBER_IN_TEXT.finditer(text):
+        words = [w for w in _WORDS_SPLIT.split(match.group(0).casefold()) if w]
+        parsed = _parse_number_words(words)
+        if parsed is not None:
+            found.append(NumberMention(Quantity(float(parsed[0]), frozenset(), match.group(0)),
+                                       match.start(), match.end()))
+    found.sort(key=lambda m: m.start)
+    return found
+
+
+def format_number(value: float) -> str:
+    """A number as a person writes it: 1927, not 1927.0; 1500000, not 1.5e+06."""
+    if value.is_integer() and abs(value) < 1e16:
+        return str(int(value))
+    return f"{value:.12g}"

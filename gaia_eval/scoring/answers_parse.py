@@ -1,0 +1,167 @@
+"""What the matching modes share: the verdict and option types, the expected answer parsed once (kind, value,
+list readings; cached, since a dataset repeats its references across runs) and the answer's view (the span
+that extraction picked: after a `FINAL ANSWER:` marker, an "the answer is" phrase, a self-correction, or
+the whole response).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import NamedTuple
+
+from gaia_eval.scoring.answers_dates import CalendarDate, parse_date
+from gaia_eval.scoring.answers_extract import extract_marked, extract_phrase, may_have_sentences, sentences
+from gaia_eval.scoring.answers_numbers import Quantity, parse_quantity
+from gaia_eval.scoring.answers_text import clean_span, content_tokens, fold
+
+
+class Verdict(NamedTuple):
+    """A mode's decision on one expected answer, before it becomes a MatchResult."""
+
+    correct: bool
+    score: float
+    explanation: str
+    extracted: str
+
+
+@dataclass(frozen=True, slots=True)
+class GaiaOptions:
+    """The options of the number, list and extraction rules (shared by gaia, numeric, fuzzy and semantic)."""
+
+    rel_tol: float | None = None  # None: float rounding only (see answers_numbers.quantities_equal)
+    abs_tol: float = 0.0
+    ordered: bool = True
+    extract: bool = True
+
+
+# --- the expected side -------------------------------------------------------------------------
+
+class ExpectedValue(NamedTuple):
+    """One expected value, parsed: a number (with its unit), a date, or a string's comparison tokens."""
+
+    text: str
+    kind: str  # "number", "date" or "string"
+    toks: tuple[str, ...]  # the words compared (answer_words), for dates and strings
+    quantity: Quantity | None = None
+    date: CalendarDate | None = None
+
+    @property
+    def year_like(self) -> bool:
+        q = self.quantity
+        return q is not None and not q.unit and q.value.is_integer() and 1000 <= q.value <= 2999
+
+
+class ExpectedSpec(NamedTuple):
+    """An expected answer: one value, or a list when it holds , or ; and is not a number or a date."""
+
+    text: str
+    value: ExpectedValue  # the whole expected text as one value
+    elements: tuple[tuple[ExpectedValue, ...], ...] = ()  # list readings: split on , ; (and also on "and")
+
+    @property
+    def is_list(self) -> bool:
+        return bool(self.elements)
+
+
+def expected_value(text: str) -> ExpectedValue:
+    """Parse one expected value: a number if the whole text is a quantity, else a date, else a string."""
+    span = clean_span(fold(text))
+    quantity = parse_quantity(span)
+    if quantity is not None:  # numbers compare by value: their words are never needed
+        return ExpectedValue(text, "number", (), quantity=quantity)
+    toks = content_tokens(span)
+    date = parse_date(span)
+    if date is not None:
+        return ExpectedValue(text, "date", toks, date=date)
+    return ExpectedValue(text, "string", toks)
+
+
+@lru_cache(maxsize=16384)
+def expected_spec(text: str) -> ExpectedSpec:
+    """The parsed expected answer; "1,000" and "March 14, 2026" stay single values despite their comma."""
+    value = expected_value(text)
+    if value.kind == "string" and ("," in text or ";" in text):
+        readings = list_readings(clean_span(fold(text)))
+        elements = tuple(tuple(expected_value(e) for e in reading) for reading in readings)
+        if any(len(reading) > 1 for reading in elements):
+            return ExpectedSpec(text, value, elements)
+    return ExpectedSpec(text, value)
+
+
+# --- list splitting ------------------------------------------------------------------------------
+
+_THOUSANDS_COMMA = re.compile(r"(?<=\d),(?=\d{3}(?!\d))")
+_BULLET = re.compile(r"^\s*(?:[-*\u2022\u00b7]|\d{1,2}[.)])\s+")
+_LIST_SEPARATOR = re.compile(r"[,;]")
+AND_SEPARATOR = re.compile(r"\s+(?:and|&)\s+", re.IGNORECASE)
+_LEADING_AND = re.compile(r"^(?:and|&)\s+", re.IGNORECASE)
+
+
+def split_elements(text: str) -> list[str]:
+    """Items of a list: split on , ; and newlines, without bullets, a leading "and", or thousands commas."""
+    protected = _THOUSANDS_COMMA.sub("\x00", text)
+    parts: list[str] = []
+    for line in protected.split("\n"):
+        if line.strip():
+            parts.extend(_LIST_SEPARATOR.split(_BULLET.sub("", line)))
+    elements = [clean_span(_LEADING_AND.sub("", p.replace("\x00", ",").strip())) for p in parts]
+    return [e for e in elements if e]
+
+
+def list_readings(text: str) -> list[list[str]]:
+    """Ways to read a span as a list: split on , ; newlines and bullets, and also on "and"."""
+    text = clean_span(text)
+    basic = split_elements(text)
+    and_split = [piece for e in basic for piece in (AND_SEPARATOR.split(e)) if piece.strip()]
+    return [basic] if and_split == basic else [basic, [clean_span(p) for p in and_split]]
+
+
+# --- the answer side -----------------------------------------------------------------------------
+
+WHOLE = "the whole answer"
+
+
+class AnswerView(NamedTuple):
+    """The part of an answer that is compared, and where extraction found it."""
+
+    span: str  # the cleaned span compared
+    how: str  # where it came from: WHOLE, or the marker / phrase that pointed at it
+    context: str = ""  # the sentence around an "the answer is" phrase, read for hedges
+
+
+@lru_cache(maxsize=1024)
+def answer_view(answer: str, extract: bool) -> AnswerView:
+    """The span to compare; with `extract`, the one a marker, an "answer is" phrase or a self-correction names."""
+    text = fold(answer)
+    lowered = text.casefold()
+    if extract and ("answer" in lowered or "<" in text or "\\" in text or "#" in text):
+        marked = extract_marked(text, lowered)
+        if marked is not None:
+            return AnswerView(clean_span(marked[0]), marked[1])
+        phrase = extract_phrase(text) if "answer" in lowered else None
+        if phrase is not None and clean_span(phrase[0]):
+            return AnswerView(clean_span(phrase[0]), "the 'the answer is' phrase", phrase[1])
+    if extract and may_have_sentences(text):
+        corrected = _self_correction(text)
+        if corrected is not None:
+            return AnswerView(corrected, "the self-correction")
+    return AnswerView(clean_span(text), WHOLE)
+
+
+_RETRACTION = re.compile(
+    r"^(?:(?:no|wait|actually|correction|sorry|oops|hmm|scratch that|on second thought|i mean|rather)\b"
+    r"[\s,:;.!\u2014-]*)+", re.IGNORECASE)
+
+
+def _self_correction(text: str) -> str | None:
+    """What follows the last "Wait, no - ..." sentence after the first: the answer the response settles on."""
+    parts = sentences(text)
+    for part in reversed(parts[1:]):
+        retraction = _RETRACTION.match(part)
+        if retraction:
+            rest = clean_span(part[retraction.end():])
+            start = parts.index(part)
+            return " ".join([rest, *parts[start + 1:]]).strip() or None
+    return None
