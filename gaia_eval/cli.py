@@ -148,13 +148,32 @@ def batch_experiment(config_path, input_path, output_dir, force, retry_errors, c
 @click.option("-f", "--file", "experiment_file", type=click.Path(path_type=Path), default=None, help="One experiment file (wins over -d).")
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["evaluation"], help="Folder to write into.")
 @click.option("-g", "--groundtruth", type=click.Path(path_type=Path), default=None, help="External ground truth (for experiments run on raw documents).")
-@click.option("--force", is_flag=True, help="Re-score even evaluations that are up to date.")
+@click.option("--force", is_flag=True, help="Re-score even evaluations that are up to date (with --judge: judge every item again).")
 @click.option("--incremental-update", is_flag=True, help="Only update consolidated_evaluations_report.json from changed eval files.")
 @click.option("--regenerate-report", is_flag=True, help="Only rebuild consolidated_evaluations_report.json from every eval file.")
-def eval_command(directory, experiment_file, output_dir, groundtruth, force, incremental_update, regenerate_report) -> None:
-    """Score each experiment against ground truth (deterministic rubric)."""
+@click.option("--judge", "judge_spec", default=None, metavar="PROVIDER:MODEL", help="Also grade with an LLM judge, e.g. anthropic:claude-sonnet-4-6, openai:gpt-4o-mini, ollama:llama3.2:3b (split on the first colon). The deterministic rubric always runs too.")
+@click.option("--judge-base-url", default=None, help="Base URL of the judge's endpoint (an OpenAI-compatible server, a proxy).")
+@click.option("--judge-samples", type=click.IntRange(min=1), default=None, help="Independent judgements per item; the rating is their median.  [default: 1]")
+@click.option("--judge-concurrency", type=click.IntRange(min=1), default=None, help="Max judge calls in flight.  [default: 8]")
+def eval_command(
+    directory, experiment_file, output_dir, groundtruth, force, incremental_update, regenerate_report,
+    judge_spec, judge_base_url, judge_samples, judge_concurrency,
+) -> None:
+    """Score each experiment against ground truth (deterministic rubric), optionally also with an LLM judge."""
+    from gaia_eval.errors import UsageError
+    from gaia_eval.scoring.judge import DEFAULT_JUDGE_CONCURRENCY, parse_judge_spec
     from gaia_eval.stages.eval import STANDALONE_NOTE, run_eval
 
+    judge = None
+    if judge_spec is not None:
+        judge = parse_judge_spec(
+            judge_spec,
+            base_url=judge_base_url,
+            samples=judge_samples or 1,
+            concurrency=judge_concurrency or DEFAULT_JUDGE_CONCURRENCY,
+        )
+    elif judge_base_url is not None or judge_samples is not None or judge_concurrency is not None:
+        raise UsageError("--judge-base-url, --judge-samples and --judge-concurrency need --judge", fix="add --judge PROVIDER:MODEL")
     summary = run_eval(
         experiment_dir=directory,
         experiment_file=experiment_file,
@@ -163,10 +182,13 @@ def eval_command(directory, experiment_file, output_dir, groundtruth, force, inc
         force=force,
         incremental_update=incremental_update,
         regenerate_report=regenerate_report,
+        judge=judge,
     )
     if summary.standalone:
         click.echo(f"running standalone for {summary.standalone} experiment(s): no ground truth; {STANDALONE_NOTE}")
     _print_summary(summary)
+    if summary.failed:
+        raise RunFailed(f"{summary.failed} evaluation(s) have judge calls that failed; run the same command again to call only them")
 
 
 @cli.command()
@@ -256,6 +278,34 @@ def check_answer(ctx, expected, answer, mode, rel_tol, abs_tol, threshold, unord
     result = match_answer(expected, answer, mode, **options)
     click.echo(orjson.dumps(result.to_dict()).decode() if as_json else format_verdict(result))
     ctx.exit(0 if result.correct else 1)
+
+
+@cli.command("create-template")
+@click.option("-i", "--input", "groundtruth", type=click.Path(path_type=Path), default=DEFAULTS["groundtruth"] / "qa", help="Ground truth (file or folder) to make the template from.")
+@click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["experiments"], help="Folder for <name>.template.json.")
+@click.option("--name", required=True, help="The system whose answers will be filled in, as reports will show it.")
+@click.option("--model", default="manual", help="What produced the answers (free text, e.g. 'acme-rag v2').")
+def create_template(groundtruth, output_dir, name, model) -> None:
+    """Write a template to fill with a third-party system's answers (questions and documents, no answers)."""
+    from gaia_eval.stages.template import run_create_template
+
+    path = run_create_template(groundtruth, output_dir, name, model=model)
+    click.echo(f"wrote {path}")
+    click.echo(f"  fill in the answers, then: gaia-eval import-template {path} -o {output_dir}")
+
+
+@cli.command("import-template")
+@click.argument("template", type=click.Path(path_type=Path))
+@click.option("-i", "--input", "groundtruth", type=click.Path(path_type=Path), default=None, help="Ground truth the template was made from [default: the path recorded in it].")
+@click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["experiments"], help="Folder for <name>.experiment.json.")
+def import_template(template, groundtruth, output_dir) -> None:
+    """Turn a filled template into an experiment file, then score it with `eval` like any model."""
+    from gaia_eval.stages.template import run_import_template
+
+    path, blanks = run_import_template(template, output_dir, groundtruth=groundtruth)
+    click.echo(f"wrote {path}")
+    if blanks:
+        click.echo(f"  {blanks} item(s) had no answer filled in: they are recorded as errors and count as Poor")
 
 
 def main() -> None:
