@@ -308,6 +308,25 @@ def import_template(template, groundtruth, output_dir) -> None:
         click.echo(f"  {blanks} item(s) had no answer filled in: they are recorded as errors and count as Poor")
 
 
+@cli.command()
+@click.option("--workspace", type=click.Path(path_type=Path), default=Path("."), help="Folder holding test_data/, groundtruth/, experiments/, evaluation/, reports/.")
+@click.option("--host", default="127.0.0.1", help="Interface to bind (keep 127.0.0.1 unless you mean to share it).")
+@click.option("--port", type=click.IntRange(0, 65535), default=3000, help="Port (0 picks a free one).")
+@click.option("--no-browser", is_flag=True, help="Do not open a browser.")
+@click.option("--test-data-dir", type=click.Path(path_type=Path), default=None, help="Override workspace/test_data.")
+@click.option("--groundtruth-dir", type=click.Path(path_type=Path), default=None, help="Override workspace/groundtruth.")
+@click.option("--experiments-dir", type=click.Path(path_type=Path), default=None, help="Override workspace/experiments.")
+@click.option("--evaluations-dir", type=click.Path(path_type=Path), default=None, help="Override workspace/evaluation.")
+@click.option("--reports-dir", type=click.Path(path_type=Path), default=None, help="Override workspace/reports.")
+def visualize(workspace, host, port, no_browser, test_data_dir, groundtruth_dir, experiments_dir, evaluations_dir, reports_dir) -> None:
+    """Browse documents, ground truth, experiments, evaluations and reports in a local web viewer."""
+    from gaia_eval.visualize import run_visualize
+
+    folders = {"test_data": test_data_dir, "groundtruth": groundtruth_dir, "experiments": experiments_dir,
+               "evaluation": evaluations_dir, "reports": reports_dir}
+    run_visualize(workspace, host=host, port=port, open_browser=not no_browser, folders=folders, echo=click.echo)
+
+
 def main() -> None:
     cli(prog_name="gaia-eval")
 

@@ -1,0 +1,54 @@
+"""The local viewer: a real HTTP server on 127.0.0.1 serving the page and a read-only JSON API."""
+
+from __future__ import annotations
+
+import urllib.error
+import urllib.request
+from pathlib import Path
+
+import orjson
+import pytest
+
+from gaia_eval.stages.quickstart import run_quickstart
+from gaia_eval.visualize.server import ViewerServer, make_roots
+
+
+@pytest.fixture(scope="module")
+def viewer(tmp_path_factory):
+    workspace = tmp_path_factory.mktemp("ws")
+    run_quickstart(workspace, echo=lambda _: None)
+    server = ViewerServer("127.0.0.1", 0, make_roots(workspace, {}))
+    server.start_background()
+    yield server
+    server.shutdown()
+    server.server_close()
+
+
+def get(server: ViewerServer, path: str):
+    with urllib.request.urlopen(server.url.rstrip("/") + path, timeout=5) as response:
+        return response.status, response.read()
+
+
+def test_page_and_file_listing(viewer):
+    status, page = get(viewer, "/")
+    assert status == 200 and b"gaia-eval viewer" in page
+    assert b"cdn" not in page.lower()  # works offline: no external assets
+    files = orjson.loads(get(viewer, "/api/files")[1])
+    kinds = {e["kind"] for root in files.values() for e in root}
+    assert {"experiment", "evaluation", "groundtruth", "document", "markdown"} <= kinds
+
+
+def test_file_and_compare(viewer):
+    files = orjson.loads(get(viewer, "/api/files")[1])
+    experiments = [e["path"] for e in files["experiments"] if e["kind"] == "experiment" and e["path"].startswith("qa/")]
+    one = orjson.loads(get(viewer, "/api/file?root=experiments&path=" + experiments[0])[1])
+    assert one["json"]["kind"] == "experiment"
+    cmp = orjson.loads(get(viewer, f"/api/compare?a={experiments[0]}&b={experiments[1]}")[1])
+    assert cmp["use_case"] == "qa" and len(cmp["rows"]) == len(one["json"]["items"])
+
+
+@pytest.mark.parametrize("path", ["/api/file?root=experiments&path=../../etc/passwd", "/api/file?root=nope&path=x", "/etc/passwd"])
+def test_nothing_outside_the_roots_is_served(viewer, path):
+    with pytest.raises(urllib.error.HTTPError) as err:
+        get(viewer, path)
+    assert err.value.code == 404
