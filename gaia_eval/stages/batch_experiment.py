@@ -258,15 +258,21 @@ def run_batch_experiment(
     providers: dict[str, Provider] = {}
     for plan in plans:
         if plan.todo:
-            providers[plan.spec.name] = create_provider(
-                ProviderSettings(
-                    provider=plan.spec.provider,
-                    model=plan.spec.model,
-                    base_url=plan.spec.base_url,
-                    api_key_env=plan.spec.api_key_env,
-                    timeout_s=plan.spec.timeout_s,
+            try:
+                providers[plan.spec.name] = create_provider(
+                    ProviderSettings(
+                        provider=plan.spec.provider,
+                        model=plan.spec.model,
+                        base_url=plan.spec.base_url,
+                        api_key_env=plan.spec.api_key_env,
+                        timeout_s=plan.spec.timeout_s,
+                    )
                 )
-            )
+            except ConfigError as exc:  # e.g. an unknown baseline model: point at the config entry
+                index = config.experiments.index(plan.spec)
+                raise ConfigError(
+                    exc.message, file=config_path, field=f"experiments.{index}.{exc.field or 'model'}", fix=exc.fix
+                ) from None
     run_async(_run_plans(plans, providers, workload, concurrency, show_progress, summary))
 
     for plan in plans:
