@@ -65,37 +65,58 @@ def cli() -> None:
 @cli.command()
 @click.option("--meeting-transcript", "kind", flag_value="meeting", help="Generate meeting transcripts.")
 @click.option("--email", "kind", flag_value="email", help="Generate business emails.")
+@click.option("--pdf", "kind", flag_value="pdf", help="Generate PDF documents, each with a .txt twin (needs an LLM provider).")
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["test_data"], help="Folder to write into (exactly there).")
 @click.option("--meeting-types", default=None, help="Comma-separated meeting types [default: all 8].")
 @click.option("--email-types", default=None, help="Comma-separated email types [default: all 8].")
+@click.option("--pdf-types", default=None, help="Comma-separated PDF document types [default: all 8].")
 @click.option("--count-per-type", type=int, default=1, help="Documents per type.")
-@click.option("--target-tokens", type=int, default=None, help="Target length (words x 1.33) [default: 1000 meetings, 800 emails].")
-@click.option("--seed", type=int, default=0, help="Random seed: same seed, same documents.")
-@click.option("--provider", type=click.Choice(["offline"]), default="offline", help="Who writes the documents.")
+@click.option("--target-tokens", type=int, default=None, help="Target length in tokens [default: 1000 meetings, 800 emails, 1500 PDFs].")
+@click.option("--seed", type=int, default=0, help="Random seed: same seed, same documents (with an LLM: same briefs).")
+@click.option("--provider", type=click.Choice(["offline", "anthropic", "openai", "lemonade", "ollama", "vllm", "lmstudio", "llamacpp"]), default="offline", help="Who writes the documents: the offline generator or an LLM.")
+@click.option("--model", default=None, help="Model of the LLM provider (required with one).")
+@click.option("--base-url", default=None, help="Endpoint of the LLM provider (a local server's URL, a proxy).")
+@click.option("--concurrency", type=click.IntRange(min=1), default=None, help="Max LLM calls in flight [default: 16].")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--force", is_flag=True, help="Regenerate even documents that are up to date.")
-def generate(kind, output_dir, meeting_types, email_types, count_per_type, target_tokens, seed, provider, force) -> None:
-    """Generate synthetic documents with planted facts (<type>_meeting.txt + .meta.json)."""
+def generate(kind, output_dir, meeting_types, email_types, pdf_types, count_per_type, target_tokens, seed, provider, model, base_url, concurrency, quiet, force) -> None:
+    """Generate synthetic documents (<type>_meeting.txt + .meta.json); offline ones have planted facts."""
     from gaia_eval.stages.generate import run_generate
 
     if kind is None:
-        raise click.UsageError("choose what to generate: --meeting-transcript or --email")
-    types = _split_types(meeting_types if kind == "meeting" else email_types)
+        raise click.UsageError("choose what to generate: --meeting-transcript, --email or --pdf")
+    types = _split_types({"meeting": meeting_types, "email": email_types, "pdf": pdf_types}[kind])
     summary = run_generate(
-        kind, output_dir, types=types, count_per_type=count_per_type, target_tokens=target_tokens, seed=seed, force=force
+        kind, output_dir, types=types, count_per_type=count_per_type, target_tokens=target_tokens, seed=seed,
+        force=force, provider=provider, model=model, base_url=base_url, concurrency=concurrency,
+        show_progress=False if quiet else None,
     )
     _print_summary(summary)
     click.echo(f"  documents in {output_dir}")
+    if summary.failed:
+        raise RunFailed(
+            f"{summary.failed} documents failed (listed above) and were not written; run the same command again "
+            "to retry only them"
+        )
 
 
 @cli.command()
 @click.option("-d", "--directory", type=click.Path(path_type=Path), default=DEFAULTS["test_data"], help="Folder of input documents.")
 @click.option("-f", "--file", "input_file", type=click.Path(path_type=Path), default=None, help="One input document (wins over -d).")
-@click.option("-p", "--pattern", default="*.txt", help="Glob of input files inside -d (recursive).")
+@click.option("-p", "--pattern", default="*.txt", help="Glob of input files inside -d (recursive); .txt, .md, .html and .pdf are read.")
 @click.option("-u", "--use-case", default="summarization", help="summarization, qa or email.")
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["groundtruth"], help="Folder to write into.")
+@click.option("--provider", type=click.Choice(["offline", "anthropic", "openai", "lemonade", "ollama", "vllm", "lmstudio", "llamacpp"]), default="offline", help="Who builds the ground truth: planted facts (offline) or an LLM.")
+@click.option("--model", default=None, help="Model of the LLM provider (required with one).")
+@click.option("--base-url", default=None, help="Endpoint of the LLM provider (a local server's URL, a proxy).")
+@click.option("--num-samples", type=click.IntRange(min=1), default=5, help="qa with an LLM: question-answer pairs per document.")
+@click.option("--custom-prompt", type=click.Path(path_type=Path, dir_okay=False), default=None, help="Jinja2 prompt file replacing the default LLM prompt (variables: document, doc_label, num_samples, use_case).")
+@click.option("--concurrency", type=click.IntRange(min=1), default=None, help="Max LLM calls in flight [default: 16].")
+@click.option("--max-tokens", type=click.IntRange(min=256), default=4096, help="Output budget of each LLM reply (a repair turn gets twice).")
+@click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--force", is_flag=True, help="Rebuild even ground truth that is up to date.")
-def groundtruth(directory, input_file, pattern, use_case, output_dir, force) -> None:
-    """Build the expected answers for each input (offline: exactly from planted facts)."""
+def groundtruth(directory, input_file, pattern, use_case, output_dir, provider, model, base_url, num_samples, custom_prompt, concurrency, max_tokens, quiet, force) -> None:
+    """Build the expected answers for each input (offline: exactly from planted facts; or drafted by an LLM)."""
     from gaia_eval.stages.groundtruth import run_groundtruth
 
     summary = run_groundtruth(
@@ -105,8 +126,21 @@ def groundtruth(directory, input_file, pattern, use_case, output_dir, force) -> 
         use_case=use_case,
         output_dir=output_dir,
         force=force,
+        provider=provider,
+        model=model,
+        base_url=base_url,
+        num_samples=num_samples,
+        custom_prompt=custom_prompt,
+        concurrency=concurrency,
+        max_tokens=max_tokens,
+        show_progress=False if quiet else None,
     )
     _print_summary(summary)
+    if summary.failed:
+        raise RunFailed(
+            f"{summary.failed} files failed (listed above) and were not written; run the same command again to "
+            "retry only them"
+        )
 
 
 @cli.command("batch-experiment")

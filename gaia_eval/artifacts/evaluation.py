@@ -1,4 +1,5 @@
-"""Artifacts of the eval stage: per-experiment scores with the measurements behind them, and their index."""
+"""Artifacts of the eval stage: per-experiment scores with the measurements behind them (and, when an LLM
+judge was asked for, its ratings beside them), and their index."""
 
 from __future__ import annotations
 
@@ -23,6 +24,47 @@ class CriterionResult(Strict):
     explanation: str  # what matched and what did not, in a sentence
 
 
+class JudgeVerdict(Strict):
+    rating: Rating
+    explanation: str
+
+
+class JudgeSample(Strict):
+    """One independent judgement of an item: the judge's verdict per criterion, or why there is none."""
+
+    index: int  # 0..K-1; sample i is reused on a later run only for the same judged content and judge
+    # "scored": every criterion has a valid verdict. "unscored": the reply was unusable (not JSON, wrong schema,
+    # cut off, refused) even after one repair request; kept as done. "failed": the call itself failed after
+    # retries (network, server, auth); never kept as done, so the next run calls it again.
+    status: Literal["scored", "unscored", "failed"]
+    verdicts: dict[str, JudgeVerdict] = Field(default_factory=dict)
+    raw: str | None = None  # unscored only: the unusable reply (at most 2000 characters)
+    error: str | None = None
+    repaired: bool = False  # a repair request (the problem quoted back to the judge) was needed
+    calls: int = 0
+    attempts: int = 0
+    usage: Usage = Field(default_factory=Usage)
+
+
+class JudgeCriterionResult(Strict):
+    criterion: str
+    rating: Rating  # median of the scored samples' ratings (the lower middle one for an even count)
+    explanation: str  # the judge's reason, from the first sample that gave the median rating
+    sample_ratings: list[Rating]
+
+
+class ItemJudgement(Strict):
+    # "scored": at least one sample scored. "unscored": none did and the judge's replies were unusable (a judge
+    # failure, kept out of the judge grade). "failed": none did because calls failed; redone on the next run.
+    # "model_error": the tested model failed the item, so there was nothing to judge; Poor on every criterion.
+    status: Literal["scored", "unscored", "failed", "model_error"]
+    fingerprint: str | None = None  # of the judge request (prompt, schema, judge model); None for model_error
+    source_excerpted: bool = False  # the source was too long and the judge saw its most relevant excerpts
+    criteria: list[JudgeCriterionResult] = Field(default_factory=list)
+    samples: list[JudgeSample] = Field(default_factory=list)
+    usage: Usage = Field(default_factory=Usage)
+
+
 class ItemEvaluation(Strict):
     item_id: str
     source: str
@@ -30,6 +72,7 @@ class ItemEvaluation(Strict):
     error: str | None = None
     criteria: list[CriterionResult] = Field(default_factory=list)
     passed: bool | None = None  # qa only
+    judge: ItemJudgement | None = None  # only when eval ran with --judge
 
 
 class CriterionSummary(Strict):
@@ -59,6 +102,53 @@ class InferenceSummary(Strict):
     wall_time_s: float
 
 
+class SampleAgreement(Strict):
+    """How much the K judge samples of an item agree (defined from K = 2)."""
+
+    items_compared: int  # items with at least two scored samples
+    unanimous_share: float | None  # share of those items whose samples agree on every criterion
+    krippendorff_alpha: float | None  # ordinal alpha; units are (item, criterion), coders are samples
+    alpha_note: str | None = None  # why alpha is None
+
+
+class RubricAgreement(Strict):
+    """How the judge's ratings compare with the deterministic rubric's on the criteria both measure."""
+
+    criteria: dict[str, str]  # judge criterion -> rubric criterion
+    pairs: int  # (item, criterion) pairs rated by both; items the model failed are left out (no judgement)
+    exact_agreement: float | None
+    within_one: float | None  # share of pairs at most one rating step apart
+    krippendorff_alpha: float | None
+    alpha_note: str | None = None
+
+
+class JudgeSummary(Strict):
+    """The LLM judge's view of one experiment, kept apart from the deterministic scores and the model's cost."""
+
+    spec: str  # "provider:model"
+    base_url: str | None
+    mode: Literal["comparative", "standalone"]
+    mode_note: str
+    samples_per_item: int
+    median_rule: str
+    prompts_fingerprint: str
+    criteria: list[CriterionSummary]  # median ratings of judged items, model errors as Poor; unscored left out
+    # Same formula as the rubric's grade over the judged ratings; None when no item could be judged.
+    grade: Grade | None
+    judged_items: int  # items whose ratings enter the grade: scored ones plus model errors (as Poor)
+    unscored_items: int  # items no sample could score: judge failures, not model failures; outside the grade
+    unscored_samples: int
+    failed_samples: int  # calls that failed after retries; the evaluation is redone (only them) on the next run
+    excerpted_items: int
+    agreement: SampleAgreement
+    judge_vs_rubric: RubricAgreement | None  # None when no judge criterion has a rubric counterpart
+    usage: Usage
+    calls: int
+    cost_usd: float | None
+    cost_status: CostStatus
+    pricing: str
+
+
 class Evaluation(Artifact):
     """`<SafeName>.experiment.eval.json`."""
 
@@ -78,6 +168,7 @@ class Evaluation(Artifact):
     grade: Grade
     inference: InferenceSummary
     evaluated_at: datetime
+    judge: JudgeSummary | None = None  # only when eval ran with --judge; its cost is never in `inference`
 
 
 class EvaluationFileEntry(Strict):
@@ -85,6 +176,17 @@ class EvaluationFileEntry(Strict):
     fingerprint: str  # content hash of the eval file, never its mtime
     added_at: datetime
     last_modified: datetime
+
+
+class JudgeEntry(Strict):
+    spec: str
+    mode: str
+    samples_per_item: int
+    grade: Grade | None
+    unscored_items: int
+    usage: Usage
+    cost_usd: float | None
+    cost_status: CostStatus
 
 
 class EvaluationSummaryEntry(Strict):
@@ -96,6 +198,7 @@ class EvaluationSummaryEntry(Strict):
     mode: str
     grade: Grade
     inference: InferenceSummary
+    judge: JudgeEntry | None = None  # present (possibly None) in every entry: one shape for all
 
 
 class ConsolidatedEvaluations(Artifact):

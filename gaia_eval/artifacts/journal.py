@@ -1,18 +1,22 @@
-"""The item journal of a running experiment: one JSON line per finished item, flushed and fsynced as it lands.
+"""Item journals of running stages: one JSON line per finished record, flushed and fsynced as it lands.
 
 A run killed at any moment leaves at most one partial last line, which the reader ignores; every complete
-line is a validated ItemResult. The journal lives beside the experiment file until that file is written.
+line is a validated record. batch-experiment journals ItemResults beside the experiment file until that file
+is written; eval journals its LLM judge samples the same way.
 """
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TypeVar
 
 import orjson
-from pydantic import ValidationError
+from pydantic import BaseModel, ValidationError
 
 from gaia_eval.artifacts.experiment import ItemResult
+
+R = TypeVar("R", bound=BaseModel)
 
 
 def journal_path(experiment_file: Path) -> Path:
@@ -20,26 +24,31 @@ def journal_path(experiment_file: Path) -> Path:
     return Path(experiment_file).with_name(f"{name}.experiment.journal.jsonl")
 
 
-def read_journal(path: Path) -> dict[str, ItemResult]:
-    """Items by id, the latest line winning; partial or invalid lines are skipped (they were never finished)."""
-    results: dict[str, ItemResult] = {}
+def read_records(path: Path, model: type[R]) -> list[R]:
+    """Every complete line that validates as `model`, in file order; partial or invalid lines are skipped
+    (they were never finished). A missing journal has no records."""
+    records: list[R] = []
     try:
         raw = Path(path).read_bytes()
     except FileNotFoundError:
-        return results
+        return records
     for line in raw.splitlines():
         if not line.strip():
             continue
         try:
-            item = ItemResult.model_validate(orjson.loads(line))
+            records.append(model.model_validate(orjson.loads(line)))
         except (orjson.JSONDecodeError, ValidationError):
             continue
-        results[item.item_id] = item
-    return results
+    return records
+
+
+def read_journal(path: Path) -> dict[str, ItemResult]:
+    """Items by id, the latest line winning; partial or invalid lines are skipped (they were never finished)."""
+    return {item.item_id: item for item in read_records(path, ItemResult)}
 
 
 class JournalWriter:
-    """Appends items; each append is durable (fsync) before the call returns."""
+    """Appends records (any pydantic model); each append is durable (fsync) before the call returns."""
 
     def __init__(self, path: Path, *, truncate: bool = False) -> None:
         self.path = Path(path)
@@ -55,8 +64,8 @@ class JournalWriter:
             if fh.read(1) != b"\n":
                 self._fh.write(b"\n")
 
-    def append(self, item: ItemResult) -> None:
-        self._fh.write(orjson.dumps(item.model_dump(mode="json")) + b"\n")
+    def append(self, record: BaseModel) -> None:
+        self._fh.write(orjson.dumps(record.model_dump(mode="json")) + b"\n")
         self._fh.flush()
         os.fsync(self._fh.fileno())
 

@@ -1,4 +1,5 @@
-"""Stage 4, `eval`: score each experiment against ground truth (or standalone) and keep the evaluations index."""
+"""Stage 4, `eval`: score each experiment against ground truth (or standalone) with the deterministic rubric,
+optionally also with an LLM judge (see gaia_eval.scoring.judge), and keep the evaluations index."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from gaia_eval.artifacts.evaluation import (
     EvaluationSummaryEntry,
     InferenceSummary,
     ItemEvaluation,
+    JudgeEntry,
 )
 from gaia_eval.artifacts.experiment import Experiment, ItemResult
 from gaia_eval.artifacts.groundtruth import GroundTruth, Summaries
@@ -26,6 +28,8 @@ from gaia_eval.artifacts.store import (
 )
 from gaia_eval.errors import ArtifactError, InputError, UsageError
 from gaia_eval.scoring import rubric
+from gaia_eval.scoring.judge import JudgeSettings, judge_request
+from gaia_eval.scoring.judge_run import JudgeOutcome, JudgeTarget, judge_experiments, judge_journal_path
 from gaia_eval.stages.common import StageSummary
 from gaia_eval.stages.experiment_inputs import _load_groundtruth_file
 
@@ -34,11 +38,28 @@ EVAL_SUFFIX = ".eval.json"
 SCORER = "deterministic"
 STANDALONE_NOTE = "standalone — not verified against facts: scores check only what the source document can confirm"
 COMPARATIVE_NOTE = "comparative — scored against ground truth"
+# Input keys of a judged evaluation; "judge_pending" marks one whose judge calls partly failed, so that it is
+# never current and the next run calls (only) the failed samples again.
+JUDGE_INPUT_KEYS = ("judge", "judge_pending")
 
 
 @dataclass
 class EvalSummary(StageSummary):
     standalone: int = 0
+
+
+@dataclass
+class _Pending:
+    """An experiment whose evaluation is (re)made in this run, already scored by the rubric."""
+
+    path: Path
+    experiment: Experiment
+    out: Path
+    inputs: dict[str, str]
+    before: Freshness
+    existing: Evaluation | None
+    items: list[ItemEvaluation]
+    mode: str
 
 
 def _experiment_files(experiment_dir: Path | None, experiment_file: Path | None) -> tuple[Path, list[Path]]:
@@ -125,10 +146,12 @@ def score_experiment(exp: Experiment, external: dict[str, GroundTruth]) -> tuple
     return items, (modes.pop() if modes else ("comparative" if exp.groundtruth == "embedded" or external else "standalone"))
 
 
-def _evaluate(exp: Experiment, exp_path: Path, external: dict[str, GroundTruth], gt_source: str, inputs: dict[str, str]) -> Evaluation:
-    items, mode = score_experiment(exp, external)
+def _evaluate(pending: _Pending, gt_source: str, judged: JudgeOutcome | None) -> Evaluation:
+    exp, mode, inputs = pending.experiment, pending.mode, pending.inputs
     criteria_names = rubric.criteria_for(exp.use_case, mode)
-    criteria, grade = rubric.aggregate(items, criteria_names, exp.use_case)
+    criteria, grade = rubric.aggregate(pending.items, criteria_names, exp.use_case)
+    if judged is not None and not judged.complete:
+        inputs = {**inputs, "judge_pending": f"{judged.summary.failed_samples} judge calls failed"}
     t = exp.totals
     return Evaluation(
         inputs=inputs,
@@ -137,12 +160,12 @@ def _evaluate(exp: Experiment, exp_path: Path, external: dict[str, GroundTruth],
         model=exp.spec.model,
         use_case=exp.use_case,
         mode=mode,  # type: ignore[arg-type]
-        mode_note=STANDALONE_NOTE if mode == "standalone" else COMPARATIVE_NOTE,
+        mode_note=_mode_note(mode),
         scorer=f"{SCORER} ({rubric.RUBRIC_VERSION})",
-        experiment_file=exp_path.as_posix(),
+        experiment_file=pending.path.as_posix(),
         experiment_fingerprint=inputs["experiment"],
         groundtruth_source=gt_source if mode == "comparative" else "none",
-        items=items,
+        items=judged.items if judged is not None else pending.items,
         criteria=criteria,
         grade=grade,
         inference=InferenceSummary(
@@ -155,6 +178,62 @@ def _evaluate(exp: Experiment, exp_path: Path, external: dict[str, GroundTruth],
             wall_time_s=t.wall_time_s,
         ),
         evaluated_at=datetime.now(timezone.utc),
+        judge=judged.summary if judged is not None else None,
+    )
+
+
+def _mode_note(mode: str) -> str:
+    return STANDALONE_NOTE if mode == "standalone" else COMPARATIVE_NOTE
+
+
+def _keeps_judge(existing: Evaluation | None, inputs: dict[str, str]) -> bool:
+    """Without --judge, an evaluation judged earlier stays current when everything else is unchanged: running
+    eval again must not throw away judgements that were paid for (--force rewrites it without them)."""
+    if existing is None or existing.judge is None:
+        return False
+    return {k: v for k, v in existing.inputs.items() if k not in JUDGE_INPUT_KEYS} == inputs
+
+
+def _judge_targets(pending: list[_Pending], judge: JudgeSettings, external: dict[str, GroundTruth]) -> list[JudgeTarget]:
+    targets = []
+    for p in pending:
+        exp = p.experiment
+        requests = {}
+        for item in exp.items:
+            if item.status == "error":
+                continue  # Poor for the judge too, as for the rubric; nothing to ask
+            reference = None
+            if exp.use_case != "qa" and p.mode == "comparative":
+                reference, _ = _expected_summaries(item, external)
+            requests[item.item_id] = judge_request(judge, exp.use_case, p.mode, item, exp.sources[item.source].text, reference)
+        targets.append(
+            JudgeTarget(
+                evaluation_file=p.out,
+                use_case=exp.use_case,
+                mode=p.mode,
+                mode_note=_mode_note(p.mode),
+                rubric_criteria=rubric.criteria_for(exp.use_case, p.mode),
+                items=p.items,
+                requests=requests,
+                previous=p.existing,
+            )
+        )
+    return targets
+
+
+def _judge_note(judge: JudgeSettings, outcomes: list[JudgeOutcome]) -> str:
+    calls = sum(o.calls_made for o in outcomes)
+    unscored = sum(o.summary.unscored_items for o in outcomes)
+    costs = [o.summary.cost_usd for o in outcomes]
+    if all(o.summary.cost_status == "local" for o in outcomes):
+        cost = "$0 (local)"
+    elif any(c is None for c in costs):
+        cost = "unpriced"
+    else:
+        cost = f"${sum(c or 0.0 for c in costs):.4f}"
+    return (
+        f"judge {judge.spec}: {calls} calls made in this run; judge cost of these evaluations {cost} "
+        f"(kept apart from model cost); {unscored} unscored item{'s' if unscored != 1 else ''}"
     )
 
 
@@ -167,10 +246,20 @@ def run_eval(
     force: bool = False,
     incremental_update: bool = False,
     regenerate_report: bool = False,
+    judge: JudgeSettings | None = None,
+    show_progress: bool | None = None,
 ) -> EvalSummary:
+    """Score every experiment with the rubric and, when `judge` is given, with the LLM judge too. Up-to-date
+    evaluations are skipped; judge samples already paid for (earlier file or journal) are reused."""
     output_dir = Path(output_dir)
     summary = EvalSummary("eval")
     if incremental_update or regenerate_report:
+        if judge is not None:
+            raise UsageError(
+                "--judge does nothing with --incremental-update or --regenerate-report (they only rebuild the index)",
+                field="--judge",
+                fix="run eval with --judge and without those options",
+            )
         # Only the index is touched: evaluations already on disk are (re)read into it.
         path = update_consolidated(output_dir, regenerate=regenerate_report)
         summary.notes.append(f"consolidated: {path}")
@@ -194,6 +283,8 @@ def run_eval(
         loaded.append((path, exp))
 
     scorer_fp = fingerprint({"scorer": SCORER, "rubric": rubric.RUBRIC_VERSION})
+    judge_fp = judge.fingerprint() if judge is not None else None
+    pending: list[_Pending] = []
     for path, exp in loaded:
         rel = path.relative_to(root) if root in path.parents else Path(path.name)
         out = output_dir / rel.with_name(rel.name.removesuffix(".json") + EVAL_SUFFIX)
@@ -202,19 +293,49 @@ def run_eval(
             "groundtruth": gt_fp if external else "embedded" if exp.groundtruth == "embedded" else "none",
             "scorer": scorer_fp,
         }
+        if judge_fp is not None:
+            inputs["judge"] = judge_fp  # without --judge the inputs (and so existing evaluations) are unchanged
         state, existing = freshness(out, Evaluation, inputs)
+        if state is Freshness.STALE and judge is None and _keeps_judge(existing, inputs):
+            state = Freshness.CURRENT
         if state is Freshness.CURRENT and not force:
             summary.skipped += 1
             summary.outputs.append(out)
             if existing is not None and existing.mode == "standalone":
                 summary.standalone += 1
+            if judge is not None:
+                judge_journal_path(out).unlink(missing_ok=True)
             continue
-        evaluation = _evaluate(exp, path, external, gt_source, inputs)
-        write_artifact(out, evaluation)
-        summary.count(Freshness.STALE if state is Freshness.CURRENT else state)
-        summary.outputs.append(out)
+        items, mode = score_experiment(exp, external)
+        before = Freshness.STALE if state is Freshness.CURRENT else state
+        pending.append(_Pending(path, exp, out, inputs, before, existing, items, mode))
+
+    # Every judge call happens before any evaluation is written, so a missing key or a bad spec touches nothing.
+    outcomes: list[JudgeOutcome | None] = [None] * len(pending)
+    if judge is not None and pending:
+        judged = judge_experiments(
+            _judge_targets(pending, judge, external), judge, reuse=not force, show_progress=show_progress
+        )
+        outcomes = list(judged)
+        summary.notes.append(_judge_note(judge, judged))
+
+    for p, outcome in zip(pending, outcomes):
+        evaluation = _evaluate(p, gt_source, outcome)
+        write_artifact(p.out, evaluation)
+        summary.count(p.before)
+        summary.outputs.append(p.out)
         if evaluation.mode == "standalone":
             summary.standalone += 1
+        if outcome is None:
+            continue
+        if outcome.complete:
+            judge_journal_path(p.out).unlink(missing_ok=True)
+        else:
+            summary.failed += 1
+            summary.failures.append(
+                f"{p.experiment.experiment_name}: {outcome.summary.failed_samples} judge calls failed after retries "
+                "(see the judge samples' errors); run the same command again to call only them"
+            )
     path = update_consolidated(output_dir)
     summary.notes.append(f"consolidated: {path}")
     return summary
@@ -263,6 +384,7 @@ def update_consolidated(output_dir: Path, *, regenerate: bool = False) -> Path:
                 mode=ev.mode,
                 grade=ev.grade,
                 inference=ev.inference,
+                judge=_judge_entry(ev),
             )
         )
     write_artifact(
@@ -270,3 +392,19 @@ def update_consolidated(output_dir: Path, *, regenerate: bool = False) -> Path:
         ConsolidatedEvaluations(inputs={f.file_path: f.fingerprint for f in files}, evaluation_files=files, evaluations=entries),
     )
     return target
+
+
+def _judge_entry(ev: Evaluation) -> JudgeEntry | None:
+    if ev.judge is None:
+        return None
+    j = ev.judge
+    return JudgeEntry(
+        spec=j.spec,
+        mode=j.mode,
+        samples_per_item=j.samples_per_item,
+        grade=j.grade,
+        unscored_items=j.unscored_items,
+        usage=j.usage,
+        cost_usd=j.cost_usd,
+        cost_status=j.cost_status,
+    )

@@ -8,10 +8,11 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
-from gaia_eval.artifacts.evaluation import RATINGS, Evaluation
+from gaia_eval.artifacts.evaluation import RATINGS, Evaluation, JudgeSummary
 from gaia_eval.artifacts.store import atomic_write_text, fingerprint_file, read_artifact, write_json
 from gaia_eval.errors import InputError
 from gaia_eval.scoring import rubric
+from gaia_eval.scoring.judge_criteria import criterion_labels
 from gaia_eval.stages.common import StageSummary
 
 MIN_ITEMS_FOR_RANKING = 30
@@ -50,6 +51,76 @@ def _item_points(ev: Evaluation) -> dict[str, float]:
     return {item.item_id: rubric.item_points(item, names) for item in ev.items}
 
 
+def _share(value: float | None) -> str:
+    return "—" if value is None else f"{100 * value:.0f} %"
+
+
+def _alpha(value: float | None) -> str:
+    return "—" if value is None else f"{value:.2f}"
+
+
+def _judge_row(judge: JudgeSummary | None) -> dict[str, Any] | None:
+    """The judge's numbers for one model, kept apart from the deterministic ones and from the model's cost."""
+    if judge is None:
+        return None
+    labels = criterion_labels()
+    grade = judge.grade
+    agreement = judge.agreement
+    versus = judge.judge_vs_rubric
+    return {
+        "spec": judge.spec,
+        "mode": judge.mode,
+        "standalone": judge.mode == "standalone",
+        "samples_per_item": judge.samples_per_item,
+        "median_rule": judge.median_rule,
+        "quality_score": round(grade.quality_score, 1) if grade is not None else None,
+        "overall_rating": grade.overall_rating if grade is not None else None,
+        "judged_items": judge.judged_items,
+        "unscored_items": judge.unscored_items,
+        "failed_samples": judge.failed_samples,
+        "excerpted_items": judge.excerpted_items,
+        "criteria": {
+            c.criterion: {
+                "label": labels[c.criterion],
+                "score": _criterion_score(c.counts) if sum(c.counts.values()) else None,
+                "rating": _dominant(c.counts) if sum(c.counts.values()) else None,
+                "counts": c.counts,
+            }
+            for c in judge.criteria
+        },
+        "samples": {
+            "items_compared": agreement.items_compared,
+            "unanimous_share": agreement.unanimous_share,
+            "alpha": agreement.krippendorff_alpha,
+            "alpha_note": agreement.alpha_note,
+            "text": "— (1 sample per item)"
+            if judge.samples_per_item < 2
+            else "— (no item with two scored samples)"
+            if agreement.items_compared == 0
+            else f"unanimous {_share(agreement.unanimous_share)}, α {_alpha(agreement.krippendorff_alpha)}",
+        },
+        "vs_rubric": None
+        if versus is None
+        else {
+            "pairs": versus.pairs,
+            "exact_agreement": versus.exact_agreement,
+            "within_one": versus.within_one,
+            "alpha": versus.krippendorff_alpha,
+            "alpha_note": versus.alpha_note,
+            "text": "— (no item rated by both)"
+            if versus.pairs == 0
+            else f"exact {_share(versus.exact_agreement)}, within one {_share(versus.within_one)}, "
+            f"α {_alpha(versus.krippendorff_alpha)}",
+        },
+        "cost_usd": judge.cost_usd,
+        "cost_status": judge.cost_status,
+        "cost_text": _cost_text(judge.cost_usd, judge.cost_status),
+        "input_tokens": judge.usage.input_tokens,
+        "output_tokens": judge.usage.output_tokens,
+        "calls": judge.calls,
+    }
+
+
 def _model_row(path: Path, ev: Evaluation, eval_dir: Path) -> dict[str, Any]:
     points = list(_item_points(ev).values())
     ci = rubric.bootstrap_ci(points)
@@ -85,6 +156,7 @@ def _model_row(path: Path, ev: Evaluation, eval_dir: Path) -> dict[str, Any]:
         "experiment_file": ev.experiment_file,
         "experiment_fingerprint": ev.experiment_fingerprint,
         "groundtruth_source": ev.groundtruth_source,
+        "judge": _judge_row(ev.judge),
     }
 
 
@@ -134,6 +206,11 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
                     cells.append(f"{rubric.item_points(item, criteria):.0f}")
             per_item.append({"item_id": item_id, "cells": cells})
         modes = sorted({ev.mode for _, ev in entries})
+        judged = [row for row in rows if row["judge"] is not None]
+        judge_criteria: dict[str, str] = {}  # the union over judged models, in criterion order
+        for row in judged:
+            for cid, c in row["judge"]["criteria"].items():
+                judge_criteria.setdefault(cid, c["label"])
         sections.append(
             {
                 "use_case": use_case,
@@ -146,6 +223,9 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
                 "n_items": max(r["n_items"] for r in rows),
                 "small_sample": max(r["n_items"] for r in rows) < MIN_ITEMS_FOR_RANKING,
                 "per_item": per_item,
+                "judged": bool(judged),
+                "judge_standalone": any(row["judge"]["standalone"] for row in judged),
+                "judge_criteria": [{"id": cid, "label": label} for cid, label in judge_criteria.items()],
             }
         )
     return {
@@ -161,10 +241,12 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
 def _csv(data: dict[str, Any]) -> str:
     out = io.StringIO()
     writer = csv.writer(out, lineterminator="\n")
+    # One row per model x criterion x scorer. Judge rows carry the judge's grade, judged items and the judge's
+    # own cost, never the model's.
     writer.writerow(
         ["use_case", "rank", "experiment", "provider", "model", "criterion", "criterion_score", "excellent", "good",
          "fair", "poor", "mean_value", "quality_score", "overall_rating", "pass_rate", "items", "errors", "cost_usd",
-         "cost_status", "latency_mean_s"]
+         "cost_status", "latency_mean_s", "scorer"]
     )
     for section in data["sections"]:
         for row in section["models"]:
@@ -173,7 +255,17 @@ def _csv(data: dict[str, Any]) -> str:
                     [section["use_case"], row["rank"], row["experiment_name"], row["provider"], row["model"], crit,
                      c["score"], *(c["counts"].get(r, 0) for r in RATINGS), c["mean_value"], row["quality_score"],
                      row["overall_rating"], row["pass_rate"], row["n_items"], row["errors"], row["cost_usd"],
-                     row["cost_status"], row["latency_mean_s"]]
+                     row["cost_status"], row["latency_mean_s"], "deterministic"]
+                )
+            judge = row["judge"]
+            if judge is None:
+                continue
+            for crit, c in judge["criteria"].items():
+                writer.writerow(
+                    [section["use_case"], row["rank"], row["experiment_name"], row["provider"], row["model"], crit,
+                     c["score"], *(c["counts"].get(r, 0) for r in RATINGS), None, judge["quality_score"],
+                     judge["overall_rating"], None, judge["judged_items"], row["errors"], judge["cost_usd"],
+                     judge["cost_status"], None, f"judge:{judge['spec']}"]
                 )
     return out.getvalue()
 

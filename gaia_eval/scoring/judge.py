@@ -1,0 +1,257 @@
+"""The LLM judge: which model judges (`--judge PROVIDER:MODEL`), one judgement of one item (a structured call at
+temperature 0, validated, with one repair request), and the item's rating from its K samples (the median).
+
+A reply that still fails after the repair request is recorded as `unscored` with its raw text; it is never
+turned into a rating. A call that fails after retries (network, server, auth) is `failed` and is never kept as
+done, so the next run calls it again.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from gaia_eval.artifacts.base import Usage
+from gaia_eval.artifacts.evaluation import ItemJudgement, JudgeCriterionResult, JudgeSample, JudgeVerdict, Rating
+from gaia_eval.artifacts.experiment import ItemResult
+from gaia_eval.artifacts.groundtruth import Summaries
+from gaia_eval.artifacts.store import fingerprint
+from gaia_eval.concurrency import Attempted, ProviderGate, RetryPolicy, call_with_retries
+from gaia_eval.errors import InputError, MalformedResponseError, UsageError
+from gaia_eval.providers import KNOWN_PROVIDERS
+from gaia_eval.providers.base import ChatRequest, ChatResponse, Message, Provider, TaskContext
+from gaia_eval.scoring.judge_criteria import RANK, RATING_OF_RANK, JudgeCriterion, criteria_for, reply_schema, validate_reply
+from gaia_eval.scoring.judge_prompt import JudgePrompt, judge_prompts_fingerprint, qa_prompt, repair_prompt, summary_prompt
+
+# Bump on any change to how replies are read or samples combined: it is part of the eval fingerprint.
+JUDGE_VERSION = "1"
+JUDGE_PROVIDERS: tuple[str, ...] = tuple(p for p in KNOWN_PROVIDERS if p != "baseline")
+DEFAULT_JUDGE_CONCURRENCY = 8
+# Seven criteria with a 40-word explanation each need about 700 tokens; the rest is headroom.
+JUDGE_MAX_TOKENS = 2048
+RAW_TEXT_LIMIT = 2000
+SCHEMA_NAME = "judgement"
+MEDIAN_RULE = (
+    "median of the scored samples on the scale Poor < Fair < Good < Excellent; "
+    "for an even number of samples, the lower of the two middle ratings"
+)
+
+
+@dataclass(frozen=True)
+class JudgeSettings:
+    provider: str
+    model: str
+    base_url: str | None = None
+    samples: int = 1
+    concurrency: int = DEFAULT_JUDGE_CONCURRENCY
+    retry: RetryPolicy = field(default_factory=RetryPolicy)
+    max_tokens: int = JUDGE_MAX_TOKENS
+
+    @property
+    def spec(self) -> str:
+        return f"{self.provider}:{self.model}"
+
+    def fingerprint(self) -> str:
+        """What shapes the judgements (not their pacing): part of every judged evaluation's inputs."""
+        return fingerprint(
+            {
+                "spec": self.spec,
+                "base_url": self.base_url,
+                "samples": self.samples,
+                "max_tokens": self.max_tokens,
+                "prompts": judge_prompts_fingerprint(),
+                "version": JUDGE_VERSION,
+            }
+        )
+
+
+def parse_judge_spec(
+    spec: str,
+    *,
+    base_url: str | None = None,
+    samples: int = 1,
+    concurrency: int = DEFAULT_JUDGE_CONCURRENCY,
+) -> JudgeSettings:
+    """`PROVIDER:MODEL`, split on the first colon (model ids may hold colons: `ollama:llama3.2:3b`)."""
+    provider, _, model = spec.partition(":")
+    provider, model = provider.strip(), model.strip()
+    example = "e.g. --judge anthropic:claude-sonnet-4-6 or --judge ollama:llama3.2:3b"
+    if not provider or not model:
+        raise UsageError(f"--judge '{spec}' is not PROVIDER:MODEL", field="--judge", fix=example)
+    if provider == "baseline":
+        raise UsageError(
+            "the offline baselines cannot judge", field="--judge", fix=f"use one of: {', '.join(JUDGE_PROVIDERS)}"
+        )
+    if provider not in JUDGE_PROVIDERS:
+        raise UsageError(f"unknown provider '{provider}'", field="--judge", fix=f"use one of: {', '.join(JUDGE_PROVIDERS)}")
+    if samples < 1:
+        raise UsageError(f"--judge-samples {samples} is below 1", field="--judge-samples", fix="pass 1 or more")
+    if concurrency < 1:
+        raise UsageError(f"--judge-concurrency {concurrency} is below 1", field="--judge-concurrency", fix="pass 1 or more")
+    return JudgeSettings(provider=provider, model=model, base_url=base_url, samples=samples, concurrency=concurrency)
+
+
+@dataclass(frozen=True)
+class JudgeRequest:
+    """What the judge is asked about one item; the same for each of its samples."""
+
+    prompt: JudgePrompt
+    criteria: tuple[JudgeCriterion, ...]
+    schema: dict[str, Any]
+    fingerprint: str  # earlier samples are reused only when this matches
+
+
+def judge_request(
+    settings: JudgeSettings,
+    use_case: str,
+    mode: str,
+    item: ItemResult,
+    source: str,
+    reference: Summaries | None,
+) -> JudgeRequest:
+    """The request for an item the model answered. qa needs the item's expected answer; summaries are judged
+    against `reference` when there is one (comparative) and on their own otherwise (standalone)."""
+    criteria = criteria_for(use_case, mode)
+    if use_case == "qa":
+        if item.groundtruth_answer is None:
+            raise InputError(
+                f"qa item '{item.item_id}' has no expected answer", fix="run batch-experiment on qa ground truth"
+            )
+        expected = item.groundtruth_answer
+        prompt = qa_prompt(source, item.query or expected.query, expected, item.answer or "", criteria)
+    else:
+        prompt = summary_prompt(use_case, source, item.summaries or Summaries(), reference, criteria)
+    schema = reply_schema(criteria)
+    key = fingerprint(
+        {
+            "spec": settings.spec,
+            "base_url": settings.base_url,
+            "max_tokens": settings.max_tokens,
+            "system": prompt.system,
+            "user": prompt.user,
+            "schema": schema,
+            "version": JUDGE_VERSION,
+        }
+    )
+    return JudgeRequest(prompt=prompt, criteria=criteria, schema=schema, fingerprint=key)
+
+
+@dataclass
+class _Reply:
+    """One judge reply read: verdicts, or the problem with it (and the reply text, when the judge wrote one)."""
+
+    verdicts: dict[str, JudgeVerdict] | None = None
+    problem: str | None = None
+    reply_text: str | None = None  # what the judge said, sent back in the repair request
+    raw: str | None = None  # what is kept when it stays unusable
+
+
+def _read_reply(outcome: ChatResponse | MalformedResponseError, criteria: tuple[JudgeCriterion, ...]) -> _Reply:
+    if isinstance(outcome, MalformedResponseError):
+        # The provider could not parse the reply (not JSON, or cut off at max_tokens); its message quotes it.
+        return _Reply(problem=f"the reply was not one complete JSON object ({outcome.message})", raw=outcome.message)
+    text = outcome.text
+    if outcome.finish_reason == "refusal":
+        return _Reply(problem=f"you declined to rate ({text.strip()[:200]})", reply_text=text, raw=text)
+    if outcome.finish_reason == "length":
+        return _Reply(problem="the reply was cut off at max_tokens; keep each explanation short", raw=text)
+    shown = text if text.strip() else json.dumps(outcome.data)
+    try:
+        verdicts = validate_reply(outcome.data, criteria)
+    except ValueError as exc:
+        return _Reply(problem=f"the JSON does not fit the schema: {exc}", reply_text=shown, raw=shown)
+    return _Reply(verdicts=verdicts)
+
+
+class Judge:
+    """Puts judge requests to one provider through its gate and retry policy."""
+
+    def __init__(self, settings: JudgeSettings, provider: Provider, gate: ProviderGate) -> None:
+        self.settings = settings
+        self.provider = provider
+        self.gate = gate
+
+    async def _ask(
+        self, request: JudgeRequest, messages: list[Message]
+    ) -> Attempted[ChatResponse | MalformedResponseError]:
+        chat = ChatRequest(
+            messages=tuple(messages),
+            system=request.prompt.system,
+            max_tokens=self.settings.max_tokens,
+            temperature=0.0,
+            json_schema=request.schema,
+            schema_name=SCHEMA_NAME,
+            timeout_s=self.settings.retry.timeout_s,
+            task=TaskContext(kind="generic"),
+        )
+
+        async def attempt() -> ChatResponse | MalformedResponseError:
+            try:
+                return await self.provider.complete(chat)
+            except MalformedResponseError as exc:
+                # Resending the same request at temperature 0 mostly gets the same reply back; the repair
+                # request, which quotes the problem, is the retry that can help.
+                return exc
+
+        return await call_with_retries(attempt, self.gate, self.settings.retry)
+
+    async def sample(self, request: JudgeRequest, index: int) -> JudgeSample:
+        """One independent judgement: a call, and when its reply is unusable one repair request quoting the
+        problem. Unusable twice -> unscored with the raw reply; a call failing after retries -> failed."""
+        messages = [Message(role="user", content=request.prompt.user)]
+        record = JudgeSample(index=index, status="unscored")
+        reply = _Reply()
+        for round_ in range(2):  # the first request, then one repair request
+            record.repaired = round_ > 0
+            result = await self._ask(request, messages)
+            record.calls += 1
+            record.attempts += result.attempts
+            if result.error is not None:
+                record.status, record.error = "failed", f"{result.error.reason}: {result.error.message}"
+                return record
+            assert result.value is not None
+            if isinstance(result.value, ChatResponse):
+                record.usage = record.usage + result.value.usage
+            reply = _read_reply(result.value, request.criteria)
+            if reply.verdicts is not None:
+                record.status, record.verdicts = "scored", reply.verdicts
+                return record
+            if reply.reply_text:
+                messages.append(Message(role="assistant", content=reply.reply_text))
+            messages.append(Message(role="user", content=repair_prompt(reply.problem or "", request.criteria)))
+        record.raw, record.error = (reply.raw or "")[:RAW_TEXT_LIMIT], reply.problem
+        return record
+
+
+def median_rating(ratings: list[Rating]) -> Rating:
+    """The median on Poor < Fair < Good < Excellent; for an even count the lower middle rating (a judge that
+    is split between two ratings gets the stricter one)."""
+    ranks = sorted(RANK[r] for r in ratings)
+    return RATING_OF_RANK[ranks[(len(ranks) - 1) // 2]]  # type: ignore[return-value]
+
+
+def combine_samples(request: JudgeRequest, samples: list[JudgeSample]) -> ItemJudgement:
+    """The item's judgement from its samples: per criterion the median of the scored samples, with the
+    explanation of the first sample that gave it. No scored sample -> unscored (or failed), with no rating."""
+    samples = sorted(samples, key=lambda s: s.index)
+    usage = Usage()
+    for s in samples:
+        usage = usage + s.usage
+    scored = [s for s in samples if s.status == "scored"]
+    common = {
+        "fingerprint": request.fingerprint,
+        "source_excerpted": request.prompt.source_excerpted,
+        "samples": samples,
+        "usage": usage,
+    }
+    if not scored:
+        status = "failed" if any(s.status == "failed" for s in samples) else "unscored"
+        return ItemJudgement(status=status, **common)  # type: ignore[arg-type]
+    criteria = []
+    for c in request.criteria:
+        ratings: list[Rating] = [s.verdicts[c.id].rating for s in scored]
+        median = median_rating(ratings)
+        explanation = next(s.verdicts[c.id].explanation for s in scored if s.verdicts[c.id].rating == median)
+        criteria.append(JudgeCriterionResult(criterion=c.id, rating=median, explanation=explanation, sample_ratings=ratings))
+    return ItemJudgement(status="scored", criteria=criteria, **common)

@@ -1,0 +1,168 @@
+"""Running the LLM judge over many experiments at once: one concurrent fan-out over every (experiment, item,
+sample) still to judge, through one ProviderGate for the judge's endpoint, with each finished sample journaled
+so that a killed eval resumes without paying for judgements again.
+
+A sample is reused, instead of called, when an earlier evaluation file or the judge journal holds it for the
+same judge request fingerprint (same prompt, reference, answer, judge model and settings). Samples are
+independent draws, so sample i of K = 3 is also sample i of K = 5.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from gaia_eval.artifacts.base import Strict
+from gaia_eval.artifacts.evaluation import Evaluation, ItemEvaluation, ItemJudgement, JudgeSample, JudgeSummary
+from gaia_eval.artifacts.journal import JournalWriter, read_records
+from gaia_eval.concurrency import ProviderGate, map_concurrent, run_async
+from gaia_eval.progress import Progress
+from gaia_eval.providers import ProviderSettings, create_provider
+from gaia_eval.providers.base import Provider
+from gaia_eval.providers.pricing import lookup_price
+from gaia_eval.scoring.judge import Judge, JudgeRequest, JudgeSettings, combine_samples
+from gaia_eval.scoring.judge_criteria import criteria_for
+from gaia_eval.scoring.judge_summary import summarize_judgements
+
+DONE_STATUSES = ("scored", "unscored")  # final outcomes; "failed" samples are called again on the next run
+
+
+class JudgeJournalEntry(Strict):
+    """One journal line: a finished sample of one item, for the judge request it answered."""
+
+    item_id: str
+    fingerprint: str
+    sample: JudgeSample
+
+
+def judge_journal_path(evaluation_file: Path) -> Path:
+    name = Path(evaluation_file).name.removesuffix(".eval.json")
+    return Path(evaluation_file).with_name(f"{name}.judge.journal.jsonl")
+
+
+@dataclass
+class JudgeTarget:
+    """One experiment to judge: its rubric results and, per item the model answered, the judge request. The
+    last four fields are the run's state, filled in by judge_experiments."""
+
+    evaluation_file: Path
+    use_case: str
+    mode: str
+    mode_note: str
+    rubric_criteria: list[str]
+    items: list[ItemEvaluation]
+    requests: dict[str, JudgeRequest]  # item_id -> request; items the model failed have none
+    previous: Evaluation | None = None  # the evaluation file found on disk, whose samples may be reused
+    samples: dict[tuple[str, int], JudgeSample] = field(default_factory=dict)
+    journal: JournalWriter | None = None
+    calls_made: int = 0
+
+
+@dataclass
+class JudgeOutcome:
+    items: list[ItemEvaluation]  # the target's items with `judge` filled in
+    summary: JudgeSummary
+    complete: bool  # no call failed; otherwise the evaluation must be redone on the next run
+    calls_made: int  # calls made in this run (reused samples cost nothing)
+
+
+def _reusable(target: JudgeTarget) -> dict[tuple[str, int], JudgeSample]:
+    """Finished samples from the earlier evaluation file and the journal, where the request is unchanged."""
+    found: dict[tuple[str, int], JudgeSample] = {}
+    if target.previous is not None:
+        for item in target.previous.items:
+            request = target.requests.get(item.item_id)
+            if item.judge is None or request is None or item.judge.fingerprint != request.fingerprint:
+                continue
+            for sample in item.judge.samples:
+                if sample.status in DONE_STATUSES:
+                    found[(item.item_id, sample.index)] = sample
+    for entry in read_records(judge_journal_path(target.evaluation_file), JudgeJournalEntry):
+        request = target.requests.get(entry.item_id)
+        if request is not None and entry.fingerprint == request.fingerprint and entry.sample.status in DONE_STATUSES:
+            found[(entry.item_id, entry.sample.index)] = entry.sample
+    return found
+
+
+def _outcome(target: JudgeTarget, settings: JudgeSettings) -> JudgeOutcome:
+    items: list[ItemEvaluation] = []
+    for item in target.items:
+        request = target.requests.get(item.item_id)
+        if request is None:
+            judgement = ItemJudgement(status="model_error")
+        else:
+            samples = [target.samples[(item.item_id, i)] for i in range(settings.samples)]
+            judgement = combine_samples(request, samples)
+        items.append(item.model_copy(update={"judge": judgement}))
+    summary = summarize_judgements(
+        items,
+        criteria_for(target.use_case, target.mode),
+        target.rubric_criteria,
+        settings,
+        target.mode,
+        target.mode_note,
+        lookup_price(settings.provider, settings.model),
+    )
+    return JudgeOutcome(
+        items=items, summary=summary, complete=summary.failed_samples == 0, calls_made=target.calls_made
+    )
+
+
+def judge_experiments(
+    targets: list[JudgeTarget], settings: JudgeSettings, *, reuse: bool = True, show_progress: bool | None = None
+) -> list[JudgeOutcome]:
+    """Judge every target's items K times (reusing finished samples unless `reuse` is off), in one fan-out.
+    The judge provider is created, and so its API key checked, only when there is a call to make."""
+    jobs: list[tuple[JudgeTarget, str, int]] = []
+    for target in targets:
+        target.samples = _reusable(target) if reuse else {}
+        for item_id in target.requests:
+            jobs += [(target, item_id, i) for i in range(settings.samples) if (item_id, i) not in target.samples]
+    if jobs:
+        provider = create_provider(
+            ProviderSettings(
+                provider=settings.provider,
+                model=settings.model,
+                base_url=settings.base_url,
+                timeout_s=settings.retry.timeout_s,
+            )
+        )
+        run_async(_run(jobs, settings, provider, reuse, show_progress))
+    return [_outcome(t, settings) for t in targets]
+
+
+async def _run(
+    jobs: list[tuple[JudgeTarget, str, int]],
+    settings: JudgeSettings,
+    provider: Provider,
+    reuse: bool,
+    show_progress: bool | None,
+) -> None:
+    judge = Judge(settings, provider, ProviderGate(settings.concurrency))
+    busy = list({id(t): t for t, _, _ in jobs}.values())
+    for target in busy:
+        target.journal = JournalWriter(judge_journal_path(target.evaluation_file), truncate=not reuse)
+    progress = Progress(len(jobs), enabled=show_progress, label="judge samples")
+
+    async def worker(job: tuple[JudgeTarget, str, int]) -> JudgeSample:
+        target, item_id, index = job
+        return await judge.sample(target.requests[item_id], index)
+
+    def on_result(job: tuple[JudgeTarget, str, int], sample: JudgeSample) -> None:
+        target, item_id, _ = job
+        target.samples[(item_id, sample.index)] = sample
+        target.calls_made += sample.calls
+        if sample.status in DONE_STATUSES and target.journal is not None:
+            target.journal.append(
+                JudgeJournalEntry(item_id=item_id, fingerprint=target.requests[item_id].fingerprint, sample=sample)
+            )
+        progress.advance(error=sample.status != "scored")
+
+    try:
+        await map_concurrent(jobs, worker, limit=settings.concurrency, on_result=on_result)
+    finally:
+        progress.close()
+        for target in busy:
+            if target.journal is not None:
+                target.journal.close()
+        await provider.aclose()
