@@ -96,7 +96,9 @@ def _expected_summaries(item: ItemResult, external: dict[str, GroundTruth]) -> t
     return None, None
 
 
-def score_experiment(exp: Experiment, external: dict[str, GroundTruth]) -> tuple[list[ItemEvaluation], str]:
+def score_experiment(
+    exp: Experiment, external: dict[str, GroundTruth], exp_path: Path
+) -> tuple[list[ItemEvaluation], str]:
     """Per-item scores and the mode ("comparative" or "standalone")."""
     from gaia_eval.scoring.qa import score_qa
     from gaia_eval.scoring.standalone import score_summaries_standalone
@@ -121,7 +123,7 @@ def score_experiment(exp: Experiment, external: dict[str, GroundTruth]) -> tuple
             if expected is None:
                 raise InputError(
                     f"qa item '{item.item_id}' has no expected answer",
-                    file=exp.safe_name + ".experiment.json",
+                    file=exp_path,
                     fix="run batch-experiment on qa ground truth",
                 )
             criteria, passed = score_qa(item.answer or "", expected)
@@ -140,7 +142,7 @@ def score_experiment(exp: Experiment, external: dict[str, GroundTruth]) -> tuple
     if len(modes) > 1:
         raise InputError(
             "has ground truth for some items and not for others",
-            file=exp.safe_name + ".experiment.json",
+            file=exp_path,
             fix="pass -g with ground truth covering every item",
         )
     return items, (modes.pop() if modes else ("comparative" if exp.groundtruth == "embedded" or external else "standalone"))
@@ -306,7 +308,7 @@ def run_eval(
             if judge is not None:
                 judge_journal_path(out).unlink(missing_ok=True)
             continue
-        items, mode = score_experiment(exp, external)
+        items, mode = score_experiment(exp, external, path)
         before = Freshness.STALE if state is Freshness.CURRENT else state
         pending.append(_Pending(path, exp, out, inputs, before, existing, items, mode))
 

@@ -42,8 +42,11 @@ def _criterion_score(counts: dict[str, int]) -> float:
     return round(rubric.quality_score(counts), 1)
 
 
-def _dominant(counts: dict[str, int]) -> str:
-    return max(RATINGS, key=lambda r: (counts.get(r, 0), -RATINGS.index(r)))
+def _median_rating(counts: dict[str, int]) -> str:
+    """The median rating (Poor < Fair < Good < Excellent); for an even count, the lower middle one, so a split
+    between two ratings is shown as the worse of them."""
+    ordered = [r for r in reversed(RATINGS) for _ in range(counts.get(r, 0))]
+    return ordered[(len(ordered) - 1) // 2]
 
 
 def _item_points(ev: Evaluation) -> dict[str, float]:
@@ -83,7 +86,7 @@ def _judge_row(judge: JudgeSummary | None) -> dict[str, Any] | None:
             c.criterion: {
                 "label": labels[c.criterion],
                 "score": _criterion_score(c.counts) if sum(c.counts.values()) else None,
-                "rating": _dominant(c.counts) if sum(c.counts.values()) else None,
+                "rating": _median_rating(c.counts) if sum(c.counts.values()) else None,
                 "counts": c.counts,
             }
             for c in judge.criteria
@@ -140,7 +143,7 @@ def _model_row(path: Path, ev: Evaluation, eval_dir: Path) -> dict[str, Any]:
             c.criterion: {
                 "label": rubric.CRITERIA[c.criterion].label,
                 "score": _criterion_score(c.counts),
-                "rating": _dominant(c.counts),
+                "rating": _median_rating(c.counts),
                 "counts": c.counts,
                 "mean_value": round(c.mean_value, 3) if c.mean_value is not None else None,
             }
