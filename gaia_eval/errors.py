@@ -105,6 +105,7 @@ class MalformedResponseError(ProviderError):
     # A garbled body is often a transient proxy/server fault, so one more attempt is worth it.
     retryable = True
     reason = "malformed_response"
+    raw_text: str | None = None  # the reply as received (key-free), when the provider had one
 
 
 class AuthError(ProviderError):

@@ -148,5 +148,12 @@ def _network_failure(exc: BaseException) -> OSError | None:
     return None
 
 
+RAW_TEXT_LIMIT = 20_000
+
+
 def malformed(provider: str, what: str, raw: str, secret: str | None) -> MalformedResponseError:
-    return MalformedResponseError(f"{provider}: {what}: {excerpt(raw, secret)!r}")
+    """The error message carries a short excerpt; `raw_text` keeps the (key-free) reply itself, bounded, for
+    callers that record what the model actually said (the judge's `unscored` samples)."""
+    error = MalformedResponseError(f"{provider}: {what}: {excerpt(raw, secret)!r}")
+    error.raw_text = scrub(raw, secret)[:RAW_TEXT_LIMIT]
+    return error

@@ -30,7 +30,9 @@ def parse_json_reply(text: str, *, provider: str, finish_reason: str | None, sec
 
 def cut_off(provider: str, text: str, secret: str | None) -> MalformedResponseError:
     """The error for a structured reply that hit max_tokens; the message points at the real fix."""
-    return malformed(provider, "JSON reply was cut off at max_tokens (raise max_tokens)", text[-80:], secret)
+    error = malformed(provider, "JSON reply was cut off at max_tokens (raise max_tokens)", text[-80:], secret)
+    error.raw_text = malformed(provider, "", text, secret).raw_text  # keep the whole reply, not just its tail
+    return error
 
 
 def schema_instruction(schema: dict[str, Any], schema_name: str) -> str:

@@ -150,7 +150,10 @@ class _Reply:
 def _read_reply(outcome: ChatResponse | MalformedResponseError, criteria: tuple[JudgeCriterion, ...]) -> _Reply:
     if isinstance(outcome, MalformedResponseError):
         # The provider could not parse the reply (not JSON, or cut off at max_tokens); its message quotes it.
-        return _Reply(problem=f"the reply was not one complete JSON object ({outcome.message})", raw=outcome.message)
+        return _Reply(
+            problem=f"the reply was not one complete JSON object ({outcome.message})",
+            raw=outcome.raw_text or outcome.message,
+        )
     text = outcome.text
     if outcome.finish_reason == "refusal":
         return _Reply(problem=f"you declined to rate ({text.strip()[:200]})", reply_text=text, raw=text)
