@@ -28,6 +28,17 @@ EMAIL_TYPES = (
     "vendor_communication",
     "performance_feedback",
 )
+# Longer documents written by an LLM and rendered to PDF (with a .txt twin of the rendered text).
+PDF_TYPES = (
+    "technical_spec",
+    "business_proposal",
+    "research_report",
+    "project_plan",
+    "policy_document",
+    "white_paper",
+    "user_manual",
+    "financial_report",
+)
 
 DocKind = Literal["meeting", "email"]
 
@@ -113,3 +124,44 @@ class GenerationIndex(Artifact):
     doc_kind: DocKind
     generation_info: GenerationInfo
     files: list[IndexEntry] = Field(default_factory=list)
+
+
+class PdfDocumentMeta(Artifact):
+    """`<stem>.meta.json` beside each generated PDF and its `.txt` twin (the text the PDF was rendered from)."""
+
+    kind: Literal["pdf_document_meta"] = "pdf_document_meta"
+    document: str  # file name of the PDF in the same folder
+    document_fingerprint: str
+    text_document: str  # file name of the .txt twin
+    text_fingerprint: str
+    doc_type: str  # technical_spec, white_paper, ...
+    title: str
+    generator: str  # "<provider>:<model>"
+    seed: int
+    variant: int
+    target_tokens: int
+    word_count: int
+    estimated_tokens: int
+    token_method: str
+    pages: int
+    usage: Usage | None = None
+    cost_usd: float | None = None
+
+
+class PdfIndexEntry(Strict):
+    file: str
+    text_file: str
+    meta_file: str
+    doc_type: str
+    fingerprint: str
+    text_fingerprint: str
+    estimated_tokens: int
+    pages: int
+
+
+class PdfIndex(Artifact):
+    """`pdf_metadata.json`, rebuilt from the per-file PDF metas of the folder."""
+
+    kind: Literal["pdf_index"] = "pdf_index"
+    generation_info: GenerationInfo
+    files: list[PdfIndexEntry] = Field(default_factory=list)

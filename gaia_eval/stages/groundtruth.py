@@ -1,11 +1,15 @@
-"""Stage 2, `groundtruth`: the expected answers for each input document, and their consolidated file."""
+"""Stage 2, `groundtruth`: the expected answers for each input document, and their consolidated file.
+
+Offline, ground truth comes exactly from the planted facts of generated documents. With an LLM provider it is
+drafted by the model for any .txt, .md, .html or .pdf document (stages.groundtruth_llm)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from gaia_eval.artifacts.documents import DocumentMeta
+from gaia_eval.artifacts.documents import DocumentMeta, PdfDocumentMeta
 from gaia_eval.artifacts.groundtruth import (
     USE_CASES,
     ConsolidatedEntry,
@@ -19,12 +23,17 @@ from gaia_eval.artifacts.store import (
     fingerprint_bytes,
     fingerprint_file,
     freshness,
+    load_json_file,
+    parse_artifact,
     read_artifact,
-    read_text_input,
     write_artifact,
 )
-from gaia_eval.errors import InputError, UsageError
+from gaia_eval.errors import ArtifactError, InputError, UsageError
+from gaia_eval.extract import extract_text
 from gaia_eval.stages.common import StageSummary, find_inputs, relative_id
+
+if TYPE_CHECKING:
+    from gaia_eval.stages.groundtruth_llm import LLMGroundTruthOptions
 
 # Bump when the way ground truth is derived from planted facts changes.
 FACTS_GROUNDTRUTH_VERSION = "1"
@@ -36,10 +45,11 @@ class SourceInput:
     path: Path
     rel_path: str  # relative to the input folder: recorded in artifacts, independent of the working directory
     item_id: str
-    text: str
+    text: str  # as extracted (HTML and PDF inputs)
     text_fingerprint: str
     meta: DocumentMeta | None
     meta_fingerprint: str
+    doc_type: str | None = None  # from a generated document's meta, when there is one
 
 
 def groundtruth_path(output_dir: Path, item_id: str, use_case: str) -> Path:
@@ -50,8 +60,11 @@ def consolidated_path(output_dir: Path, use_case: str) -> Path:
     return Path(output_dir) / f"consolidated_{use_case}_groundtruth.json"
 
 
-def _collect_inputs(input_dir: Path | None, input_file: Path | None, pattern: str) -> list[SourceInput]:
-    """Read and check every input before anything is written, so a bad input changes no artifact."""
+def _collect_inputs(
+    input_dir: Path | None, input_file: Path | None, pattern: str, *, needs_facts: bool
+) -> list[SourceInput]:
+    """Read (extract) and check every input before anything is written, so a bad input changes no artifact.
+    Without `needs_facts` (LLM ground truth) a damaged meta beside an input is ignored: only its type is used."""
     if input_file is not None:
         root = Path(input_file).parent
         files = [Path(input_file)]
@@ -71,9 +84,14 @@ def _collect_inputs(input_dir: Path | None, input_file: Path | None, pattern: st
                 fix="rename one of them or narrow -p/--pattern",
             )
         seen[item_id] = path
-        text = read_text_input(path)
+        text = extract_text(path).text
         meta_path = path.with_name(path.stem + ".meta.json")
-        meta = read_artifact(meta_path, DocumentMeta) if meta_path.exists() else None
+        try:
+            meta, doc_type = _read_meta(meta_path)
+        except (ArtifactError, InputError):
+            if needs_facts:
+                raise
+            meta, doc_type = None, None
         inputs.append(
             SourceInput(
                 path=path,
@@ -83,9 +101,22 @@ def _collect_inputs(input_dir: Path | None, input_file: Path | None, pattern: st
                 text_fingerprint=fingerprint_bytes(text.encode("utf-8")),
                 meta=meta,
                 meta_fingerprint=fingerprint_file(meta_path) if meta is not None else "none",
+                doc_type=doc_type,
             )
         )
     return inputs
+
+
+def _read_meta(path: Path) -> tuple[DocumentMeta | None, str | None]:
+    """The meta of a generated document beside an input, and its type. A PDF meta describes the PDF and its
+    .txt twin but plants no facts, so it gives only the type; a damaged meta is an error naming it."""
+    if not path.exists():
+        return None, None
+    data = load_json_file(path)
+    if isinstance(data, dict) and data.get("kind") == "pdf_document_meta":
+        return None, parse_artifact(path, data, PdfDocumentMeta).doc_type
+    meta = parse_artifact(path, data, DocumentMeta)
+    return meta, meta.doc_type
 
 
 def _check_offline_possible(source: SourceInput) -> None:
@@ -136,16 +167,79 @@ def run_groundtruth(
     use_case: str = "summarization",
     output_dir: Path = Path("groundtruth"),
     force: bool = False,
+    provider: str = "offline",
+    model: str | None = None,
+    base_url: str | None = None,
+    num_samples: int = 5,
+    custom_prompt: Path | None = None,
+    concurrency: int | None = None,
+    max_tokens: int = 4096,
+    show_progress: bool | None = None,
 ) -> StageSummary:
-    """Write `<item>.<use_case>.groundtruth.json` per input and `consolidated_<use_case>_groundtruth.json`."""
+    """Write `<item>.<use_case>.groundtruth.json` per input and `consolidated_<use_case>_groundtruth.json`.
+    `provider` "offline" builds it from planted facts; any other provider has an LLM draft it."""
     if use_case not in USE_CASES:
         raise UsageError(f"unknown use case '{use_case}'", field="--use-case", fix=f"use one of: {', '.join(USE_CASES)}")
-    sources = _collect_inputs(input_dir, input_file, pattern)
-    for source in sources:
-        _check_offline_possible(source)
-
+    llm_options = None
+    if provider != "offline":
+        llm_options = _llm_options(provider, model, base_url, num_samples, custom_prompt, concurrency, max_tokens,
+                                   show_progress)
+    elif custom_prompt is not None:
+        raise UsageError("a custom prompt needs an LLM provider", field="--custom-prompt",
+                         fix="add --provider anthropic|openai|ollama|... --model M")
+    sources = _collect_inputs(input_dir, input_file, pattern, needs_facts=llm_options is None)
     output_dir = Path(output_dir)
     summary = StageSummary("groundtruth")
+    if llm_options is None:
+        written = _build_all_offline(sources, use_case, output_dir, force, summary)
+    else:
+        from gaia_eval.stages.groundtruth_llm import build_with_llm
+
+        def output_path(item_id: str) -> Path:
+            return groundtruth_path(output_dir, item_id, use_case)
+
+        written = build_with_llm(sources, use_case, output_path, force, llm_options, summary)
+
+    consolidated = consolidated_path(output_dir, use_case)
+    write_artifact(consolidated, consolidate(written, use_case, output_dir))
+    summary.notes.append(f"consolidated: {consolidated}")
+    return summary
+
+
+def _llm_options(
+    provider: str,
+    model: str | None,
+    base_url: str | None,
+    num_samples: int,
+    custom_prompt: Path | None,
+    concurrency: int | None,
+    max_tokens: int,
+    show_progress: bool | None,
+) -> LLMGroundTruthOptions:
+    """The LLM settings, checked before any input is read."""
+    from gaia_eval.generation.llm_session import llm_provider_settings
+    from gaia_eval.stages.groundtruth_llm import LLM_TIMEOUT_S, LLMGroundTruthOptions, load_custom_prompt
+
+    settings = llm_provider_settings(provider, model, base_url, LLM_TIMEOUT_S)
+    if num_samples < 1:
+        raise UsageError("must be at least 1", field="--num-samples")
+    if max_tokens < 256:
+        raise UsageError("is too small for a structured reply", field="--max-tokens", fix="use 256 or more")
+    return LLMGroundTruthOptions(
+        settings=settings,
+        num_samples=num_samples,
+        custom_prompt=load_custom_prompt(custom_prompt) if custom_prompt is not None else None,
+        concurrency=concurrency,
+        max_tokens=max_tokens,
+        show_progress=show_progress,
+    )
+
+
+def _build_all_offline(
+    sources: list[SourceInput], use_case: str, output_dir: Path, force: bool, summary: StageSummary
+) -> list[tuple[str, Path]]:
+    for source in sources:
+        _check_offline_possible(source)
     settings = fingerprint({"method": "planted_facts", "version": FACTS_GROUNDTRUTH_VERSION, "use_case": use_case})
     written: list[tuple[str, Path]] = []
     for source in sources:
@@ -159,11 +253,7 @@ def run_groundtruth(
             summary.count(Freshness.STALE if state is Freshness.CURRENT else state)
         summary.outputs.append(out)
         written.append((source.item_id, out))
-
-    consolidated = consolidated_path(output_dir, use_case)
-    write_artifact(consolidated, consolidate(written, use_case, output_dir))
-    summary.notes.append(f"consolidated: {consolidated}")
-    return summary
+    return written
 
 
 def consolidate(entries: list[tuple[str, Path]], use_case: str, output_dir: Path) -> ConsolidatedGroundTruth:

@@ -1,0 +1,76 @@
+"""Finding a quoted span in a document although extraction changed its whitespace and typography.
+
+PDF and HTML extraction break lines where the layout did, and models quote with straight or curly quotes and
+dashes at will. A quote is matched with whitespace runs collapsed, typographic marks made plain and case
+ignored; what is returned is the span exactly as the document has it, so it can be checked with a plain `in`.
+"""
+
+from __future__ import annotations
+
+import re
+
+_PLAIN = str.maketrans(
+    {
+        "\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
+        "\u201c": '"', "\u201d": '"', "\u201e": '"', "\u2033": '"',
+        "\u2010": "-", "\u2011": "-", "\u2012": "-", "\u2013": "-", "\u2014": "-", "\u2015": "-", "\u2212": "-",
+        "\u00a0": " ", "\u202f": " ", "\u2009": " ", "\u2007": " ",
+    }
+)  # fmt: skip
+_ENDS = "\"'\u2018\u2019\u201c\u201d \t\n"
+_ELLIPSIS = re.compile(r"^(?:\.\.\.|\u2026)\s*|\s*(?:\.\.\.|\u2026)$")
+_LIST_SEPARATORS = re.compile(r"\s*(?:,|;|\band\b)\s*")
+
+
+def _normalized(text: str) -> tuple[str, list[int]]:
+    """`text` lower-cased, marks made plain, whitespace runs as one space; and for each character of the result,
+    the index of the character of `text` it came from."""
+    out: list[str] = []
+    origin: list[int] = []
+    for index, char in enumerate(text.translate(_PLAIN)):
+        if char.isspace():
+            if out and out[-1] != " ":
+                out.append(" ")
+                origin.append(index)
+            continue
+        for piece in char.lower():  # "İ".lower() is two characters
+            out.append(piece)
+            origin.append(index)
+    return "".join(out), origin
+
+
+def clean_quote(quote: str) -> str:
+    """A quote without the quotation marks and ellipses models put around it."""
+    previous = None
+    quote = quote.strip()
+    while previous != quote:
+        previous = quote
+        quote = _ELLIPSIS.sub("", quote.strip(_ENDS)).strip()
+    return quote
+
+
+class QuoteFinder:
+    """Looks quotes up in one document (normalized once)."""
+
+    def __init__(self, document: str) -> None:
+        self.document = document
+        self._haystack, self._origin = _normalized(document)
+
+    def find(self, quote: str) -> str | None:
+        """The span of the document that `quote` quotes (first occurrence), exactly as the document has it;
+        None when the document does not contain it."""
+        wanted = _normalized(clean_quote(quote))[0].strip()
+        if not wanted:
+            return None
+        start = self._haystack.find(wanted)
+        if start < 0:
+            return None
+        return self.document[self._origin[start] : self._origin[start + len(wanted) - 1] + 1]
+
+    def contains(self, quote: str) -> bool:
+        return self.find(quote) is not None
+
+
+def list_items(answer: str) -> list[str]:
+    """The items of a list answer ("A, B and C")."""
+    return [item for item in _LIST_SEPARATORS.split(answer) if item.strip()]

@@ -1,0 +1,405 @@
+"""Ground truth drafted by an LLM for any input document (text, Markdown, HTML or PDF, as extracted).
+
+The model is asked for JSON against the artifact's own pydantic schema: `Summaries` for summarization and
+email, QA pairs with their evidence for qa. Every reply is validated; QA evidence must occur in the document
+(whitespace, case and typographic marks aside) and each answer must be quoted from it. An unusable reply
+(not JSON, cut off, wrong schema, refused, too few grounded pairs) gets one repair turn that says what was
+wrong; still unusable, the file is failed: reported, never written. Each file's artifact is written as soon as
+it is done, so a stopped run resumes with the files still missing.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, Literal
+
+from pydantic import ValidationError
+
+from gaia_eval.artifacts.base import Strict, Usage
+from gaia_eval.artifacts.groundtruth import SUMMARY_STYLES, GroundTruth, QAPair, SourceDocument, Summaries
+from gaia_eval.artifacts.store import (
+    Freshness,
+    fingerprint_bytes,
+    freshness,
+    read_artifact,
+    read_text_input,
+    write_artifact,
+)
+from gaia_eval.concurrency import DEFAULT_CONCURRENCY, ProviderGate, RetryPolicy, map_concurrent, run_async
+from gaia_eval.errors import ArtifactError, InputError, UsageError
+from gaia_eval.extract.quotes import QuoteFinder, list_items
+from gaia_eval.generation.llm_session import CallFailed, Session, UnreadableReply, follow_up, reply_text
+from gaia_eval.progress import Progress
+from gaia_eval.prompts import prompts_fingerprint, render
+from gaia_eval.providers import ProviderSettings, create_provider
+from gaia_eval.providers.base import Message
+from gaia_eval.providers.pricing import cost_of, lookup_price
+from gaia_eval.solvers import doc_label
+
+if TYPE_CHECKING:
+    from gaia_eval.stages.common import StageSummary
+    from gaia_eval.stages.groundtruth import SourceInput
+
+# Bump when the way LLM ground truth is checked or assembled changes in a way the prompts do not show.
+LLM_GROUNDTRUTH_VERSION = "1"
+GROUNDTRUTH_TEMPLATES = (
+    "groundtruth_system.j2",
+    "groundtruth_summaries.j2",
+    "groundtruth_qa.j2",
+    "groundtruth_repair.j2",
+)
+DEFAULT_NUM_SAMPLES = 5
+DEFAULT_MAX_TOKENS = 4096
+LLM_TIMEOUT_S = 300.0
+REPAIR_TOKEN_CEILING = 16_000  # the repair turn gets twice the budget (a cut-off reply must fit), up to this
+CUSTOM_PROMPT_VARIABLES = frozenset({"document", "doc_label", "num_samples", "use_case"})
+MAX_PROBLEMS = 6
+
+
+# A question/answer pair as the model drafts it: QAPair without the id (the stage numbers the pairs) and with
+# the evidence required. (A comment, not a docstring: pydantic would send a docstring to the model as part of
+# the schema.)
+class QADraft(Strict):
+    query: str
+    answer: str
+    answer_type: Literal["number", "string", "list"]
+    evidence: str
+
+
+class QADrafts(Strict):
+    qa_pairs: list[QADraft]
+
+
+@dataclass(frozen=True)
+class CustomPrompt:
+    path: Path
+    source: str
+    fingerprint: str
+    uses_document: bool
+
+
+@dataclass(frozen=True)
+class LLMGroundTruthOptions:
+    settings: ProviderSettings
+    num_samples: int = DEFAULT_NUM_SAMPLES
+    custom_prompt: CustomPrompt | None = None
+    concurrency: int | None = None
+    max_tokens: int = DEFAULT_MAX_TOKENS
+    show_progress: bool | None = None
+
+    @property
+    def method(self) -> str:
+        return f"llm:{self.settings.provider}:{self.settings.model}"
+
+
+def load_custom_prompt(path: Path) -> CustomPrompt:
+    """A user's prompt template: UTF-8 text, valid jinja2, using only the variables the stage provides."""
+    import jinja2
+    from jinja2 import meta
+
+    source = read_text_input(Path(path))
+    try:
+        parsed = jinja2.Environment().parse(source)
+    except jinja2.TemplateSyntaxError as exc:
+        raise UsageError(
+            f"is not a valid prompt template (line {exc.lineno}: {exc.message})", file=path, field="--custom-prompt",
+            fix="fix the {{ }} / {% %} syntax, or escape literal braces with {% raw %}...{% endraw %}",
+        ) from None
+    used = meta.find_undeclared_variables(parsed)
+    unknown = sorted(used - CUSTOM_PROMPT_VARIABLES)
+    if unknown:
+        raise UsageError(
+            f"uses the unknown variable '{unknown[0]}'", file=path, field="--custom-prompt",
+            fix=f"use only {', '.join(sorted(CUSTOM_PROMPT_VARIABLES))}",
+        )
+    return CustomPrompt(Path(path), source, fingerprint_bytes(source.encode("utf-8")), "document" in used)
+
+
+def groundtruth_inputs(text_fingerprint: str, use_case: str, options: LLMGroundTruthOptions) -> dict[str, str]:
+    """What an LLM ground-truth artifact is made from; a change in any of them makes it stale."""
+    inputs = {
+        "source": text_fingerprint,
+        "method": "llm",
+        "version": LLM_GROUNDTRUTH_VERSION,
+        "provider": options.settings.provider,
+        "model": options.settings.model,
+        "prompts": prompts_fingerprint(*GROUNDTRUTH_TEMPLATES),
+        "custom_prompt": options.custom_prompt.fingerprint if options.custom_prompt else "none",
+    }
+    if use_case == "qa":
+        inputs["num_samples"] = str(options.num_samples)
+    return inputs
+
+
+# ---- what is asked ----------------------------------------------------------------------------------------
+
+
+def _inline_refs(schema: Any, defs: dict[str, Any]) -> Any:
+    """The schema with every `$ref` to `$defs` replaced by its definition (some local servers ignore $defs)."""
+    if isinstance(schema, dict):
+        if "$ref" in schema:
+            return _inline_refs(defs[schema["$ref"].rsplit("/", 1)[-1]], defs)
+        return {k: _inline_refs(v, defs) for k, v in schema.items() if k != "$defs"}
+    if isinstance(schema, list):
+        return [_inline_refs(v, defs) for v in schema]
+    return schema
+
+
+def reply_schema(use_case: str, num_samples: int) -> dict[str, Any]:
+    """The JSON schema the model must fill, built from the pydantic models (every key required)."""
+    if use_case == "qa":
+        raw = QADrafts.model_json_schema()
+        schema = _inline_refs(raw, raw.get("$defs", {}))
+        schema["properties"]["qa_pairs"]["minItems"] = num_samples
+        return schema
+    schema = Summaries.model_json_schema()
+    schema["required"] = list(SUMMARY_STYLES)
+    return schema
+
+
+def user_prompt(use_case: str, document: str, options: LLMGroundTruthOptions) -> str:
+    variables = {
+        "document": document.strip(),
+        "doc_label": doc_label(use_case),
+        "num_samples": options.num_samples,
+        "use_case": use_case,
+    }
+    custom = options.custom_prompt
+    if custom is None:
+        name = "groundtruth_qa.j2" if use_case == "qa" else "groundtruth_summaries.j2"
+        return render(name, **variables)
+    import jinja2
+
+    environment = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False)
+    text = environment.from_string(custom.source).render(**variables).strip()
+    if not custom.uses_document:  # a prompt that only says what to do still needs the document to do it on
+        text = f"{text}\n\n<document>\n{variables['document']}\n</document>"
+    return text
+
+
+# ---- checking replies -------------------------------------------------------------------------------------
+
+
+def _schema_problems(exc: ValidationError) -> list[str]:
+    problems = []
+    for error in exc.errors()[:MAX_PROBLEMS]:
+        where = ".".join(str(p) for p in error.get("loc", ())) or "the reply"
+        kind = error.get("type", "")
+        wording = {"extra_forbidden": "is not a key of the schema", "missing": "is missing"}
+        what = wording.get(kind, error.get("msg", ""))
+        problems.append(f"{where} {what}")
+    return problems
+
+
+def check_summaries(data: Any) -> tuple[Summaries | None, list[str]]:
+    if not isinstance(data, dict):
+        return None, ["the reply must be a JSON object with the six summary keys"]
+    problems = [f"{key} is missing" for key in SUMMARY_STYLES if key not in data]
+    try:
+        summaries = Summaries.model_validate(data)
+    except ValidationError as exc:
+        return None, (problems + _schema_problems(exc))[:MAX_PROBLEMS]
+    for key in ("executive_summary", "detailed_summary"):
+        if not getattr(summaries, key).strip():
+            problems.append(f"{key} is empty")
+    return (None, problems) if problems else (summaries, [])
+
+
+def _slug(text: str, limit: int = 5) -> str:
+    return "-".join(re.findall(r"[a-z0-9]+", text.lower())[:limit]) or "question"
+
+
+def check_qa(data: Any, quotes: QuoteFinder) -> tuple[list[QADraft], list[str]]:
+    """The pairs whose evidence and answer are found in the document (evidence as the document writes it), and
+    a problem for each pair dropped."""
+    try:
+        drafts = QADrafts.model_validate(data)
+    except ValidationError as exc:
+        return [], _schema_problems(exc)
+    kept: list[QADraft] = []
+    problems: list[str] = []
+    for index, pair in enumerate(drafts.qa_pairs, 1):
+        span = quotes.find(pair.evidence)
+        answers = list_items(pair.answer) if pair.answer_type == "list" else [pair.answer]
+        if not pair.query.strip() or not pair.answer.strip():
+            problems.append(f"pair {index} has an empty query or answer")
+        elif span is None:
+            problems.append(f"pair {index}: the evidence {pair.evidence[:80]!r} does not occur in the document")
+        elif not all(quotes.contains(answer) for answer in answers):
+            problems.append(f"pair {index}: the answer {pair.answer[:60]!r} is not copied from the document")
+        else:
+            kept.append(pair.model_copy(update={"evidence": span}))
+    return kept, problems[:MAX_PROBLEMS]
+
+
+def to_qa_pairs(drafts: list[QADraft]) -> list[QAPair]:
+    return [
+        QAPair(id=f"q{i:02d}-{_slug(d.query)}", query=d.query, answer=d.answer, answer_type=d.answer_type,
+               evidence=d.evidence)
+        for i, d in enumerate(drafts, 1)
+    ]
+
+
+# ---- the conversation -------------------------------------------------------------------------------------
+
+
+@dataclass
+class Drafted:
+    summaries: Summaries | None = None
+    qa_pairs: list[QAPair] | None = None
+    error: str | None = None
+
+
+def _add_new_pairs(kept: list[QADraft], drafts: list[QADraft]) -> None:
+    """Grounded pairs collect over both turns; a repair turn may return the good pairs again: kept once."""
+    seen = {" ".join(p.query.lower().split()) for p in kept}
+    for pair in drafts:
+        key = " ".join(pair.query.lower().split())
+        if key not in seen:
+            seen.add(key)
+            kept.append(pair)
+
+
+async def draft_groundtruth(session: Session, use_case: str, prompt: str, document: str, num_samples: int) -> Drafted:
+    """The first turn and at most one repair turn; provider failures end the file too. A reply cut off at
+    max_tokens arrives as UnreadableReply (the providers refuse to parse a cut-off structured reply)."""
+    quotes = QuoteFinder(document)
+    grounded: list[QADraft] = []
+    messages: tuple[Message, ...] = (Message(role="user", content=prompt),)
+    for turn in (1, 2):
+        previous: str | None = None
+        try:
+            response = await session.send(messages, max_tokens=_turn_budget(session.max_tokens, turn))
+        except UnreadableReply as exc:
+            problems = [f"the reply could not be read: {exc.problem}"]
+        except CallFailed as exc:
+            return Drafted(error=exc.reason)
+        else:
+            previous = reply_text(response)
+            if response.finish_reason == "refusal":
+                problems = [f"the model declined ({' '.join(response.text.split())[:160]}); the task is to write "
+                            "reference answers from the document"]
+            elif use_case == "qa":
+                drafts, problems = check_qa(response.data, quotes)
+                _add_new_pairs(grounded, drafts)
+                if len(grounded) >= num_samples:
+                    return Drafted(qa_pairs=to_qa_pairs(grounded[:num_samples]))
+                problems.append(f"only {len(grounded)} of the {num_samples} pairs are grounded in the document")
+            else:
+                summaries, problems = check_summaries(response.data)
+                if summaries is not None:
+                    return Drafted(summaries=summaries)
+        if turn == 2:
+            return Drafted(error="still invalid after one repair turn: " + "; ".join(problems))
+        repair = render("groundtruth_repair.j2", problems=problems, use_case=use_case, num_samples=num_samples)
+        messages = follow_up(prompt, previous, repair)
+    raise AssertionError("unreachable")  # pragma: no cover - the loop always returns
+
+
+def _turn_budget(max_tokens: int, turn: int) -> int:
+    return max_tokens if turn == 1 else max(max_tokens, min(2 * max_tokens, REPAIR_TOKEN_CEILING))
+
+
+# ---- running over the files -------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _Job:
+    source: SourceInput
+    out: Path
+    inputs: dict[str, str]
+    before: Freshness
+
+
+def build_with_llm(
+    sources: list[SourceInput], use_case: str, output_path: Callable[[str], Path], force: bool,
+    options: LLMGroundTruthOptions, summary: StageSummary,
+) -> list[tuple[str, Path]]:
+    """Write each input's ground truth; return (item id, artifact) for every input that has a valid artifact.
+
+    A file that fails keeps the artifact an earlier run wrote for it, if any: it is valid ground truth of the
+    text it embeds, so the consolidated file does not silently lose the item; the stage notes that it is stale."""
+    jobs: list[_Job] = []
+    done: list[tuple[str, Path]] = []
+    for source in sources:
+        out = output_path(source.item_id)
+        inputs = groundtruth_inputs(source.text_fingerprint, use_case, options)
+        state, _ = freshness(out, GroundTruth, inputs)
+        if state is Freshness.CURRENT and not force:
+            summary.skipped += 1
+            summary.outputs.append(out)
+            done.append((source.item_id, out))
+        else:
+            jobs.append(_Job(source, out, inputs, Freshness.STALE if state is Freshness.CURRENT else state))
+    if jobs:
+        run_async(_run_jobs(jobs, use_case, options, summary, done))
+    return done
+
+
+async def _run_jobs(
+    jobs: list[_Job], use_case: str, options: LLMGroundTruthOptions, summary: StageSummary,
+    done: list[tuple[str, Path]],
+) -> None:
+    provider = create_provider(options.settings)  # a missing cloud key stops here, before any call (exit 2)
+    quote = lookup_price(options.settings.provider, options.settings.model)
+    gate = ProviderGate(options.concurrency or DEFAULT_CONCURRENCY)
+    policy = RetryPolicy(timeout_s=LLM_TIMEOUT_S)
+    system = render("groundtruth_system.j2")
+    schema = reply_schema(use_case, options.num_samples)
+    progress = Progress(len(jobs), enabled=options.show_progress, label="files")
+
+    async def worker(job: _Job) -> tuple[Drafted, Usage]:
+        session = Session(provider, gate, policy, system=system, max_tokens=options.max_tokens, json_schema=schema,
+                          schema_name="qa_pairs" if use_case == "qa" else "summaries")
+        prompt = user_prompt(use_case, job.source.text, options)
+        drafted = await draft_groundtruth(session, use_case, prompt, job.source.text, options.num_samples)
+        return drafted, session.usage
+
+    def on_result(job: _Job, result: tuple[Drafted, Usage]) -> None:
+        drafted, usage = result
+        cost, _, _ = cost_of(usage, quote)
+        progress.advance(error=drafted.error is not None, cost=cost)
+        if drafted.error is not None:
+            summary.failed += 1
+            summary.failures.append(f"{job.source.rel_path}: {drafted.error}")
+            if job.out.exists() and _readable(job.out):
+                done.append((job.source.item_id, job.out))
+                summary.notes.append(f"kept the earlier ground truth of {job.source.rel_path} (stale) in the "
+                                     "consolidated file until it is redone")
+            return
+        source = job.source
+        write_artifact(
+            job.out,
+            GroundTruth(
+                inputs=job.inputs,
+                use_case=use_case,  # type: ignore[arg-type]
+                item_id=source.item_id,
+                source=SourceDocument(path=source.rel_path, fingerprint=source.text_fingerprint, text=source.text),
+                doc_type=source.doc_type,
+                method=options.method,
+                summaries=drafted.summaries,
+                qa_pairs=drafted.qa_pairs,
+                usage=usage,
+                cost_usd=cost,
+            ),
+        )
+        summary.count(job.before)
+        summary.outputs.append(job.out)
+        done.append((source.item_id, job.out))
+
+    try:
+        await map_concurrent(jobs, worker, limit=gate.max_concurrency, on_result=on_result)
+    finally:
+        progress.close()
+        await provider.aclose()
+
+
+def _readable(path: Path) -> bool:
+    try:
+        read_artifact(path, GroundTruth)
+    except (ArtifactError, InputError):
+        return False
+    return True
