@@ -17,6 +17,7 @@ from gaia_eval.generation import scenario as sc
 from gaia_eval.generation.banks import pools
 from gaia_eval.generation.banks.emails import EMAIL_SPECS
 from gaia_eval.generation.banks.meetings import MEETING_SPECS
+from gaia_eval.generation.meetings import cast_meeting, meeting_header
 
 LLMKind = Literal["meeting", "email", "pdf"]
 
@@ -111,37 +112,11 @@ def _topics(rng: random.Random, items: tuple, values: dict[str, str]) -> tuple[s
 def _meeting_brief(rng: random.Random, doc_type: str, today: dt.date, values: dict[str, str], domain: str,
                    client_domain: str, target_tokens: int) -> Brief:
     spec = MEETING_SPECS[doc_type]
-    casting = sc.Casting(rng)
-    size = rng.randint(*spec.size)
-    other_count = min(rng.randint(*spec.other_size), size - 3) if spec.other_roles else 0
-    lead = casting.person(rng.choice(spec.lead_roles), domain)
-    members = casting.people(spec.member_roles, size - 1 - other_count, domain)
-    others = casting.people(spec.other_roles, other_count, client_domain, suffix=f", {values['client']}")
-    everyone = [lead, *members, *others]
-    values = {**values, "reviewee": members[0].name, "feature": rng.choice(pools.FEATURES)}
+    cast = cast_meeting(rng, spec, domain, values["client"], client_domain)
+    everyone = cast.everyone
+    values = {**values, "reviewee": cast.members[0].name, "feature": rng.choice(pools.FEATURES)}
     title = sc.fill(spec.title, values)
-    minutes = rng.choice(spec.minutes)
-    start = dt.datetime.combine(today, dt.time(rng.randint(8, 16), rng.choice((0, 30))))
-    end = start + dt.timedelta(minutes=minutes)
-    if rng.random() < spec.in_person:
-        where = f"{rng.choice(pools.ROOM_NAMES)}, {values['city']} office"
-    else:
-        where = f"{rng.choice(pools.VIDEO_TOOLS)} call"
-    header = "\n".join(
-        [
-            title,
-            f"Date: {sc.long_date(today)}",
-            f"Time: {_clock(start)} - {_clock(end)} {rng.choice(pools.TIME_ZONES)}",
-            f"Duration: {minutes} minutes",
-            f"Location: {where}",
-            "",
-            "Participants:",
-            *(f"- {p.name} ({p.role})" for p in everyone),
-            "",
-            "Transcript:",
-            "",
-        ]
-    )
+    header, minutes = meeting_header(rng, spec, values, today, rng.random() < spec.in_person, cast)
     return Brief(
         kind="meeting",
         doc_type=doc_type,
@@ -152,13 +127,9 @@ def _meeting_brief(rng: random.Random, doc_type: str, today: dt.date, values: di
         people=tuple(_person(p) for p in everyone),
         topics=_topics(rng, spec.items, values),
         target_tokens=target_tokens,
-        header=header + "\n",
+        header=header,
         minutes=minutes,
     )
-
-
-def _clock(moment: dt.datetime) -> str:
-    return moment.strftime("%I:%M %p").lstrip("0")
 
 
 def _email_brief(rng: random.Random, doc_type: str, today: dt.date, values: dict[str, str], domain: str,

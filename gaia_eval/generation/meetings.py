@@ -126,7 +126,7 @@ def generate_meeting(doc_type: str, rng: random.Random, target_tokens: int) -> t
     spec = MEETING_SPECS[doc_type]
     today = sc.document_date(rng)
     (company, domain), (client, client_domain) = rng.sample(pools.COMPANIES, 2)
-    cast = _cast(rng, spec, domain, client, client_domain)
+    cast = cast_meeting(rng, spec, domain, client, client_domain)
     values = sc.shared_values(rng, today, company, client)
     values["reviewee"] = cast.members[0].name  # the performance review's title names the person reviewed
     build = Build(rng, spec, cast, values)
@@ -140,7 +140,7 @@ def generate_meeting(doc_type: str, rng: random.Random, target_tokens: int) -> t
     values["agenda"] = sc.join_names([f"the {p.topic}" for p in planted])
 
     in_person = rng.random() < spec.in_person
-    header = _header(rng, spec, values, today, in_person, cast)
+    header, _ = meeting_header(rng, spec, values, today, in_person, cast)
     required = _compose(build, planted, in_person, sc.count_words(header))
     if required > target_words * 1.08:  # even the essentials are too long: say them as briefly as possible
         build.lean = True
@@ -174,7 +174,8 @@ def _compose(build: Build, planted: list[PlantedItem], in_person: bool, header_w
     return header_words + sum(s.words for s in build.segments if s.piece is None)
 
 
-def _cast(rng: random.Random, spec: MeetingType, domain: str, client: str, client_domain: str) -> Cast:
+def cast_meeting(rng: random.Random, spec: MeetingType, domain: str, client: str, client_domain: str) -> Cast:
+    """The people of a meeting of this type: a lead, members, and (for client-facing types) the client's."""
     casting = sc.Casting(rng)
     size = rng.randint(*spec.size)
     other_count = min(rng.randint(*spec.other_size), size - 3) if spec.other_roles else 0
@@ -184,8 +185,10 @@ def _cast(rng: random.Random, spec: MeetingType, domain: str, client: str, clien
     return Cast(lead, members, others)
 
 
-def _header(rng: random.Random, spec: MeetingType, values: dict[str, str], today: dt.date, in_person: bool,
-            cast: Cast) -> str:
+def meeting_header(rng: random.Random, spec: MeetingType, values: dict[str, str], today: dt.date, in_person: bool,
+                   cast: Cast) -> tuple[str, int]:
+    """The transcript's header (title, date, time, place, participants) and the meeting's length in minutes;
+    shared with the LLM generator, whose transcripts get exactly this header."""
     minutes = rng.choice(spec.minutes)
     start = dt.datetime.combine(today, dt.time(rng.randint(8, 16), rng.choice((0, 30))))
     end = start + dt.timedelta(minutes=minutes)
@@ -206,7 +209,7 @@ def _header(rng: random.Random, spec: MeetingType, values: dict[str, str], today
         "Transcript:",
         "",
     ]
-    return "\n".join(lines) + "\n"
+    return "\n".join(lines) + "\n", minutes
 
 
 def _clock(moment: dt.datetime) -> str:
