@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import urllib.error
 import urllib.request
-from pathlib import Path
 
 import orjson
 import pytest

@@ -11,7 +11,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Literal
+from typing import TYPE_CHECKING, Literal, TypeVar
 
 from gaia_eval.artifacts.base import Usage
 from gaia_eval.artifacts.documents import (
@@ -64,6 +64,7 @@ LLM_TARGET_RANGE = (100, 10_000)
 LLM_TIMEOUT_S = 300.0  # per call: a long document takes a slow local model minutes
 
 DocKind = Literal["meeting", "email", "pdf"]
+M = TypeVar("M", DocumentMeta, PdfDocumentMeta)
 _VALID_TYPES = {"meeting": MEETING_TYPES, "email": EMAIL_TYPES, "pdf": PDF_TYPES}
 _TYPE_OPTIONS = {"meeting": "--meeting-types", "email": "--email-types", "pdf": "--pdf-types"}
 
@@ -388,75 +389,67 @@ def file_matches(path: Path, expected_fingerprint: str) -> bool:
         return False
 
 
-def build_index(folder: Path, kind: Literal["meeting", "email"]) -> GenerationIndex:
-    """The folder index, rebuilt from every per-file meta of this kind, so it never loses or invents entries."""
-    entries: list[IndexEntry] = []
-    generators: set[str] = set()
-    targets: set[int] = set()
-    types: set[str] = set()
+def _generation_info(metas: list[DocumentMeta] | list[PdfDocumentMeta]) -> GenerationInfo:
+    targets = {m.target_tokens for m in metas}
+    return GenerationInfo(
+        generator=", ".join(sorted({m.generator for m in metas})) or "none",
+        total_files=len(metas),
+        target_tokens_per_file=max(targets) if len(targets) == 1 else 0,
+        types=sorted({m.doc_type for m in metas}),
+    )
+
+
+def _metas(folder: Path, model: type[M]) -> list[tuple[Path, M]]:
+    """Every meta of this model in the folder; others (another kind's, or damaged ones) are passed over, and the
+    next generate run redoes a damaged one."""
+    found = []
     for meta_path in sorted(Path(folder).glob("*.meta.json")):
         try:
-            meta = read_artifact(meta_path, DocumentMeta)
+            found.append((meta_path, read_artifact(meta_path, model)))
         except ArtifactError:
-            continue  # not ours (or damaged): the next generate run redoes it
-        if meta.doc_kind != kind:
             continue
-        entries.append(
-            IndexEntry(
-                file=meta.document,
-                meta_file=meta_path.name,
-                doc_type=meta.doc_type,
-                fingerprint=meta.document_fingerprint,
-                estimated_tokens=meta.estimated_tokens,
-            )
+    return found
+
+
+def build_index(folder: Path, kind: Literal["meeting", "email"]) -> GenerationIndex:
+    """The folder index, rebuilt from every per-file meta of this kind, so it never loses or invents entries."""
+    metas = [(path, meta) for path, meta in _metas(folder, DocumentMeta) if meta.doc_kind == kind]
+    entries = [
+        IndexEntry(
+            file=meta.document,
+            meta_file=path.name,
+            doc_type=meta.doc_type,
+            fingerprint=meta.document_fingerprint,
+            estimated_tokens=meta.estimated_tokens,
         )
-        generators.add(meta.generator)
-        targets.add(meta.target_tokens)
-        types.add(meta.doc_type)
+        for path, meta in metas
+    ]
     return GenerationIndex(
         inputs={e.file: e.fingerprint for e in entries},
         doc_kind=kind,
-        generation_info=GenerationInfo(
-            generator=", ".join(sorted(generators)) or "none",
-            total_files=len(entries),
-            target_tokens_per_file=max(targets) if len(targets) == 1 else 0,
-            types=sorted(types),
-        ),
+        generation_info=_generation_info([meta for _, meta in metas]),
         files=entries,
     )
 
 
 def build_pdf_index(folder: Path) -> PdfIndex:
     """`pdf_metadata.json`, rebuilt from every PDF meta of the folder."""
-    entries: list[PdfIndexEntry] = []
-    generators: set[str] = set()
-    targets: set[int] = set()
-    for meta_path in sorted(Path(folder).glob("*.meta.json")):
-        try:
-            meta = read_artifact(meta_path, PdfDocumentMeta)
-        except ArtifactError:
-            continue  # a meeting or e-mail meta, or damaged: the next generate run redoes it
-        entries.append(
-            PdfIndexEntry(
-                file=meta.document,
-                text_file=meta.text_document,
-                meta_file=meta_path.name,
-                doc_type=meta.doc_type,
-                fingerprint=meta.document_fingerprint,
-                text_fingerprint=meta.text_fingerprint,
-                estimated_tokens=meta.estimated_tokens,
-                pages=meta.pages,
-            )
+    metas = _metas(folder, PdfDocumentMeta)
+    entries = [
+        PdfIndexEntry(
+            file=meta.document,
+            text_file=meta.text_document,
+            meta_file=path.name,
+            doc_type=meta.doc_type,
+            fingerprint=meta.document_fingerprint,
+            text_fingerprint=meta.text_fingerprint,
+            estimated_tokens=meta.estimated_tokens,
+            pages=meta.pages,
         )
-        generators.add(meta.generator)
-        targets.add(meta.target_tokens)
+        for path, meta in metas
+    ]
     return PdfIndex(
         inputs={e.file: e.fingerprint for e in entries},
-        generation_info=GenerationInfo(
-            generator=", ".join(sorted(generators)) or "none",
-            total_files=len(entries),
-            target_tokens_per_file=max(targets) if len(targets) == 1 else 0,
-            types=sorted({e.doc_type for e in entries}),
-        ),
+        generation_info=_generation_info([meta for _, meta in metas]),
         files=entries,
     )
