@@ -138,3 +138,26 @@ def test_killed_offline_stages_never_leave_a_torn_file(tmp_path: Path, stage: st
     assert watcher.torn == []
     for path in watched.rglob("*.json"):
         orjson.loads(path.read_bytes())
+
+
+def test_ctrl_c_stops_cleanly_and_the_same_command_resumes(fake_llm, qa_groundtruth: Path, tmp_path: Path):
+    fake_llm.latency_s = 0.05
+    config = _config(tmp_path / "c.json", fake_llm.openai_base_url)
+    out = tmp_path / "exp"
+    args = _cli("batch-experiment", "-c", str(config), "-i", str(qa_groundtruth), "-o", str(out), "--concurrency", "4", "--quiet")
+    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    journal = out / "local-model.experiment.journal.jsonl"
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (journal.exists() and journal.read_bytes().count(b"\n") >= 8):
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGINT)
+    _, stderr = proc.communicate(timeout=30)
+    assert proc.returncode == 130
+    assert "interrupted" in stderr and "Traceback" not in stderr
+    lines = journal.read_bytes().splitlines()
+    assert lines and all(orjson.loads(line) for line in lines)  # every journaled item is whole
+    calls_before = fake_llm.request_count
+    resumed = subprocess.run(args, capture_output=True, text=True, timeout=120)
+    assert resumed.returncode == 0, resumed.stderr
+    final = read_artifact(out / "local-model.experiment.json", Experiment)
+    assert fake_llm.request_count - calls_before == len(final.items) - len(lines)
