@@ -116,3 +116,16 @@ def test_unpriced_model_is_never_reported_as_free(fake_llm, qa_gt: Path, tmp_pat
     exp = read_artifact(tmp_path / "exp" / "mystery.experiment.json", Experiment)
     assert exp.totals.cost_status == "unpriced" and exp.totals.cost_usd is None
     assert all(i.cost_usd is None for i in exp.items)
+
+    # A price set in the config re-costs the finished answers without calling the model again.
+    config.write_bytes(orjson.dumps({"experiments": [{"name": "mystery", "provider": "openai", "model": "mystery-model-9",
+                                                      "base_url": fake_llm.openai_base_url,
+                                                      "price": {"input_per_mtok": 1.0, "output_per_mtok": 2.0}}]}))
+    calls = fake_llm.request_count
+    again = CliRunner().invoke(cli, ["batch-experiment", "-c", str(config), "-i", str(qa_gt), "-o", str(tmp_path / "exp"), "--quiet"])
+    assert again.exit_code == 0, again.output
+    priced = read_artifact(tmp_path / "exp" / "mystery.experiment.json", Experiment)
+    assert fake_llm.request_count == calls
+    usage = priced.totals.usage
+    assert priced.totals.cost_status == "priced" and "set in the experiment config" in priced.pricing
+    assert priced.totals.cost_usd == pytest.approx((usage.input_tokens * 1.0 + usage.output_tokens * 2.0) / 1e6)

@@ -28,6 +28,11 @@ class ExperimentParameters(Strict):
     seed: int | None = None
 
 
+class PriceOverride(Strict):
+    input_per_mtok: float = Field(ge=0)  # USD per million input tokens
+    output_per_mtok: float = Field(ge=0)
+
+
 class ExperimentSpec(Strict):
     name: str
     provider: str
@@ -42,6 +47,7 @@ class ExperimentSpec(Strict):
     requests_per_minute: float | None = Field(default=None, gt=0)
     max_retries: int | None = Field(default=None, ge=0)
     timeout_s: float | None = Field(default=None, gt=0)
+    price: PriceOverride | None = None  # overrides the shipped pricing table for this model
 
     @field_validator("name")
     @classmethod
@@ -57,6 +63,7 @@ class ExperimentSpec(Strict):
             mode="json",
             include={"provider", "model", "system_prompt", "max_tokens", "temperature", "parameters", "base_url"},
         )
+
 
 
 class ExperimentConfig(Strict):

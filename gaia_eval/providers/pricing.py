@@ -114,6 +114,12 @@ def lookup_price(provider: str, model: str) -> PriceQuote:
     return PriceQuote("priced", provider, model, best[1])
 
 
+def quote_from_config(provider: str, model: str, input_per_mtok: float, output_per_mtok: float) -> PriceQuote:
+    """A price the user set in the experiment config (for a model the table lacks, or a negotiated rate)."""
+    entry = PriceEntry(model, provider, input_per_mtok, output_per_mtok, "set in the experiment config", "run time")
+    return PriceQuote("priced", provider, model, entry)
+
+
 def cost_of(usage: Usage, quote: PriceQuote) -> tuple[float | None, float | None, float | None]:
     """(total, input, output) in USD; all None when the model is unpriced."""
     if quote.status == "local":

@@ -50,7 +50,7 @@ from gaia_eval.errors import ArtifactError, ConfigError, InputError
 from gaia_eval.progress import Progress
 from gaia_eval.providers import ProviderSettings, check_provider_name, create_provider
 from gaia_eval.providers.base import Provider
-from gaia_eval.providers.pricing import PriceQuote, cost_of, lookup_price
+from gaia_eval.providers.pricing import PriceQuote, cost_of, lookup_price, quote_from_config
 from gaia_eval.solvers import Solver, prompt_settings_fingerprint
 from gaia_eval.stages.common import StageSummary
 from gaia_eval.stages.experiment_inputs import WorkItem, Workload, load_workload
@@ -163,11 +163,24 @@ def compute_totals(items: list[ItemResult], wall_time_s: float, quote: PriceQuot
     )
 
 
-def _with_groundtruth(result: ItemResult, item: WorkItem) -> ItemResult:
-    """Reused answers always carry the current ground truth, which may have changed since they were made."""
+def _refreshed(result: ItemResult, item: WorkItem, quote: PriceQuote) -> ItemResult:
+    """Reused answers always carry the current ground truth and the current price, either of which may have
+    changed since they were made (neither changes the answer, so no call is needed)."""
+    cost, _, _ = cost_of(result.usage, quote)
     return result.model_copy(
-        update={"groundtruth_answer": item.expected_answer, "groundtruth_summaries": item.expected_summaries}
+        update={
+            "groundtruth_answer": item.expected_answer,
+            "groundtruth_summaries": item.expected_summaries,
+            "cost_usd": cost,
+            "cost_status": quote.status,
+        }
     )
+
+
+def price_quote(spec: ExperimentSpec) -> PriceQuote:
+    if spec.price is not None:
+        return quote_from_config(spec.provider, spec.model, spec.price.input_per_mtok, spec.price.output_per_mtok)
+    return lookup_price(spec.provider, spec.model)
 
 
 def _reusable(path: Path, fingerprints: dict[str, str]) -> dict[str, ItemResult]:
@@ -221,7 +234,8 @@ def run_batch_experiment(
         path = output_dir / f"{safe_name(spec.name)}.experiment.json"
         _check_same_use_case(path, workload.use_case)
         settings_fp = fingerprint(spec.result_settings())
-        inputs = {**settings_common, "settings": settings_fp}
+        quote = price_quote(spec)
+        inputs = {**settings_common, "settings": settings_fp, "pricing": fingerprint(quote.describe())}
         fps = {
             i.item_id: fingerprint([i.content_fingerprint, settings_fp, settings_common["prompts"]])
             for i in workload.items
@@ -238,7 +252,7 @@ def run_batch_experiment(
                 continue
         reuse = {} if force else _reusable(path, fps)
         by_id = {i.item_id: i for i in workload.items}
-        results = {k: _with_groundtruth(v, by_id[k]) for k, v in reuse.items() if k in by_id}
+        results = {k: _refreshed(v, by_id[k], quote) for k, v in reuse.items() if k in by_id}
         todo = [i for i in workload.items if i.item_id not in results]
         plans.append(
             _Plan(
@@ -249,7 +263,7 @@ def run_batch_experiment(
                 item_fingerprints=fps,
                 results=results,
                 todo=todo,
-                quote=lookup_price(spec.provider, spec.model),
+                quote=quote,
                 remaining=len(todo),
             )
         )
