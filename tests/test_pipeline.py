@@ -241,3 +241,11 @@ def test_a_real_long_transcript_runs_standalone(tmp_path: Path):
     assert run_eval(experiment_dir=exp, output_dir=ev).standalone == 2
     run_report(ev, tmp_path / "r.md")
     assert "Standalone — not verified against facts" in (tmp_path / "r.md").read_text()
+
+
+def test_groundtruth_never_takes_its_own_sidecar_files_as_inputs(docs: Path, tmp_path: Path):
+    summary = run_groundtruth(input_dir=docs, pattern="*", use_case="qa", output_dir=tmp_path / "gt")
+    assert sorted(p.name for p in summary.outputs) == [
+        "budget_planning_meeting.qa.groundtruth.json",
+        "standup_meeting.qa.groundtruth.json",
+    ]

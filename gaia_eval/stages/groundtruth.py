@@ -70,7 +70,8 @@ def _collect_inputs(
         files = [Path(input_file)]
     elif input_dir is not None:
         root = Path(input_dir)
-        files = find_inputs(root, pattern, exclude_suffixes=(".meta.json", GROUNDTRUTH_SUFFIX))
+        # Our own sidecar files are never inputs, whatever -p matches: metas, folder indexes, ground truth.
+        files = find_inputs(root, pattern, exclude_suffixes=(".meta.json", "_metadata.json", GROUNDTRUTH_SUFFIX))
     else:
         raise UsageError("no input given", fix="pass -d FOLDER or -f FILE")
     inputs: list[SourceInput] = []
