@@ -29,6 +29,11 @@ class GaiaGroup(click.Group):
         except GaiaEvalError as exc:
             click.echo(f"error: {exc.one_line()}", err=True)
             ctx.exit(exc.exit_code)
+        except OSError as exc:
+            # Last resort for a file-system refusal no stage anticipated: still one line, never a traceback.
+            where = f"{exc.filename}: " if exc.filename else ""
+            click.echo(f"error: {where}{exc.strerror or exc} (fix: check the path and its permissions)", err=True)
+            ctx.exit(1)
         except KeyboardInterrupt:
             click.echo("interrupted: finished items are saved; run the same command again to resume", err=True)
             ctx.exit(130)

@@ -65,10 +65,20 @@ def test_failed_write_keeps_the_old_file(tmp_path: Path, monkeypatch):
         raise OSError("disk full")
 
     monkeypatch.setattr(os, "replace", boom)
-    with pytest.raises(OSError):
+    with pytest.raises(InputError, match="cannot be written"):
         atomic_write_bytes(target, b"new")
     assert target.read_bytes() == b"old"
     assert [p.name for p in tmp_path.iterdir()] == ["t.json"]
+
+
+def test_written_files_get_the_umask_mode_not_mkstemps_0600(tmp_path: Path):
+    old = os.umask(0o022)
+    try:
+        path = tmp_path / "r.json"
+        write_artifact(path, Thing(name="a"))
+        assert path.stat().st_mode & 0o777 == 0o644
+    finally:
+        os.umask(old)
 
 
 def test_unknown_keys_are_rejected_with_the_field_named(tmp_path: Path):

@@ -129,3 +129,20 @@ def test_unpriced_model_is_never_reported_as_free(fake_llm, qa_gt: Path, tmp_pat
     usage = priced.totals.usage
     assert priced.totals.cost_status == "priced" and "set in the experiment config" in priced.pricing
     assert priced.totals.cost_usd == pytest.approx((usage.input_tokens * 1.0 + usage.output_tokens * 2.0) / 1e6)
+
+
+def test_experiments_sharing_an_endpoint_share_its_strictest_limits(fake_llm, tmp_path: Path, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    run_generate("email", tmp_path / "docs", types=["meeting_request"], seed=8)
+    run_groundtruth(input_dir=tmp_path / "docs", use_case="qa", output_dir=tmp_path / "gt")
+    config = tmp_path / "c.json"
+    base = {"provider": "openai", "model": "gpt-4o-mini", "base_url": fake_llm.openai_base_url}
+    config.write_bytes(orjson.dumps({"experiments": [
+        {"name": "fast", **base},
+        {"name": "paced", **base, "system_prompt": "Be brief.", "requests_per_minute": 1200},
+    ]}))
+    result = CliRunner().invoke(cli, ["batch-experiment", "-c", str(config), "-i", str(tmp_path / "gt"), "-o", str(tmp_path / "exp"), "--quiet"])
+    assert result.exit_code == 0, result.output
+    arrivals = sorted(r["arrived_at"] for r in fake_llm.requests)
+    # 1200 per minute on the endpoint: every call is paced, whichever experiment made it (0.05 s apart).
+    assert arrivals[-1] - arrivals[0] >= 0.9 * 0.05 * (len(arrivals) - 1)

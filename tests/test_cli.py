@@ -80,6 +80,18 @@ CASES = {
         lambda p: ["eval", "-f", str(p / "exp" / "lead.experiment.json"), "-g", str(_summary_gt(p)), "-o", str(p / "ev")],
         ["lead.experiment.json", "qa experiment", "summarization"],
     ),
+    "output folder is a file": (
+        lambda p: ["batch-experiment", "-c", str(p / "qa.json"), "-i", str(p / "gt"), "-o", str(_write(p / "afile", b"x"))],
+        ["afile", "is a file, expected a folder"],
+    ),
+    "api key pasted as api_key_env": (
+        lambda p: ["batch-experiment", "-c", str(bad_config(p, b'{"experiments": [{"name": "a", "provider": "anthropic", "model": "m", "api_key_env": "sk-ant-SECRET-123"}]}')), "-i", str(p / "gt"), "-o", str(p / "exp")],
+        ["bad.json", "api_key_env", "NAME of an environment variable"],
+    ),
+    "sample config over an existing file": (
+        lambda p: ["batch-experiment", "--create-sample-config", str(p / "qa.json")],
+        ["qa.json", "already exists"],
+    ),
     "document without planted facts": (
         lambda p: ["groundtruth", "-f", str(_write(p / "plain" / "notes.txt", b"Alice: hello")), "-o", str(p / "gt")],
         ["notes.txt", "--provider"],
@@ -111,6 +123,7 @@ def test_bad_input_is_one_line_exit_2_and_changes_no_artifact(project: Path, cas
     assert "Traceback" not in result.output
     for fragment in expected:
         assert fragment in lines[0], (fragment, lines[0])
+    assert "SECRET" not in result.output  # a key pasted in the wrong place is never echoed
     after = mtimes(project)
     assert {k: v for k, v in after.items() if k in before} == before  # nothing that existed was touched
 

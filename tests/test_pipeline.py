@@ -249,3 +249,31 @@ def test_groundtruth_never_takes_its_own_sidecar_files_as_inputs(docs: Path, tmp
         "budget_planning_meeting.qa.groundtruth.json",
         "standup_meeting.qa.groundtruth.json",
     ]
+
+
+def test_report_keeps_standalone_apart_and_words_comparisons_from_the_data(docs: Path, tmp_path: Path):
+    gt, ev = tmp_path / "gt", tmp_path / "ev"
+    run_groundtruth(input_dir=docs, use_case="summarization", output_dir=gt)
+    config = write_config(tmp_path / "s.json", SUM_CONFIG)
+    run_batch_experiment(config, gt, tmp_path / "exp", show_progress=False)
+    run_batch_experiment(config, docs, tmp_path / "raw", show_progress=False)  # no ground truth: standalone
+    run_eval(experiment_dir=tmp_path / "exp", output_dir=ev / "comparative")
+    run_eval(experiment_dir=tmp_path / "raw", output_dir=ev / "raw")
+    # Two qa models scored on different documents share no item.
+    other = tmp_path / "other_docs"
+    run_generate("email", other, types=["meeting_request"], seed=1)
+    run_groundtruth(input_dir=other, use_case="qa", output_dir=tmp_path / "gt_a")
+    run_groundtruth(input_dir=docs, use_case="qa", output_dir=tmp_path / "gt_b")
+    run_batch_experiment(write_config(tmp_path / "a.json", {"experiments": [QA_CONFIG["experiments"][0]]}),
+                         tmp_path / "gt_a", tmp_path / "qa", show_progress=False)
+    run_batch_experiment(write_config(tmp_path / "b.json", {"experiments": [QA_CONFIG["experiments"][1]]}),
+                         tmp_path / "gt_b", tmp_path / "qa_b", show_progress=False)
+    run_eval(experiment_dir=tmp_path / "qa", output_dir=ev / "qa")
+    run_eval(experiment_dir=tmp_path / "qa_b", output_dir=ev / "qa")
+    run_report(ev, tmp_path / "r.md")
+    text = (tmp_path / "r.md").read_text()
+    assert "## Summarization\n" in text and "## Summarization (standalone)" in text
+    assert "was scored on other items, so the two cannot be compared item by item" in text
+    sections = orjson.loads((tmp_path / "r.json").read_bytes())["sections"]
+    clear_somewhere = any(s["comparison"] and s["comparison"]["lead_is_clear"] for s in sections)
+    assert ("the lead is clear" in text) == clear_somewhere  # the sentence follows the data, not a default

@@ -49,6 +49,14 @@ class ExperimentSpec(Strict):
     timeout_s: float | None = Field(default=None, gt=0)
     price: PriceOverride | None = None  # overrides the shipped pricing table for this model
 
+    @field_validator("api_key_env")
+    @classmethod
+    def _is_a_variable_name(cls, v: str | None) -> str | None:
+        # Never echo the value: a key pasted here by mistake must not reach an error message or a log.
+        if v is not None and not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", v):
+            raise ValueError("must be the NAME of an environment variable (e.g. MY_SERVER_KEY), not a key")
+        return v
+
     @field_validator("name")
     @classmethod
     def _name_is_usable(cls, v: str) -> str:
@@ -134,7 +142,7 @@ class Experiment(Artifact):
     groundtruth: Literal["embedded", "none"]
     pricing: str  # "local", "unpriced" or the pricing entry used, with its source
     sources: dict[str, SourceDocument]
-    items: list[ItemResult]
+    items: list[ItemResult] = Field(min_length=1)
     totals: ExperimentTotals
     started_at: datetime
     finished_at: datetime

@@ -15,6 +15,7 @@ import orjson
 from pydantic import BaseModel, ValidationError
 
 from gaia_eval.artifacts.experiment import ItemResult
+from gaia_eval.errors import InputError
 
 R = TypeVar("R", bound=BaseModel)
 
@@ -52,8 +53,13 @@ class JournalWriter:
 
     def __init__(self, path: Path, *, truncate: bool = False) -> None:
         self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        self._fh = open(self.path, "wb" if truncate else "ab")
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._fh = open(self.path, "wb" if truncate else "ab")
+        except OSError as exc:
+            raise InputError(
+                f"cannot be written ({exc.strerror})", file=self.path, fix="check the output path (-o) and its permissions"
+            ) from None
         if not truncate and self._fh.tell() > 0:
             self._terminate_partial_line()
 

@@ -77,24 +77,54 @@ def atomic_write_bytes(path: Path, data: bytes) -> bool:
     try:
         if path.read_bytes() == data:
             return False
-    except (FileNotFoundError, IsADirectoryError, PermissionError):
-        pass
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError:
+        pass  # absent or unreadable: write it (a path that cannot be written fails below, clearly)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    except OSError as exc:
+        raise _unwritable(path, exc) from None
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
+        # mkstemp makes the file 0600; give it the mode a plain open() would (or the mode it had), so reports
+        # stay readable by the team and by a web server.
+        os.chmod(tmp, _mode_for(path))
         os.replace(tmp, path)
-    except BaseException:
+    except BaseException as exc:
         try:
             os.unlink(tmp)
         except FileNotFoundError:
             pass
+        if isinstance(exc, OSError):
+            raise _unwritable(path, exc) from None
         raise
     _fsync_dir(path.parent)
     return True
+
+
+def _current_umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+_UMASK = _current_umask()
+
+
+def _mode_for(path: Path) -> int:
+    try:
+        return path.stat().st_mode & 0o777
+    except OSError:
+        return 0o666 & ~_UMASK
+
+
+def _unwritable(path: Path, exc: OSError) -> InputError:
+    """A write that the file system refused (a file where a folder should be, no permission, disk full)."""
+    reason = exc.strerror or type(exc).__name__
+    return InputError(f"cannot be written ({reason})", file=path, fix="check the output path (-o) and its permissions")
 
 
 def atomic_write_text(path: Path, text: str) -> bool:
@@ -141,7 +171,7 @@ def describe_validation_error(exc: ValidationError) -> tuple[str, str]:
         return loc, "unknown key"
     if kind == "missing":
         return loc, "required key is missing"
-    return loc, first.get("msg", "invalid value")
+    return loc, first.get("msg", "invalid value").removeprefix("Value error, ")
 
 
 def parse_artifact(path: Path, data: Any, model: type[M]) -> M:

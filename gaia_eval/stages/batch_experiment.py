@@ -52,7 +52,7 @@ from gaia_eval.providers import ProviderSettings, check_provider_name, create_pr
 from gaia_eval.providers.base import Provider
 from gaia_eval.providers.pricing import PriceQuote, cost_of, lookup_price, quote_from_config
 from gaia_eval.solvers import Solver, prompt_settings_fingerprint
-from gaia_eval.stages.common import StageSummary
+from gaia_eval.stages.common import StageSummary, ensure_output_dir
 from gaia_eval.stages.experiment_inputs import WorkItem, Workload, load_workload
 
 CONSOLIDATED_NAME = "consolidated_experiments_report.json"
@@ -100,6 +100,8 @@ def write_sample_config(path: Path) -> Path:
     from gaia_eval.artifacts.store import write_json
 
     ExperimentConfig.model_validate(SAMPLE_CONFIG)  # the sample must always be valid
+    if Path(path).exists():
+        raise InputError("already exists; it may be someone's config", file=path, fix="pass a new path")
     write_json(Path(path), SAMPLE_CONFIG)
     return Path(path)
 
@@ -225,7 +227,7 @@ def run_batch_experiment(
 ) -> BatchSummary:
     config = load_config(Path(config_path))
     workload = load_workload(Path(input_path))
-    output_dir = Path(output_dir)
+    output_dir = ensure_output_dir(output_dir)
     settings_common = {"workload": workload.fingerprint(), "prompts": prompt_settings_fingerprint()}
 
     plans: list[_Plan] = []
@@ -314,15 +316,21 @@ async def _run_plans(
     show_progress: bool | None,
     summary: BatchSummary,
 ) -> None:
-    gates: dict[tuple[str, str | None], ProviderGate] = {}
+    # One gate per endpoint, shared by every experiment that calls it, with the strictest limits any of them set.
+    limits: dict[tuple[str, str | None], tuple[int, float | None]] = {}
     for plan in plans:
         if not plan.todo:
             continue
         spec = plan.spec
-        limit = concurrency or spec.max_concurrency or DEFAULT_CONCURRENCY
         key = (spec.provider, spec.base_url)
-        if key not in gates or gates[key].max_concurrency > limit:
-            gates[key] = ProviderGate(limit, spec.requests_per_minute)
+        limit = concurrency or spec.max_concurrency or DEFAULT_CONCURRENCY
+        rpm = spec.requests_per_minute
+        if key in limits:
+            old_limit, old_rpm = limits[key]
+            limit = min(limit, old_limit)
+            rpm = min(r for r in (rpm, old_rpm) if r is not None) if (rpm or old_rpm) else None
+        limits[key] = (limit, rpm)
+    gates = {key: ProviderGate(limit, rpm) for key, (limit, rpm) in limits.items()}
     for plan in plans:
         if not plan.todo:
             continue

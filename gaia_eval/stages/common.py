@@ -55,6 +55,19 @@ def find_inputs(directory: Path, pattern: str, *, exclude_suffixes: tuple[str, .
     return files
 
 
+def ensure_output_dir(directory: Path, option: str = "-o/--output-dir") -> Path:
+    """Create the output folder, or say in one line why it cannot be one (checked before any work is done)."""
+    directory = Path(directory)
+    if directory.exists() and not directory.is_dir():
+        raise InputError("is a file, expected a folder", file=directory, field=option, fix="pass a folder path")
+    try:
+        directory.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise InputError(f"cannot be created ({exc.strerror})", file=directory, field=option,
+                         fix="pass a folder you can write to") from None
+    return directory
+
+
 def relative_id(path: Path, root: Path) -> str:
     """The item id of an input: its path relative to the input folder, without extension, '/'-separated."""
     rel = path.relative_to(root) if root in path.parents else Path(path.name)

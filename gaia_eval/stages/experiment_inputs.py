@@ -50,6 +50,8 @@ class Workload:
 
 
 def _items_from_groundtruth(gts: list[GroundTruth], path: Path) -> Workload:
+    if not gts:
+        raise InputError("holds no ground truth items", file=path, fix="run `gaia-eval groundtruth` again and check it succeeded")
     use_cases = sorted({gt.use_case for gt in gts})
     if len(use_cases) > 1:
         raise InputError(

@@ -43,11 +43,11 @@ from gaia_eval.concurrency import (
     map_concurrent,
     run_async,
 )
-from gaia_eval.errors import ArtifactError, UsageError
+from gaia_eval.errors import ArtifactError, InputError, UsageError
 from gaia_eval.progress import Progress
 from gaia_eval.providers import ProviderSettings, create_provider
 from gaia_eval.providers.pricing import cost_of, lookup_price
-from gaia_eval.stages.common import StageSummary
+from gaia_eval.stages.common import StageSummary, ensure_output_dir
 
 if TYPE_CHECKING:
     from gaia_eval.generation.llm import WrittenDocument
@@ -146,7 +146,7 @@ def _generate_offline(
         )
     chosen = _check_types(kind, types)
     output_dir = Path(output_dir)
-    output_dir.mkdir(parents=True, exist_ok=True)
+    ensure_output_dir(output_dir)
     summary = StageSummary("generate")
 
     for doc_type in chosen:
@@ -243,7 +243,7 @@ def _generate_with_llm(
         low, high = LLM_TARGET_RANGE
         raise UsageError(f"{target} is outside the supported range", field="--target-tokens",
                          fix=f"use a value from {low} to {high}")
-    output_dir.mkdir(parents=True, exist_ok=True)
+    ensure_output_dir(output_dir)
     summary = StageSummary("generate")
     prompts = generate_prompts_fingerprint()
     jobs: list[_LLMJob] = []
@@ -406,7 +406,7 @@ def _metas(folder: Path, model: type[M]) -> list[tuple[Path, M]]:
     for meta_path in sorted(Path(folder).glob("*.meta.json")):
         try:
             found.append((meta_path, read_artifact(meta_path, model)))
-        except ArtifactError:
+        except (ArtifactError, InputError):
             continue
     return found
 

@@ -13,7 +13,7 @@ from gaia_eval.artifacts.store import atomic_write_text, fingerprint_file, read_
 from gaia_eval.errors import InputError
 from gaia_eval.scoring import rubric
 from gaia_eval.scoring.judge_criteria import criterion_labels
-from gaia_eval.stages.common import StageSummary
+from gaia_eval.stages.common import StageSummary, ensure_output_dir
 
 MIN_ITEMS_FOR_RANKING = 30
 USE_CASE_TITLES = {"summarization": "Summarization", "email": "Email summarization", "qa": "Question answering"}
@@ -46,7 +46,7 @@ def _median_rating(counts: dict[str, int]) -> str:
     """The median rating (Poor < Fair < Good < Excellent); for an even count, the lower middle one, so a split
     between two ratings is shown as the worse of them."""
     ordered = [r for r in reversed(RATINGS) for _ in range(counts.get(r, 0))]
-    return ordered[(len(ordered) - 1) // 2]
+    return ordered[(len(ordered) - 1) // 2] if ordered else "—"
 
 
 def _item_points(ev: Evaluation) -> dict[str, float]:
@@ -164,7 +164,8 @@ def _model_row(path: Path, ev: Evaluation, eval_dir: Path) -> dict[str, Any]:
 
 
 def _comparison(best: Evaluation, other: Evaluation) -> dict[str, Any]:
-    """Paired comparison on the items both models were scored on: mean difference and its bootstrap interval."""
+    """Paired comparison on the items both models were scored on: mean difference and its bootstrap interval.
+    (`lead_is_clear`, not `clear`: jinja2 would resolve `cmp.clear` to the dict method, which is always true.)"""
     a, b = _item_points(best), _item_points(other)
     shared = sorted(set(a) & set(b))
     diffs = [a[i] - b[i] for i in shared]
@@ -174,21 +175,26 @@ def _comparison(best: Evaluation, other: Evaluation) -> dict[str, Any]:
         "other": other.experiment_name,
         "shared_items": len(shared),
         "mean_difference": round(mean, 1),
+        "abs_difference": round(abs(mean), 1),
+        "direction": "higher" if mean >= 0 else "lower",
         "ci_low": round(ci[0], 1) if ci else None,
         "ci_high": round(ci[1], 1) if ci else None,
-        "clear": bool(ci and ci[0] > 0),
+        "lead_is_clear": bool(ci and ci[0] > 0),
+        "runner_up_ahead": bool(ci and ci[1] < 0),  # possible when the two were scored on different item sets
     }
 
 
 def build_report_data(eval_dir: Path) -> dict[str, Any]:
     eval_dir = Path(eval_dir)
     loaded = _load_evaluations(eval_dir)
-    groups: dict[str, list[tuple[Path, Evaluation]]] = defaultdict(list)
+    # One section per use case and mode: standalone scores (no ground truth) are on another scale than
+    # comparative ones and are never ranked against them.
+    groups: dict[tuple[str, str], list[tuple[Path, Evaluation]]] = defaultdict(list)
     for path, ev in loaded:
-        groups[ev.use_case].append((path, ev))
+        groups[(ev.use_case, ev.mode)].append((path, ev))
     sections = []
-    for use_case in sorted(groups, key=lambda u: list(USE_CASE_TITLES).index(u)):
-        entries = sorted(groups[use_case], key=lambda pe: (-pe[1].grade.quality_score, pe[1].experiment_name))
+    for use_case, mode in sorted(groups, key=lambda k: (list(USE_CASE_TITLES).index(k[0]), k[1])):
+        entries = sorted(groups[(use_case, mode)], key=lambda pe: (-pe[1].grade.quality_score, pe[1].experiment_name))
         rows = [_model_row(p, ev, eval_dir) for p, ev in entries]
         for rank, row in enumerate(rows, 1):
             row["rank"] = rank
@@ -206,7 +212,7 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
                 elif use_case == "qa":
                     cells.append("pass" if item.passed else "fail")
                 else:
-                    cells.append(f"{rubric.item_points(item, criteria):.0f}")
+                    cells.append(f"{rubric.item_points(item, [c.criterion for c in ev.criteria]):.0f}")
             per_item.append({"item_id": item_id, "cells": cells})
         modes = sorted({ev.mode for _, ev in entries})
         judged = [row for row in rows if row["judge"] is not None]
@@ -217,7 +223,7 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
         sections.append(
             {
                 "use_case": use_case,
-                "title": USE_CASE_TITLES[use_case],
+                "title": USE_CASE_TITLES[use_case] + (" (standalone)" if mode == "standalone" else ""),
                 "modes": modes,
                 "standalone": "standalone" in modes,
                 "criteria": [{"id": c, "label": rubric.CRITERIA[c].label} for c in criteria],
@@ -292,6 +298,7 @@ def run_report(eval_dir: Path, output_file: Path = Path("reports/report.md")) ->
     if output_file.suffix != ".md":
         output_file = output_file.with_suffix(".md")
     data = build_report_data(Path(eval_dir))
+    ensure_output_dir(output_file.parent, "-o/--output-file")
     summary = StageSummary("report")
     for path, written in (
         (output_file, atomic_write_text(output_file, render_markdown(data))),
