@@ -52,7 +52,7 @@ from gaia_eval.providers import ProviderSettings, check_provider_name, create_pr
 from gaia_eval.providers.base import Provider
 from gaia_eval.providers.pricing import PriceQuote, cost_of, lookup_price, quote_from_config
 from gaia_eval.solvers import Solver, prompt_settings_fingerprint
-from gaia_eval.stages.common import StageSummary, ensure_output_dir
+from gaia_eval.stages.common import StageSummary, check_output_dir
 from gaia_eval.stages.experiment_inputs import WorkItem, Workload, load_workload
 
 CONSOLIDATED_NAME = "consolidated_experiments_report.json"
@@ -227,7 +227,7 @@ def run_batch_experiment(
 ) -> BatchSummary:
     config = load_config(Path(config_path))
     workload = load_workload(Path(input_path))
-    output_dir = ensure_output_dir(output_dir)
+    output_dir = check_output_dir(output_dir)
     settings_common = {"workload": workload.fingerprint(), "prompts": prompt_settings_fingerprint()}
 
     plans: list[_Plan] = []

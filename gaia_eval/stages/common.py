@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -55,11 +56,23 @@ def find_inputs(directory: Path, pattern: str, *, exclude_suffixes: tuple[str, .
     return files
 
 
-def ensure_output_dir(directory: Path, option: str = "-o/--output-dir") -> Path:
-    """Create the output folder, or say in one line why it cannot be one (checked before any work is done)."""
+def check_output_dir(directory: Path, option: str = "-o/--output-dir") -> Path:
+    """Say in one line why `directory` cannot hold our outputs (a file in the way, no permission), before any
+    work is done. Nothing is created here: a run stopped by bad input leaves no trace."""
     directory = Path(directory)
-    if directory.exists() and not directory.is_dir():
-        raise InputError("is a file, expected a folder", file=directory, field=option, fix="pass a folder path")
+    probe = directory
+    while not probe.exists() and probe.parent != probe:
+        probe = probe.parent
+    if probe.exists() and not probe.is_dir():
+        raise InputError("is a file, expected a folder", file=probe, field=option, fix="pass a folder path")
+    if probe.exists() and not os.access(probe, os.W_OK | os.X_OK):
+        raise InputError("is not writable", file=probe, field=option, fix="pass a folder you can write to")
+    return directory
+
+
+def ensure_output_dir(directory: Path, option: str = "-o/--output-dir") -> Path:
+    """check_output_dir, then create the folder."""
+    directory = check_output_dir(directory, option)
     try:
         directory.mkdir(parents=True, exist_ok=True)
     except OSError as exc:

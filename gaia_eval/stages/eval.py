@@ -30,7 +30,7 @@ from gaia_eval.errors import ArtifactError, InputError, UsageError
 from gaia_eval.scoring import rubric
 from gaia_eval.scoring.judge import JudgeSettings, judge_request
 from gaia_eval.scoring.judge_run import JudgeOutcome, JudgeTarget, judge_experiments, judge_journal_path
-from gaia_eval.stages.common import StageSummary, ensure_output_dir
+from gaia_eval.stages.common import StageSummary, check_output_dir
 from gaia_eval.stages.experiment_inputs import _load_groundtruth_file
 
 CONSOLIDATED_NAME = "consolidated_evaluations_report.json"
@@ -283,7 +283,7 @@ def run_eval(
                     fix="pass ground truth of the same use case with -g, or leave -g out",
                 )
         loaded.append((path, exp))
-    ensure_output_dir(output_dir)
+    check_output_dir(output_dir)
 
     scorer_fp = fingerprint({"scorer": SCORER, "rubric": rubric.RUBRIC_VERSION})
     judge_fp = judge.fingerprint() if judge is not None else None

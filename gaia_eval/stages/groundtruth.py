@@ -30,7 +30,7 @@ from gaia_eval.artifacts.store import (
 )
 from gaia_eval.errors import ArtifactError, InputError, UsageError
 from gaia_eval.extract import extract_text
-from gaia_eval.stages.common import StageSummary, ensure_output_dir, find_inputs, relative_id
+from gaia_eval.stages.common import StageSummary, check_output_dir, find_inputs, relative_id
 
 if TYPE_CHECKING:
     from gaia_eval.stages.groundtruth_llm import LLMGroundTruthOptions
@@ -189,7 +189,7 @@ def run_groundtruth(
         raise UsageError("a custom prompt needs an LLM provider", field="--custom-prompt",
                          fix="add --provider anthropic|openai|ollama|... --model M")
     sources = _collect_inputs(input_dir, input_file, pattern, needs_facts=llm_options is None)
-    output_dir = ensure_output_dir(output_dir)
+    output_dir = check_output_dir(output_dir)
     summary = StageSummary("groundtruth")
     if llm_options is None:
         written = _build_all_offline(sources, use_case, output_dir, force, summary)

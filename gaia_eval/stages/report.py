@@ -13,7 +13,7 @@ from gaia_eval.artifacts.store import atomic_write_text, fingerprint_file, read_
 from gaia_eval.errors import InputError
 from gaia_eval.scoring import rubric
 from gaia_eval.scoring.judge_criteria import criterion_labels
-from gaia_eval.stages.common import StageSummary, ensure_output_dir
+from gaia_eval.stages.common import StageSummary, check_output_dir
 
 MIN_ITEMS_FOR_RANKING = 30
 USE_CASE_TITLES = {"summarization": "Summarization", "email": "Email summarization", "qa": "Question answering"}
@@ -298,7 +298,7 @@ def run_report(eval_dir: Path, output_file: Path = Path("reports/report.md")) ->
     if output_file.suffix != ".md":
         output_file = output_file.with_suffix(".md")
     data = build_report_data(Path(eval_dir))
-    ensure_output_dir(output_file.parent, "-o/--output-file")
+    check_output_dir(output_file.parent, "-o/--output-file")
     summary = StageSummary("report")
     for path, written in (
         (output_file, atomic_write_text(output_file, render_markdown(data))),
