@@ -14,6 +14,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
+from gaia_eval.artifacts.base import Usage
 from gaia_eval.errors import ProviderError, ProviderTimeoutError
 
 T = TypeVar("T")
@@ -88,6 +89,8 @@ class Attempted(Generic[T]):
     error: ProviderError | None = None
     attempts: int = 0
     retries: list[str] = field(default_factory=list)
+    # Tokens billed for failed attempts whose error reported them (an unusable reply); not part of `value`.
+    spent_usage: Usage = field(default_factory=Usage)
 
     @property
     def ok(self) -> bool:
@@ -119,6 +122,9 @@ async def call_with_retries(
                 outcome.error = ProviderTimeoutError(f"no reply within {policy.timeout_s:g}s")
             except ProviderError as exc:
                 outcome.error = exc
+                spent = getattr(exc, "usage", None)
+                if spent is not None:
+                    outcome.spent_usage = outcome.spent_usage + spent
         err = outcome.error
         if not err.retryable or attempt > policy.max_retries:
             return outcome

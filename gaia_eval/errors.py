@@ -7,6 +7,10 @@ failed (some items errored, a provider failed for good).
 from __future__ import annotations
 
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from gaia_eval.artifacts.base import Usage
 
 
 class GaiaEvalError(Exception):
@@ -106,6 +110,8 @@ class MalformedResponseError(ProviderError):
     retryable = True
     reason = "malformed_response"
     raw_text: str | None = None  # the reply as received (key-free), when the provider had one
+    # The tokens the unusable reply was billed for, when it reported them: spent all the same, so counted.
+    usage: Usage | None = None
 
 
 class AuthError(ProviderError):

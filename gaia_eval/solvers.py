@@ -149,10 +149,15 @@ class Solver:
         async def attempt() -> ChatResponse:
             response = await self.provider.complete(request)
             if check is not None:
-                check(response)  # parse inside the attempt, so a malformed reply is retried like any fault
+                try:
+                    check(response)  # parse inside the attempt, so a malformed reply is retried like any fault
+                except MalformedResponseError as exc:
+                    exc.usage = response.usage  # the unusable reply was billed all the same
+                    raise
             return response
 
         result = await call_with_retries(attempt, self.gate, self.policy)
+        outcome.usage = outcome.usage + result.spent_usage
         outcome.calls += 1
         outcome.attempts += result.attempts
         outcome.retries.extend(f"{label}: {r}" if label else r for r in result.retries)

@@ -14,6 +14,7 @@ from gaia_eval.artifacts.store import read_artifact
 from gaia_eval.cli import cli
 from gaia_eval.stages.generate import run_generate
 from gaia_eval.stages.groundtruth import run_groundtruth
+from tests.fakeserver import default_responder
 
 SECRET = "sk-test-SECRET-do-not-leak-4242"
 
@@ -105,6 +106,36 @@ def test_anthropic_summaries_combined_prompt_records_usage_and_cost(fake_llm, tm
         assert item.usage.input_tokens > 0 and item.usage.output_tokens > 0
         assert exp.totals.cost_status == "priced" and exp.totals.cost_usd and exp.totals.cost_usd > 0
     assert SECRET not in _all_text(tmp_path)
+
+
+@pytest.mark.parametrize(
+    ("replies", "status"),
+    [
+        # not JSON, then a JSON object of the wrong shape: the item fails after its one retry
+        ([{"text": "Here are the summaries!"}, {"json": {"action_items": 5}}], "error"),
+        ([{"json": {"action_items": 5}}], "ok"),  # the wrong shape, then (the responder's) valid reply
+    ],
+    ids=["fails", "recovers"],
+)
+def test_tokens_of_unusable_replies_are_counted_in_the_items_usage_and_cost(
+    fake_llm, tmp_path: Path, monkeypatch, replies, status
+):
+    monkeypatch.setenv("OPENAI_API_KEY", SECRET)
+    billed = {"input_tokens": 1000, "output_tokens": 500}
+    run_generate("email", tmp_path / "docs", types=["project_update"], seed=2)
+    run_groundtruth(input_dir=tmp_path / "docs", use_case="email", output_dir=tmp_path / "gt")
+    fake_llm.script([{**reply, "usage": billed} for reply in replies])
+    fake_llm.responder = lambda req: {**default_responder(req), "usage": billed}
+    config = _config(tmp_path / "c.json", fake_llm.openai_base_url, max_retries=1, timeout_s=10.0,
+                     parameters={"combined_prompt": True})
+    result = CliRunner().invoke(cli, ["batch-experiment", "-c", str(config), "-i", str(tmp_path / "gt"),
+                                      "-o", str(tmp_path / "exp"), "--quiet"])
+    assert result.exit_code == (1 if status == "error" else 0), result.output
+    exp = read_artifact(tmp_path / "exp" / "gpt.experiment.json", Experiment)
+    item = exp.items[0]
+    assert item.status == status and fake_llm.request_count == 2
+    assert (item.usage.input_tokens, item.usage.output_tokens) == (2000, 1000)
+    assert exp.totals.cost_status == "priced" and exp.totals.cost_usd and exp.totals.cost_usd > 0
 
 
 def test_unpriced_model_is_never_reported_as_free(fake_llm, qa_gt: Path, tmp_path: Path, monkeypatch):

@@ -11,7 +11,8 @@ from pypdf import PdfWriter
 
 from gaia_eval.errors import InputError
 from gaia_eval.extract import extract_text
-from gaia_eval.extract.quotes import QuoteFinder, clean_quote, list_items
+from gaia_eval.extract.html import html_text
+from gaia_eval.extract.quotes import QuoteFinder, clean_quote, contains_words, list_items
 from gaia_eval.generation.pdf import parse_markup, pdf_safe_text, plain_text, render_pdf
 
 REPORT = """# Harbor Freight Audit 2026
@@ -58,6 +59,14 @@ def test_html_keeps_visible_text_in_blocks_and_drops_scripts_and_styles(tmp_path
         "Q3 plan & budget\nThe budget is $48,500.\nPriya owns the review\nTom sends the deck\nRegion EMEA\n"
         "Line one\nLine two\n"
     )
+
+
+def test_html_whose_head_is_not_closed_keeps_its_body_text():
+    # HTML5 lets </head> be omitted; the body must not be taken for part of the head.
+    page = "<html><head><meta charset=utf-8><title>T</title><body><p>Revenue was 5 million.</p></body></html>"
+    assert html_text(page) == "Revenue was 5 million.\n"
+    script_in_head = "<html><head><script>var x = 1;</script><style>p {}</style><p>Visible</p></html>"
+    assert html_text(script_in_head) == "Visible\n"
 
 
 def test_html_without_visible_text_is_an_input_error(tmp_path: Path):
@@ -113,3 +122,19 @@ def test_quote_helpers_strip_marks_and_split_list_answers():
     assert clean_quote("\u201c...Priya owns it\u2026\u201d") == "Priya owns it"
     assert list_items("Priya Shah, Tom Berg and Ana Costa") == ["Priya Shah", "Tom Berg", "Ana Costa"]
     assert list_items("EMEA; APAC") == ["EMEA", "APAC"]
+
+
+@pytest.mark.parametrize(
+    ("text", "phrase", "found"),
+    [
+        ("quote came in at $4,800 in 2012", "12", False),  # only inside a longer number
+        ("quote came in at $4,800", "4", False),  # a comma between digits is inside the number
+        ("quote came in at $4,800.", "$4,800", True),
+        ("it costs $12 per seat", "12", True),
+        ("Tom Bergman agreed", "Tom Berg", False),
+        ("TOM   BERG\nagreed", "tom berg", True),
+        ("start on April 6, 2026", "\u201cApril 6\u201d", True),
+    ],
+)
+def test_contains_words_matches_whole_words_only(text: str, phrase: str, found: bool):
+    assert contains_words(text, phrase) is found

@@ -15,7 +15,9 @@ from gaia_eval.artifacts.groundtruth import ConsolidatedGroundTruth, GroundTruth
 from gaia_eval.artifacts.store import read_artifact
 from gaia_eval.cli import cli
 from gaia_eval.generation.pdf import parse_markup, pdf_safe_text, plain_text, render_pdf
+from gaia_eval.extract.quotes import QuoteFinder
 from gaia_eval.stages.groundtruth import run_groundtruth
+from gaia_eval.stages.groundtruth_llm import check_qa
 
 MODEL = "gpt-4o-mini"
 
@@ -146,6 +148,40 @@ def test_a_bad_reply_gets_one_repair_turn_that_says_what_was_wrong(fake_llm, doc
     assert expected in repair
     first, second = (r["body"].get("max_tokens") for r in fake_llm.requests)
     assert second == 2 * first  # room for a reply that was cut off
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+@pytest.mark.parametrize("bad", ["malformed", "truncated"])
+def test_the_tokens_of_an_unreadable_reply_are_counted_in_the_ground_truth_cost(fake_llm, docs, tmp_path, keys,
+                                                                              bad, provider):
+    billed = {"input_tokens": 1000, "output_tokens": 500}
+    fake_llm.script([{**BAD_REPLIES[bad], "usage": billed}, {"json": SUMMARIES, "usage": billed}])
+    out = tmp_path / "gt"
+    summary = build(fake_llm, docs, out, provider=provider)
+    assert (summary.made, fake_llm.request_count) == (1, 2)
+    gt = read_artifact(out / "harbor_sync.summarization.groundtruth.json", GroundTruth)
+    assert gt.usage is not None and (gt.usage.input_tokens, gt.usage.output_tokens) == (2000, 1000)
+
+
+def _drafts(*pairs: dict) -> dict:
+    return {"qa_pairs": [{"query": "Q?", "answer_type": "string", **pair} for pair in pairs]}
+
+
+def test_an_answer_must_occur_as_whole_words_in_its_own_evidence():
+    document = "Founded in 2012.\nThe repair quote came in at $4,800 on Friday.\nTom Berg and Ana Costa signed off."
+    quote = "the repair quote came in at $4,800"
+    kept, problems = check_qa(_drafts(
+        {"answer": "12", "evidence": quote},  # "12" only as part of "2012", elsewhere in the document
+        {"answer": "4", "answer_type": "number", "evidence": quote},  # part of the number 4,800
+        {"answer": "Tom Berg, Ana Costa", "answer_type": "list", "evidence": "Tom Berg and"},  # one item missing
+        {"answer": "$4,800", "answer_type": "number", "evidence": quote},
+        {"answer": "Tom Berg, Ana Costa", "answer_type": "list", "evidence": "Tom Berg and Ana Costa signed off"},
+    ), QuoteFinder(document))
+    assert [(p.answer, p.evidence) for p in kept] == [
+        ("$4,800", "The repair quote came in at $4,800"),
+        ("Tom Berg, Ana Costa", "Tom Berg and Ana Costa signed off"),
+    ]
+    assert len(problems) == 3 and all("does not occur as whole words in its evidence" in p for p in problems)
 
 
 @pytest.mark.parametrize("bad", sorted(BAD_REPLIES))

@@ -271,6 +271,21 @@ def test_unusable_reply_gets_one_repair_request_then_is_unscored_with_its_raw_te
     assert "The judge could not score 1 of 2 items of textrank" in (project / "r" / "report.md").read_text()
 
 
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_tokens_of_unusable_judge_replies_are_counted_in_the_judge_cost(fake_llm, project: Path, provider: str):
+    # Every reply is billed prose: no sample is scored, yet each of the 4 calls (2 items, each with a repair) cost.
+    fake_llm.responder = lambda req: {"text": "All good, I would say.", "usage": {"input_tokens": 1000, "output_tokens": 500}}
+    model = "gpt-4o-mini" if provider == "openai" else "claude-haiku-4-5"
+    run_eval(experiment_file=project / "exp" / "textrank.experiment.json", output_dir=project / "ev",
+             judge=judge_settings(fake_llm, provider, model))
+    ev = read_artifact(project / "ev" / "textrank.experiment.eval.json", Evaluation)
+    assert fake_llm.request_count == 4 and ev.judge is not None and ev.judge.unscored_items == 2
+    assert (ev.judge.usage.input_tokens, ev.judge.usage.output_tokens) == (4000, 2000)
+    assert [item.judge.usage.input_tokens for item in ev.items] == [2000, 2000]  # type: ignore[union-attr]
+    assert ev.judge.cost_usd == pytest.approx(cost_of(ev.judge.usage, lookup_price(provider, model))[0])
+    assert ev.judge.cost_usd > 0
+
+
 def test_a_repaired_reply_is_scored(fake_llm, project: Path):
     fake_llm.script([_bad_rating()])
     fake_llm.responder = judge_responder

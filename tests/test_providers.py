@@ -200,6 +200,48 @@ def test_json_reply_cut_off_at_max_tokens_says_so(fake_llm, protocol) -> None:
     assert "max_tokens" in str(err)
 
 
+BILLED = {"input_tokens": 1000, "output_tokens": 500}
+
+
+@pytest.mark.parametrize("protocol", PROTOCOLS)
+@pytest.mark.parametrize(
+    "reply",
+    [{"text": "Sure! The answer is Paris."}, {"fault": "truncated"}, {"json": ["Paris"]}],
+    ids=["prose", "cut-off", "wrong-shape"],
+)
+def test_an_unusable_reply_still_reports_the_tokens_it_was_billed(fake_llm, protocol, reply) -> None:
+    if protocol == "openai" and "json" in reply:
+        reply = {"tool_calls": [{"name": "lookup", "arguments": "{not json"}]}  # OpenAI: unreadable tool call
+    fake_llm.script([{**reply, "usage": BILLED}])
+    err = failure(make_provider(fake_llm, protocol), user("Capital?", json_schema=ANSWER_SCHEMA))
+    assert isinstance(err, MalformedResponseError)
+    assert err.usage == Usage(input_tokens=1000, output_tokens=500)
+
+
+def test_a_reply_body_that_is_not_json_has_no_usage(fake_llm) -> None:
+    fake_llm.script([{"fault": "malformed"}])
+    err = failure(make_provider(fake_llm, "openai"), user("Capital?", json_schema=ANSWER_SCHEMA))
+    assert isinstance(err, MalformedResponseError) and err.usage is None
+
+
+def test_call_with_retries_adds_up_the_usage_of_every_unusable_attempt(fake_llm) -> None:
+    fake_llm.script([{"text": "not json", "usage": BILLED}, {"fault": "500"}, {"text": "still not", "usage": BILLED}])
+    provider = make_provider(fake_llm, "openai")
+    policy = RetryPolicy(max_retries=2, base_delay_s=0.01, timeout_s=5)
+
+    async def run() -> Any:
+        try:
+            return await call_with_retries(
+                lambda: provider.complete(user("hi", json_schema=ANSWER_SCHEMA)), ProviderGate(4), policy
+            )
+        finally:
+            await provider.aclose()
+
+    outcome = asyncio.run(run())
+    assert not outcome.ok and outcome.attempts == 3
+    assert outcome.spent_usage == Usage(input_tokens=2000, output_tokens=1000)  # the 500 carried no usage
+
+
 @pytest.mark.parametrize("protocol", PROTOCOLS)
 def test_truncated_text_reply_reports_length(fake_llm, protocol) -> None:
     fake_llm.script([{"text": "one two three four five six", "fault": "truncated"}])

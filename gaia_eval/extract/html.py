@@ -1,4 +1,4 @@
-"""The visible text of an HTML page, with the stdlib parser: scripts, styles and the head are dropped, block
+"""The visible text of an HTML page, with the stdlib parser: scripts, styles and the title are dropped, block
 elements (paragraphs, headings, list items, table rows, <br>) become line breaks, runs of spaces collapse."""
 
 from __future__ import annotations
@@ -6,7 +6,9 @@ from __future__ import annotations
 import re
 from html.parser import HTMLParser
 
-_HIDDEN = frozenset({"script", "style", "head", "title", "noscript", "template", "svg"})
+# Elements whose content is never shown. Not `head`: HTML5 lets `</head>` be omitted, and a hidden head would
+# then swallow the whole body; what the head holds is either void (meta, link, base) or listed here.
+_HIDDEN = frozenset({"script", "style", "title", "noscript", "template", "svg"})
 _BLOCKS = frozenset(
     {"p", "div", "section", "article", "header", "footer", "main", "aside", "nav", "h1", "h2", "h3", "h4", "h5",
      "h6", "li", "ul", "ol", "dl", "dt", "dd", "tr", "table", "blockquote", "pre", "hr", "br", "form", "fieldset",

@@ -71,6 +71,35 @@ class QuoteFinder:
         return self.find(quote) is not None
 
 
+def _runs_on(haystack: str, index: int, step: int, edge: str) -> bool:
+    """Whether the word at the phrase's `edge` character runs on into haystack[index] (step -1: the character
+    before the phrase, +1: the one after), so the phrase there is only part of a word or number."""
+    if not edge.isalnum() or not 0 <= index < len(haystack):
+        return False
+    char = haystack[index]
+    if char.isalnum():
+        return True
+    # "48" is no word of "48,500", nor "5" of "5.5": a comma or point between digits is inside the number.
+    beyond = index + step
+    return edge.isdigit() and char in ",." and 0 <= beyond < len(haystack) and haystack[beyond].isdigit()
+
+
+def contains_words(text: str, phrase: str) -> bool:
+    """Whether `phrase` occurs in `text` as whole words (whitespace, case and typographic marks aside): "12" is
+    in "12 units" and "$12", not in "2012", "120" or "12,500"."""
+    wanted = _normalized(clean_quote(phrase))[0].strip()
+    if not wanted:
+        return False
+    haystack = _normalized(text)[0]
+    start = haystack.find(wanted)
+    while start >= 0:
+        end = start + len(wanted)
+        if not _runs_on(haystack, start - 1, -1, wanted[0]) and not _runs_on(haystack, end, 1, wanted[-1]):
+            return True
+        start = haystack.find(wanted, start + 1)
+    return False
+
+
 def list_items(answer: str) -> list[str]:
     """The items of a list answer ("A, B and C")."""
     return [item for item in _LIST_SEPARATORS.split(answer) if item.strip()]

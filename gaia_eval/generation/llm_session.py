@@ -4,7 +4,7 @@ Each call goes through the endpoint's ProviderGate with `call_with_retries`, so 
 5xx, timeouts, dropped connections) are retried with backoff exactly as in batch-experiment. A reply that cannot
 be read (not JSON, cut off, no schema object) is different: asking the same question again rarely helps, so it
 is not retried here but handed back as `UnreadableReply` for the caller's one repair turn, which tells the model
-what was wrong. Usage and call counts of every turn are added up for the artifact.
+what was wrong. Usage (unreadable replies included) and call counts of every turn are added up for the artifact.
 """
 
 from __future__ import annotations
@@ -93,13 +93,15 @@ class Session:
         self.calls += 1
         self.attempts += result.attempts
         self.retries.extend(result.retries)
+        self.usage = self.usage + result.spent_usage
         if result.error is not None:
             raise CallFailed(f"{result.error.reason}: {result.error.message}")
         value = result.value
+        assert value is not None
+        if value.usage is not None:  # an unreadable reply carries the usage it was billed, if any
+            self.usage = self.usage + value.usage
         if isinstance(value, MalformedResponseError):
             raise UnreadableReply(value.message)
-        assert value is not None
-        self.usage = self.usage + value.usage
         return value
 
 

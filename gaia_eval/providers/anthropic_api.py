@@ -18,6 +18,7 @@ import anthropic
 
 from gaia_eval.artifacts.base import Usage
 from gaia_eval.concurrency import DEFAULT_TIMEOUT_S
+from gaia_eval.errors import MalformedResponseError
 from gaia_eval.providers import ProviderSettings
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message, ToolCall, ToolSpec
 from gaia_eval.providers.sdk_errors import malformed, translate_sdk_error
@@ -69,6 +70,19 @@ def _http_client() -> Any | None:
 
 def tool_to_anthropic(tool: ToolSpec) -> dict[str, Any]:
     return {"name": tool.name, "description": tool.description, "input_schema": tool.parameters}
+
+
+def _reported_usage(reply: Any) -> Usage | None:
+    """The tokens a Messages API reply reports, or None when it reports none (or is not a message at all)."""
+    usage = getattr(reply, "usage", None)
+    if usage is None:
+        return None
+    # Cache reads and writes are input too; counting only `input_tokens` would under-report the prompt.
+    input_tokens = sum(
+        getattr(usage, attr, 0) or 0
+        for attr in ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
+    )
+    return Usage(input_tokens=input_tokens, output_tokens=getattr(usage, "output_tokens", 0) or 0)
 
 
 class AnthropicProvider:
@@ -127,6 +141,14 @@ class AnthropicProvider:
         return self._to_response(reply, request, latency)
 
     def _to_response(self, reply: Any, request: ChatRequest, latency: float) -> ChatResponse:
+        usage = _reported_usage(reply)
+        try:
+            return self._read_message(reply, request, latency, usage or Usage())
+        except MalformedResponseError as exc:
+            exc.usage = usage  # an unusable reply is billed all the same; callers count it
+            raise
+
+    def _read_message(self, reply: Any, request: ChatRequest, latency: float, usage: Usage) -> ChatResponse:
         if isinstance(reply, str):  # the SDK hands back the raw text when the body is not JSON-typed
             raise malformed(self.name, "reply body is not a message", reply, self._secret)
         content = getattr(reply, "content", None)
@@ -157,15 +179,9 @@ class AnthropicProvider:
                 raise malformed(self.name, what, text, self._secret)
             if not tool_calls:
                 finish_reason = "stop"  # the forced schema tool is how a structured reply ends, not a tool call
-        usage = getattr(reply, "usage", None)
-        # Cache reads and writes are input too; counting only `input_tokens` would under-report the prompt.
-        input_tokens = sum(
-            getattr(usage, attr, 0) or 0
-            for attr in ("input_tokens", "cache_creation_input_tokens", "cache_read_input_tokens")
-        )
         return ChatResponse(
             text=text,
-            usage=Usage(input_tokens=input_tokens, output_tokens=getattr(usage, "output_tokens", 0) or 0),
+            usage=usage,
             latency_s=latency,
             finish_reason=finish_reason,
             model=getattr(reply, "model", None) or self.model,

@@ -19,6 +19,7 @@ import orjson
 
 from gaia_eval.artifacts.base import Usage
 from gaia_eval.concurrency import DEFAULT_TIMEOUT_S
+from gaia_eval.errors import MalformedResponseError
 from gaia_eval.providers import LOCAL_PRESETS, ProviderSettings
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message, ToolCall, ToolSpec
 from gaia_eval.providers.sdk_errors import malformed, translate_sdk_error
@@ -68,6 +69,17 @@ def _http_client() -> Any | None:
 
 def _is_openai_cloud(base_url: str | None) -> bool:
     return base_url is None or urlparse(base_url).hostname == "api.openai.com"
+
+
+def _reported_usage(completion: Any) -> Usage | None:
+    """The tokens a chat completion body reports, or None when it reports none (or is no object at all)."""
+    usage = completion.get("usage") if isinstance(completion, dict) else None
+    if not isinstance(usage, dict):
+        return None
+    return Usage(
+        input_tokens=int(usage.get("prompt_tokens") or 0),
+        output_tokens=int(usage.get("completion_tokens") or 0),
+    )
 
 
 class OpenAIProvider:
@@ -147,6 +159,14 @@ class OpenAIProvider:
         return self._to_response(completion, request, latency)
 
     def _to_response(self, completion: Any, request: ChatRequest, latency: float) -> ChatResponse:
+        usage = _reported_usage(completion)
+        try:
+            return self._read_completion(completion, request, latency, usage or Usage())
+        except MalformedResponseError as exc:
+            exc.usage = usage  # an unusable reply is billed all the same; callers count it
+            raise
+
+    def _read_completion(self, completion: Any, request: ChatRequest, latency: float, usage: Usage) -> ChatResponse:
         if not isinstance(completion, dict):
             raise malformed(self.name, "reply body is not a chat completion", str(completion), self._secret)
         choices = completion.get("choices")
@@ -167,13 +187,9 @@ class OpenAIProvider:
         data = None
         if request.json_schema is not None and finish_reason != "refusal" and not tool_calls:
             data = parse_json_reply(text, provider=self.name, finish_reason=finish_reason, secret=self._secret)
-        usage = completion.get("usage") or {}
         return ChatResponse(
             text=text,
-            usage=Usage(
-                input_tokens=int(usage.get("prompt_tokens") or 0),
-                output_tokens=int(usage.get("completion_tokens") or 0),
-            ),
+            usage=usage,
             latency_s=latency,
             finish_reason=finish_reason,
             model=completion.get("model") or self.model,

@@ -210,11 +210,12 @@ class Judge:
             result = await self._ask(request, messages)
             record.calls += 1
             record.attempts += result.attempts
+            record.usage = record.usage + result.spent_usage
             if result.error is not None:
                 record.status, record.error = "failed", f"{result.error.reason}: {result.error.message}"
                 return record
             assert result.value is not None
-            if isinstance(result.value, ChatResponse):
+            if result.value.usage is not None:  # an unreadable reply carries the usage it was billed, if any
                 record.usage = record.usage + result.value.usage
             reply = _read_reply(result.value, request.criteria)
             if reply.verdicts is not None:

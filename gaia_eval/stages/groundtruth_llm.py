@@ -2,7 +2,7 @@
 
 The model is asked for JSON against the artifact's own pydantic schema: `Summaries` for summarization and
 email, QA pairs with their evidence for qa. Every reply is validated; QA evidence must occur in the document
-(whitespace, case and typographic marks aside) and each answer must be quoted from it. An unusable reply
+(whitespace, case and typographic marks aside) and each answer must occur in it as whole words. An unusable reply
 (not JSON, cut off, wrong schema, refused, too few grounded pairs) gets one repair turn that says what was
 wrong; still unusable, the file is failed: reported, never written. Each file's artifact is written as soon as
 it is done, so a stopped run resumes with the files still missing.
@@ -30,7 +30,7 @@ from gaia_eval.artifacts.store import (
 )
 from gaia_eval.concurrency import DEFAULT_CONCURRENCY, ProviderGate, RetryPolicy, map_concurrent, run_async
 from gaia_eval.errors import ArtifactError, InputError, UsageError
-from gaia_eval.extract.quotes import QuoteFinder, list_items
+from gaia_eval.extract.quotes import QuoteFinder, contains_words, list_items
 from gaia_eval.generation.llm_session import CallFailed, Session, UnreadableReply, follow_up, reply_text
 from gaia_eval.progress import Progress
 from gaia_eval.prompts import prompts_fingerprint, render
@@ -213,8 +213,8 @@ def _slug(text: str, limit: int = 5) -> str:
 
 
 def check_qa(data: Any, quotes: QuoteFinder) -> tuple[list[QADraft], list[str]]:
-    """The pairs whose evidence and answer are found in the document (evidence as the document writes it), and
-    a problem for each pair dropped."""
+    """The pairs whose evidence is found in the document (kept as the document writes it) and whose answer (each
+    item of a list answer) occurs as whole words in that evidence, and a problem for each pair dropped."""
     try:
         drafts = QADrafts.model_validate(data)
     except ValidationError as exc:
@@ -228,8 +228,10 @@ def check_qa(data: Any, quotes: QuoteFinder) -> tuple[list[QADraft], list[str]]:
             problems.append(f"pair {index} has an empty query or answer")
         elif span is None:
             problems.append(f"pair {index}: the evidence {pair.evidence[:80]!r} does not occur in the document")
-        elif not all(quotes.contains(answer) for answer in answers):
-            problems.append(f"pair {index}: the answer {pair.answer[:60]!r} is not copied from the document")
+        elif not all(contains_words(span, answer) for answer in answers):
+            problems.append(
+                f"pair {index}: the answer {pair.answer[:60]!r} does not occur as whole words in its evidence"
+            )
         else:
             kept.append(pair.model_copy(update={"evidence": span}))
     return kept, problems[:MAX_PROBLEMS]
