@@ -328,9 +328,10 @@ DATES = _gaia([
     ("2026-03-14", "It happened on Saturday, March 14, 2026.", True),
     ("2026-03-14", "Not March 14, 2026 but March 15, 2026", False),
     ("2026-03-14", "March 14 or March 15, 2026", False),
-    # a reference without a year ("due March 14" in a dated document) means that day of the document's year
+    # a reference without a year ("due March 14" in a dated document) means that day of the document's year;
+    # a reference with a year is not given by an answer without one (the year may be the whole question)
     ("March 14", "2026-03-14", True),
-    ("2026-03-14", "March 14", True),
+    ("2026-03-14", "March 14", False),
     ("July 1", "Wednesday, July 1", True),
     ("July 1", "1st of July", True),
     ("March 14", "March 15, 2026", False),
@@ -457,6 +458,120 @@ FUZZY = [
     case("fuzzy", "Mississippi", "", False),
 ]
 
+# False accepts a reviewer confirmed, each with near variants that must keep their verdict.
+BOUNDS = _gaia([
+    # comparison symbols are bounds, like the words ("under 42")
+    ("42", "<42", False),
+    ("42", "< 42", False),
+    ("42", "\u226542", False),
+    ("42", ">= 42", False),
+    ("42", ">42", False),
+    ("42", "\u2264 42", False),
+    ("42", "<=42", False),
+    ("42", "\u2260 42", False),
+    ("42", "!= 42", False),
+    ("42", "42+", False),
+    ("42", "The count is >= 42.", False),
+    ("42", "under 42", False),
+    ("42", "42 at most", False),
+    ("42", "42, at most", False),
+    ("42", "42 or more", False),
+    # an approximation commits to the value, in words or symbols, as "approximately 12" does
+    ("42", "~42", True),
+    ("42", "\u224842", True),
+    ("42", "\u2248 42", True),
+    ("42", "about 42", True),
+    ("42", "6 * 7 => 42", True),  # an arrow, not a bound
+    ("42", "40 + 2 = 42", True),
+    ("42", "after 42 days", True),  # a duration: "after" bounds only points in time
+    # dates: before / after / since / until bound a day; "by" gives a due date, "from" a start
+    ("May 4", "after May 4", False),
+    ("May 4", "since May 4", False),
+    ("May 4", "until May 4", False),
+    ("May 4", "before May 4", False),
+    ("May 4", "It stays closed until May 4.", False),
+    ("May 4", "no later than May 4", False),
+    ("May 4", "not before May 4", False),
+    ("May 4", "prior to May 4", False),
+    ("May 4", "May 4 at the latest", False),
+    ("2023-05-04", "after 2023-05-04", False),
+    ("2023-05-04", "Sometime after May 4, 2023.", False),
+    ("1927", "after 1927", False),
+    ("1927", "It has existed since 1927.", False),
+    ("May 4", "by May 4", True),
+    ("May 4", "It is due by May 4.", True),
+    ("May 4", "from May 4", True),
+    ("2023-05-04", "on May 4, 2023", True),
+    ("1927", "It was founded in 1927.", True),
+])
+
+CORRECTIONS = _gaia([
+    # a correction inside one sentence wins over what the sentence opens with
+    ("42", "42 \u2014 no wait, 43", False),
+    ("43", "42 \u2014 no wait, 43", True),
+    ("42", "42 (correction: 43)", False),
+    ("43", "42 (correction: 43)", True),
+    ("43", "42 (correction: 43) people", True),
+    ("Paris", "Paris \u2014 no wait, London", False),
+    ("London", "Paris \u2014 no wait, London", True),
+    ("42", "42 - no wait, 43", False),
+    ("42", "42; actually 43", False),
+    ("43", "42; actually 43", True),
+    ("42", "42, sorry, 43", False),
+    ("42", "42 (I mean 43)", False),
+    ("42", "42 -- rather, 43", False),
+    ("42", "FINAL ANSWER: 42 (correction: 43)", False),
+    ("43", "FINAL ANSWER: 42 (correction: 43)", True),
+    ("42", "The answer is 42 \u2014 I mean 43.", False),
+    # words that only look like corrections
+    ("42", "42 (sorry for the delay)", True),
+    ("Paris", "Paris, no doubt.", True),
+    ("Paris", "Paris (no-fly zone)", True),
+    ("Lyon", "Paris, rather than Lyon", False),
+    ("42", "FINAL ANSWER: 42 (checked 3 times)", True),
+])
+
+UNITS = _gaia([
+    # case carries meaning for some unit symbols: bits vs bytes, milli vs mega, second vs siemens
+    ("10 GB", "10 Gb", False),
+    ("10 Gb", "10 GB", False),
+    ("10 GB", "The file is 10 Gb.", False),
+    ("10 GB", "ten Gb", False),
+    ("100 Mbps", "100 MB/s", False),
+    ("5 MW", "5 mW", False),
+    ("3 MHz", "3 mHz", False),
+    ("10 s", "10 S", False),
+    ("10 GB", "10 GB", True),
+    ("10 GB", "10 gigabytes", True),
+    ("10 Gb", "10 gigabits", True),
+    ("100 Mbps", "100 Mb/s", True),
+    ("5 MW", "5 megawatts", True),
+    ("3 MHz", "3 mhz", True),
+    # elsewhere case is only style: no other unit is spelled "KM" or "MG"
+    ("7 km", "7 KM", True),
+    ("500 mg", "500 MG", True),
+    # a bare number still answers a number with a unit
+    ("10 GB", "10", True),
+    ("10 Gb", "10", True),
+])
+
+YEARS = _gaia([
+    # a reference with a year needs the answer to state that year; one without a year takes any year
+    ("May 4, 2023", "4 May", False),
+    ("May 4, 2023", "It was on May 4.", False),
+    ("2023-05-04", "May 4", False),
+    ("May 4, 2023", "4 May 2023", True),
+    ("May 4, 2023", "4 May 2024", False),
+    ("May 4", "4 May 2023", True),
+    ("May 4", "4 May", True),
+    ("May 4, 2023", "2023-05-04", True),
+])
+YEARS += [
+    case("gaia", "2023-05-04, 2023-06-01", "May 4; June 1", False),
+    case("gaia", "2023-05-04, 2023-06-01", "May 4 2023; June 1 2023", True),
+    case("gaia", "May 4; June 1", "2023-05-04; 2024-06-01", True),
+]
+
 ALTERNATIVES = [
     case("gaia", ["NYC", "New York City"], "new york city", True),
     case("gaia", ["NYC", "New York City"], "Boston", False),
@@ -468,7 +583,8 @@ ALTERNATIVES = [
 ]
 
 CASES: list[Case] = (EXTRACTION + NUMBERS + NUMBERS_IN_TEXT + LISTS + UNORDERED + STRINGS + DATES + NON_ANSWERS
-                     + OFFICIAL + LENIENT + EXACT + F1 + NUMERIC + CONTAINS + REGEX + FUZZY + ALTERNATIVES)
+                     + BOUNDS + CORRECTIONS + UNITS + YEARS + OFFICIAL + LENIENT + EXACT + F1 + NUMERIC + CONTAINS
+                     + REGEX + FUZZY + ALTERNATIVES)
 
 # Realistic model outputs with a careful grader's verdict: the answers a QA run or an agent returns, right
 # and wrong, formatted many ways. Used to compare gaia, gaia-official and lenient on the same pairs.

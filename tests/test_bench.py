@@ -53,14 +53,17 @@ def stubs_on_path(monkeypatch: pytest.MonkeyPatch) -> None:
         ("1927", 19270, False),
         ("It was 19,270 people.", 19270, True),
         ("17 * 23 = 391, minus 100 gives 291.", 291, True),
-        ("17-23 is -6", -6, True),
+        ("17-23 = -6", -6, True),  # the 23 of "17-23" is no negative number
+        ("The answer is 12, not 2", 2, False),  # a denied number is not the answer, though it comes last
+        ("FINAL ANSWER: 42 (checked 3 times)", 42, True),  # the marked answer, not the last number
+        ("It is at least 2.", 2, False),
         ("$70,000", 70000, True),
         ("20.25", 20.25, True),
         ("The parcel weighs 12kg", 12, True),
         ("no idea", 3, False),
     ],
 )
-def test_numeric_compares_the_final_number(answer: str, expected: float, passed: bool) -> None:
+def test_numeric_compares_the_number_the_answer_gives(answer: str, expected: float, passed: bool) -> None:
     assert task(expected=expected).check(answer) is passed
 
 
@@ -325,7 +328,8 @@ def test_run_suite_aggregates_rows_and_survives_runner_exceptions() -> None:
     assert report.avg_steps == pytest.approx(4 / 3)
     assert report.tool_error_rate == pytest.approx(1 / 4)
     rows = {row.task.id: row for row in report.tasks}
-    assert rows["wrong"].attempts[0].explanation == "final number 15 != expected 5 (tolerance 1e-06)"
+    assert rows["wrong"].attempts[0].explanation == (
+        "number: the answer 15 != expected 5 (read after the 'the answer is' phrase); tolerance 1e-06")
     assert rows["crash"].attempts[0].error == "ValueError: model exploded" and not rows["crash"].passed
     text = report.render()
     assert "ERROR" in text and "success rate     33.3% (1/3)" in text

@@ -1,7 +1,10 @@
 """Deterministic answer checkers, one per task kind: each returns a Verdict (passed + a human explanation).
 
-The semantics are strict on purpose: `numeric` compares the *final* number of the answer, so "The answer is
-12" never passes for 2, and `contains` matches whole tokens, so "19270" never passes for "1927".
+The semantics are strict on purpose: `numeric` reads the number the answer gives with the GAIA matcher's
+numeric mode (gaia_eval.scoring.answers: the marked, leading, concluding or only number, never a negated,
+bounded or hedged one), so "The answer is 12" never passes for 2, "12, not 2" never passes for 2, and
+"FINAL ANSWER: 42 (checked 3 times)" passes for 42; `contains` matches whole tokens, so "19270" never
+passes for "1927".
 """
 
 from __future__ import annotations
@@ -11,15 +14,9 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-DEFAULT_NUMERIC_TOLERANCE = 1e-6
-_RELATIVE_TOLERANCE = 1e-9
+from gaia_eval.scoring.answers import match_answer
 
-# A number not glued to a preceding digit, word character or decimal point: optional sign (only when it is
-# not a binary minus, e.g. the 23 in "17-23" is positive), thousands groups or plain digits, decimals,
-# exponent. Units may follow directly ("12kg").
-_NUMBER = re.compile(
-    r"(?<![\w.])(?:(?<![\w)])[-−])?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?(?:[eE][-+]?\d+(?![\w]))?"
-)
+DEFAULT_NUMERIC_TOLERANCE = 1e-6
 
 
 @dataclass(frozen=True)
@@ -41,25 +38,17 @@ def parse_number(text: str) -> float | None:
     return value if math.isfinite(value) else None
 
 
-def final_number(answer: str) -> float | None:
-    """The last number written in `answer`, or None when it holds none."""
-    matches = _NUMBER.findall(answer)
-    return parse_number(matches[-1]) if matches else None
-
-
 def _show(value: float) -> str:
+    """A number as the matcher reads it back exactly: 12, not 12.0; 0.1 + 0.2 as 0.30000000000000004."""
     value = float(value)
-    return str(int(value)) if value.is_integer() and abs(value) < 1e15 else format(value, ".12g")
+    return str(int(value)) if value.is_integer() and abs(value) < 1e15 else repr(value)
 
 
 def check_numeric(answer: str, expected: float, tolerance: float = DEFAULT_NUMERIC_TOLERANCE) -> Verdict:
-    got = final_number(answer)
-    if got is None:
-        return Verdict(False, f"no number in the answer (expected {_show(expected)})")
-    allowed = max(tolerance, _RELATIVE_TOLERANCE * abs(expected))
-    if abs(got - expected) <= allowed:
-        return Verdict(True, f"final number {_show(got)} equals {_show(expected)}")
-    return Verdict(False, f"final number {_show(got)} != expected {_show(expected)} (tolerance {tolerance:g})")
+    """The number the answer gives equals `expected` within `tolerance` (absolute; float rounding is absorbed
+    relatively, as before)."""
+    result = match_answer(_show(expected), answer, mode="numeric", abs_tol=tolerance)
+    return Verdict(result.correct, f"{result.explanation}; tolerance {tolerance:g}")
 
 
 def _normalize_text(text: str) -> str:
@@ -91,9 +80,7 @@ def check_exact(answer: str, aliases: list[str]) -> Verdict:
 
 
 def check_gaia(answer: str, aliases: list[str]) -> Verdict:
-    """The GAIA answer matcher of gaia_eval.scoring (imported on use: only GAIA suites need it)."""
-    from gaia_eval.scoring.answers import match_answer
-
+    """The GAIA answer matcher of gaia_eval.scoring, any alias may match."""
     explanations = []
     for alias in aliases:
         result = match_answer(alias, answer, mode="gaia")

@@ -1,6 +1,18 @@
 """Cues that change what a value in a sentence means: negation ("not 1927", "1927 is wrong"), bounds ("at
 least 12"), hedges between candidates ("12 or 13", "Paris (possibly Lyon)"), and the neighbours that make
 an expected name part of a longer one ("Georgia" in "Georgia Tech").
+
+Bounds and approximations are told apart on purpose:
+- a bound states a range the value lies in, not the value, so it is never the answer: words ("over 42",
+  "under 42", "at least 42", "nearly 42", "42 at most"), comparison symbols ("<42", "> 42", "<=42", ">= 42",
+  "\u2264 42", "\u2265 42", "42+"; "->" and "=>" are arrows, not bounds) and "not equal" ("\u2260 42", "!= 42");
+  for dates, and for years when a year is expected, also "before", "after", "since", "until"/"till",
+  "prior to", "no later than", "not before", "May 4 at the latest" / "at the earliest" / "onwards".
+  "by May 4" stays an answer: it is how a due date is naturally given ("When is it due?" "By May 4"), and
+  "from May 4" names the day a thing starts (or, in "the letter from May 4", the day itself).
+- an approximation commits to the value and only admits rounding, so it is read as the value, the same
+  for the words and the symbols: "about 42", "approximately 42", "roughly 42", "~42" and "\u224842" all equal 42
+  (answers_numbers reads these qualifiers in a bare quantity; in a sentence they are not cues at all).
 """
 
 from __future__ import annotations
@@ -59,6 +71,15 @@ def _negated_tokens(before: tuple[str, ...], after: tuple[str, ...]) -> bool:
 _WORD = re.compile(r"[^\W\d_]+")
 _BOUND_LAST = frozenset({"over", "under", "above", "below", "nearly", "almost", "exceeding", "beyond", "than",
                          "least", "most", "upto", "within"})
+# Bounds of a point in time: only read before dates and years ("after 42 days" is a duration of 42 days).
+_TIME_BOUND_LAST = frozenset({"before", "after", "since", "until", "till", "til", "pre", "post"})
+# Bounds stated after the value: "42 at most", "May 4 at the latest", "2020 onwards".
+_BOUND_AFTER = frozenset({("at", "most"), ("at", "least"), ("at", "the"), ("onwards",), ("onward",),
+                          ("and", "up"), ("and", "above"), ("and", "over"), ("and", "below"), ("and", "under")})
+_BOUND_AFTER_THE = frozenset({"latest", "earliest", "most", "least"})
+# Comparison symbols right before a value; an arrow ("6 * 7 -> 42", "=> 42") leads to the value instead.
+_BOUND_SYMBOLS = ("<", ">", "\u2264", "\u2265", "\u2a7d", "\u2a7e", "\u2260", "\u226a", "\u226b", "<=", ">=", "!=")
+_ARROWS = ("->", "=>")
 
 
 def _words(text: str) -> tuple[str, ...]:
@@ -66,14 +87,42 @@ def _words(text: str) -> tuple[str, ...]:
     return tuple(_WORD.findall(text.lower().replace("'", "")))
 
 
-def is_denied(text: str, start: int, end: int, breaks: ClauseBreaks | None = None) -> bool:
+def _symbol_bound(text: str, start: int, end: int) -> bool:
+    """A comparison symbol right before the value ("<42", ">= 42", "\u2260 42") or a "+" right after it ("42+")."""
+    prefix = text[max(0, start - 3):start].rstrip()  # not cut at the clause break: "!=" holds one
+    if prefix.endswith(_BOUND_SYMBOLS) and not prefix.endswith(_ARROWS):
+        return True
+    suffix = text[end:end + 3]
+    return suffix.startswith("+") and not suffix[1:].lstrip().startswith(tuple("0123456789"))
+
+
+def _bounded_after(after: tuple[str, ...]) -> bool:
+    """A bound stated just after the value: "42 at most", "May 4 at the latest", "2020 onwards"."""
+    if after[:2] == ("at", "the"):
+        return len(after) > 2 and after[2] in _BOUND_AFTER_THE
+    return after[:2] in _BOUND_AFTER or after[:1] in _BOUND_AFTER
+
+
+def is_denied(text: str, start: int, end: int, breaks: ClauseBreaks | None = None, *,
+              point_in_time: bool = False) -> bool:
     """Whether the value at text[start:end] is denied in its clause ("not 1927", "1927 is wrong") or is only
-    a bound ("at least 12", "more than 12"). Pass `breaks` (clause_breaks(text)) when asking for several values."""
+    a bound ("at least 12", "more than 12", "<12", "12 at most"; with `point_in_time`, for a date or a year,
+    also "before/after/since/until 1927"). Pass `breaks` (clause_breaks(text)) when asking for several values."""
     left, right = _clause_bounds(text, start, end, breaks if breaks is not None else clause_breaks(text))
+    if _symbol_bound(text, start, end):
+        return True
     before = _words(text[left:start])
     if before and (before[-1] in _BOUND_LAST or before[-2:] == ("up", "to")):
         return True
-    return _negated_tokens(before, _words(text[end:right]))
+    if point_in_time and before and (before[-1] in _TIME_BOUND_LAST or before[-2:] == ("prior", "to")):
+        return True
+    after = _words(text[end:right])
+    if _negated_tokens(before, after):
+        return True
+    if after:
+        return _bounded_after(after)
+    # A bound may follow in a clause of its own: "42, at most", "May 4 (at the latest)".
+    return right < len(text) and text[right] in ",(\u2014" and _bounded_after(_words(text[right + 1:right + 24]))
 
 
 # --- hedges --------------------------------------------------------------------------------------

@@ -2,9 +2,10 @@
 
 Understood forms: ISO "2026-03-14", "2026/03/14", "14.03.2026" (when the day is above 12), "March 14, 2026",
 "14 March 2026", "the 14th of March 2026", "Mar. 14th 2026", with an optional weekday, and month-level
-"March 2026" / "2026-03", and year-less "March 14" / "14 March" (equal to that day of any year, since the
-reference did not say which). A day/month order that cannot be told apart ("03/04/2026") is not read as a date,
-so it is only equal to the same text.
+"March 2026" / "2026-03", and year-less "March 14" / "14 March". A year-less reference accepts that day of
+any year, since it did not say which; a reference with a year is not given by a year-less answer
+(CalendarDate.accepts is directional: called on the expected date). A day/month order that cannot be told
+apart ("03/04/2026") is not read as a date, so it is only equal to the same text.
 """
 
 from __future__ import annotations
@@ -41,11 +42,13 @@ class CalendarDate(NamedTuple):
     month: int
     day: int | None  # None for a month-level date ("March 2026")
 
-    def same_as(self, other: "CalendarDate") -> bool:
-        """Equal dates; a year-less date equals the same month and day of any year."""
-        if self.year and other.year:
-            return self == other
-        return self.day is not None and (self.month, self.day) == (other.month, other.day)
+    def accepts(self, answer: "CalendarDate") -> bool:
+        """Whether `answer` gives this expected date. A reference without a year accepts that day of any year
+        (it did not say which); a reference with a year needs the answer to state the same year, so an answer
+        without one ("4 May" for "May 4, 2023") is not correct."""
+        if self.year:
+            return self == answer
+        return self.day is not None and (self.month, self.day) == (answer.month, answer.day)
 
     def __str__(self) -> str:
         if not self.year:

@@ -2,16 +2,20 @@
 
 Order of reading an answer:
 1. extraction (answers_parse): an explicit marker (`FINAL ANSWER:`, `<answer>`, `\\boxed{}`, `####`), the last
-   "the answer is ..." phrase, or a self-correction ("12? No, 13.") gives the span; otherwise the whole
-   response is the span; an empty or refusing span ("N/A", "unknown", "I don't know") is never correct;
+   "the answer is ..." phrase, or a self-correction ("12? No, 13.", "12 - no wait, 13") gives the span;
+   otherwise the whole response is the span; an empty or refusing span ("N/A", "unknown", "I don't know")
+   is never correct;
 2. the whole span is compared as the expected kind: number (value within tolerance, compatible units),
    date, list (answers_lists) or string (same words after folding);
 3. when the span is a sentence, a value inside it counts only under rules a careful grader would apply:
    - a number: the leading bare answer ("12 (three boxes of four)"), else the number a conclusion cue marks
      ("total 12", "so 12", "= 12"), else the only number the response states; several unmarked numbers,
-     a negated or bounded value ("not 1927", "at least 12") or a hedge ("12 or 13", "maybe 12, maybe 13")
-     is never accepted;
-   - a date: the leading date, else the only date stated;
+     a negated or bounded value ("not 1927", "at least 12", "<12", ">= 12"; answers_cues tells bounds from
+     approximations such as "~12", which are accepted) or a hedge ("12 or 13", "maybe 12, maybe 13") is never
+     accepted;
+   - a date: the leading date, else the only date stated, never a bound ("after May 4", "until May 4"; "by
+     May 4" is a due date, accepted); a reference without a year accepts that day of any year, a reference
+     with a year needs the answer to state the same year;
    - a string: the expected words standing alone in the answer sentence (the first one, or a final
      "So/Therefore ..." one): not negated, not part of a longer name ("Georgia Tech"), not among hedged
      or listed alternatives.
@@ -174,7 +178,7 @@ def _match_number(expected: ExpectedValue, view: AnswerView, opts: GaiaOptions) 
     text = view.span
     mentions = _mentions(expected, text)
     breaks = clause_breaks(text)
-    live = [m for m in mentions if not is_denied(text, m.start, m.end, breaks)]
+    live = [m for m in mentions if not is_denied(text, m.start, m.end, breaks, point_in_time=expected.year_like)]
     if not live:
         what = "only negated or bounded numbers (e.g. 'not 12', 'at least 12')" if mentions else "no number"
         return Verdict(False, 0.0, f"number: the answer states {what}{_from(view)}", text)
@@ -212,7 +216,7 @@ def _date_verdict(expected: ExpectedValue, chosen: CalendarDate, text: str, how:
     cue = _hedged(view, sentence)
     if cue:
         return Verdict(False, 0.0, f"date: the answer hedges ({cue!r}) in {sentence!r}{_from(view)}", text)
-    equal = chosen.same_as(expected.date)
+    equal = expected.date.accepts(chosen)
     relation = "==" if equal else "!="
     return Verdict(equal, float(equal), f"date: {how} {chosen} {relation} expected {expected.date}{_from(view)}",
                    text)
@@ -235,7 +239,7 @@ def _match_date(expected: ExpectedValue, view: AnswerView, opts: GaiaOptions) ->
                 return _date_verdict(expected, lead, text, "the leading answer", view, sentence)
             break
     breaks = clause_breaks(text)
-    live = [m for m in scan_dates(text)[0] if not is_denied(text, m.start, m.end, breaks)]
+    live = [m for m in scan_dates(text)[0] if not is_denied(text, m.start, m.end, breaks, point_in_time=True)]
     distinct = sorted({m.date for m in live}, key=str)
     if len(distinct) != 1:
         what = "no date" if not distinct else f"several dates ({', '.join(map(str, distinct))})"

@@ -2,7 +2,8 @@
 find the numbers mentioned in running text, and compare two quantities by value and unit.
 
 A value is compared as a float within a tolerance, never as a substring: "19270" is not 1927, "-5" is not
-5, "3.5" is not 35. Units only matter when both sides state one ("7 km" vs "7 miles").
+5, "3.5" is not 35. Units only matter when both sides state one ("7 km" vs "7 miles"; "10 Gb" vs "10 GB":
+case is kept for the symbols it changes, see _CASE_SENSITIVE_UNITS); a bare number matches a number with a unit.
 """
 
 from __future__ import annotations
@@ -82,8 +83,56 @@ _UNIT_GROUPS: dict[str, tuple[str, ...]] = {
     "mb": ("mb", "megabyte", "megabytes"),
     "gb": ("gb", "gigabyte", "gigabytes"),
     "tb": ("tb", "terabyte", "terabytes"),
+    "byte": ("byte", "bytes"),
+    "bit": ("bit", "bits"),
+    "kbit": ("kbit", "kilobit", "kilobits"),
+    "mbit": ("mbit", "megabit", "megabits"),
+    "gbit": ("gbit", "gigabit", "gigabits"),
+    "tbit": ("tbit", "terabit", "terabits"),
+    "ms": ("ms", "msec", "millisecond", "milliseconds"),
+    "W": ("w", "watt", "watts"),
+    "kW": ("kw", "kilowatt", "kilowatts"),
+    "MW": ("megawatt", "megawatts"),
+    "mW": ("milliwatt", "milliwatts"),
+    "GW": ("gw", "gigawatt", "gigawatts"),
+    "V": ("v", "volt", "volts"),
+    "kV": ("kv", "kilovolt", "kilovolts"),
+    "MV": ("megavolt", "megavolts"),
+    "mV": ("millivolt", "millivolts"),
+    "Hz": ("hz", "hertz"),
+    "kHz": ("khz", "kilohertz"),
+    "MHz": ("mhz", "megahertz"),
+    "mHz": ("millihertz",),
+    "GHz": ("ghz", "gigahertz"),
+    "J": ("j", "joule", "joules"),
+    "kJ": ("kj", "kilojoule", "kilojoules"),
+    "MJ": ("megajoule", "megajoules"),
+    "mJ": ("millijoule", "millijoules"),
+    "S": ("siemens",),
+    "mS": ("millisiemens",),
 }
 _UNIT_ALIASES: dict[str, str] = {alias: canon for canon, aliases in _UNIT_GROUPS.items() for alias in aliases}
+
+# Unit symbols whose case names a different unit, read with their case before any folding: b is a bit and B a
+# byte ("10 Gb" is a tenth of "10 GB"), m is milli and M mega ("5 mW" vs "5 MW"), s a second and S a siemens.
+# Every other symbol folds case, because its other spellings name no other unit and only show the writer's
+# style: "7 KM" is 7 km, "500 MG" is 500 mg. A lower-case spelling of an ambiguous symbol takes its common
+# reading ("gb" is a gigabyte, "mhz" a megahertz, "mbps" megabits per second) or, with none ("mw"), stays
+# its own unit, equal only to itself.
+_SECOND = frozenset({"s"})
+_CASE_SENSITIVE_UNITS: dict[str, frozenset[str]] = {
+    "kB": frozenset({"kb"}), "KB": frozenset({"kb"}), "MB": frozenset({"mb"}), "GB": frozenset({"gb"}),
+    "TB": frozenset({"tb"}),
+    "Kb": frozenset({"kbit"}), "Mb": frozenset({"mbit"}), "Gb": frozenset({"gbit"}), "Tb": frozenset({"tbit"}),
+    "kbps": frozenset({"kbit"}) | _SECOND, "Kbps": frozenset({"kbit"}) | _SECOND,
+    "mbps": frozenset({"mbit"}) | _SECOND, "Mbps": frozenset({"mbit"}) | _SECOND,
+    "gbps": frozenset({"gbit"}) | _SECOND, "Gbps": frozenset({"gbit"}) | _SECOND,
+    "kBps": frozenset({"kb"}) | _SECOND, "KBps": frozenset({"kb"}) | _SECOND,
+    "MBps": frozenset({"mb"}) | _SECOND, "GBps": frozenset({"gb"}) | _SECOND,
+    "mW": frozenset({"mW"}), "MW": frozenset({"MW"}), "mV": frozenset({"mV"}), "MV": frozenset({"MV"}),
+    "mHz": frozenset({"mHz"}), "MHz": frozenset({"MHz"}), "mJ": frozenset({"mJ"}), "MJ": frozenset({"MJ"}),
+    "s": _SECOND, "S": frozenset({"S"}), "ms": frozenset({"ms"}), "mS": frozenset({"mS"}),
+}
 
 # Words that end a unit phrase: "12 is the answer" has no unit "is the answer".
 _NOT_UNIT_WORDS = frozenset({
@@ -98,8 +147,13 @@ _UNIT_WORD = re.compile(r"[^\W\d_]+")
 
 @lru_cache(maxsize=4096)
 def canonical_unit(phrase: str) -> frozenset[str] | None:
-    """Canonical unit words of a phrase after a number, or None when the phrase is not a unit."""
-    phrase = " ".join(phrase.casefold().replace(".", " ").split()).strip(" -")
+    """Canonical unit words of a phrase after a number, or None when the phrase is not a unit.
+
+    Case is read first for the symbols it changes (_CASE_SENSITIVE_UNITS: "Gb" is not "GB"), then folded."""
+    cased = " ".join(phrase.replace(".", " ").split()).strip(" -")
+    if cased in _CASE_SENSITIVE_UNITS:
+        return _CASE_SENSITIVE_UNITS[cased]
+    phrase = cased.casefold()
     if not phrase:
         return frozenset()
     if len(phrase) > 30 or "".join(_UNIT_CHARS.findall(phrase)) != phrase:
@@ -109,9 +163,11 @@ def canonical_unit(phrase: str) -> frozenset[str] | None:
     words = _UNIT_WORD.findall(phrase)
     if len(words) > 3 or any(w in _NOT_UNIT_WORDS or w in NUMBER_WORDS for w in words):
         return None
-    canon = set()
-    for piece in phrase.replace("/", " / ").split():
-        if piece in _UNIT_ALIASES:
+    canon: set[str] = set()
+    for cased_piece, piece in zip(cased.replace("/", " / ").split(), phrase.replace("/", " / ").split()):
+        if cased_piece in _CASE_SENSITIVE_UNITS:
+            canon |= _CASE_SENSITIVE_UNITS[cased_piece]
+        elif piece in _UNIT_ALIASES:
             canon.add(_UNIT_ALIASES[piece])
         elif piece not in ("/", "per"):
             canon.add(piece[:-1] if len(piece) > 3 and piece.endswith("s") and not piece.endswith("ss") else piece)
@@ -271,17 +327,17 @@ def _regex_quantity(text: str) -> Quantity | None:
 
 
 def _words_quantity(text: str) -> Quantity | None:
-    lowered = text.casefold()
+    rest = text.strip()
     negative = False
-    sign = _LEADING_WORD_SIGN.match(lowered)
+    sign = _LEADING_WORD_SIGN.match(rest)
     if sign:
-        negative, lowered = True, lowered[sign.end():]
-    words = [w for w in _WORDS_SPLIT.split(lowered.strip()) if w]
-    parsed = _parse_number_words(words)
+        negative, rest = True, rest[sign.end():]
+    cased_words = [w for w in _WORDS_SPLIT.split(rest.strip()) if w]
+    parsed = _parse_number_words([w.casefold() for w in cased_words])
     if parsed is None:
         return None
     value, used = parsed
-    unit = canonical_unit(" ".join(words[used:]))
+    unit = canonical_unit(" ".join(cased_words[used:]))  # with its case: "ten Gb" is not "ten GB"
     if unit is None:
         return None
     return Quantity(-float(value) if negative else float(value), unit, text)
@@ -349,9 +405,10 @@ def _mention_from_match(text: str, match: re.Match[str]) -> NumberMention | None
     end = match.end()
     next_word = _NEXT_WORD.match(text, end)
     if next_word:
-        word = next_word.group(1).casefold()
-        if word in _TEXT_UNITS or word[0] in "%\u00b0":
-            unit |= canonical_unit(word) or set()
+        cased = next_word.group(1)
+        word = cased.casefold()
+        if word in _TEXT_UNITS or word[0] in "%\u00b0" or cased in _CASE_SENSITIVE_UNITS:
+            unit |= canonical_unit(cased) or set()  # with its case: "10 Gb" is not "10 GB"
             end = next_word.end()
     if match["sign"]:
         value = -value

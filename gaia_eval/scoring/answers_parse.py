@@ -1,7 +1,8 @@
 """What the matching modes share: the verdict and option types, the expected answer parsed once (kind, value,
 list readings; cached, since a dataset repeats its references across runs) and the answer's view (the span
 that extraction picked: after a `FINAL ANSWER:` marker, an "the answer is" phrase, a self-correction, or
-the whole response).
+the whole response; a correction inside that span, "42 - no wait, 43" or "42 (correction: 43)", narrows it to
+what follows the correction).
 """
 
 from __future__ import annotations
@@ -133,26 +134,66 @@ class AnswerView(NamedTuple):
 
 @lru_cache(maxsize=1024)
 def answer_view(answer: str, extract: bool) -> AnswerView:
-    """The span to compare; with `extract`, the one a marker, an "answer is" phrase or a self-correction names."""
+    """The span to compare; with `extract`, the one a marker, an "answer is" phrase or a self-correction names
+    (a correction inside the span, "42 - no wait, 43", wins over what the span opens with)."""
     text = fold(answer)
     lowered = text.casefold()
     if extract and ("answer" in lowered or "<" in text or "\\" in text or "#" in text):
         marked = extract_marked(text, lowered)
         if marked is not None:
-            return AnswerView(clean_span(marked[0]), marked[1])
+            return _corrected_view(AnswerView(clean_span(marked[0]), marked[1]))
         phrase = extract_phrase(text) if "answer" in lowered else None
         if phrase is not None and clean_span(phrase[0]):
-            return AnswerView(clean_span(phrase[0]), "the 'the answer is' phrase", phrase[1])
+            return _corrected_view(AnswerView(clean_span(phrase[0]), "the 'the answer is' phrase", phrase[1]))
     if extract and may_have_sentences(text):
         corrected = _self_correction(text)
         if corrected is not None:
-            return AnswerView(corrected, "the self-correction")
-    return AnswerView(clean_span(text), WHOLE)
+            return _corrected_view(AnswerView(corrected, "the self-correction"))
+    view = AnswerView(clean_span(text), WHOLE)
+    return _corrected_view(view) if extract else view
+
+
+def _corrected_view(view: AnswerView) -> AnswerView:
+    """The view itself, or what follows a correction inside its span ("42 - no wait, 43", "42 (correction: 43)")."""
+    corrected = _inline_correction(view.span)
+    return view if corrected is None else AnswerView(corrected, "the self-correction")
 
 
 _RETRACTION = re.compile(
     r"^(?:(?:no|wait|actually|correction|sorry|oops|hmm|scratch that|on second thought|i mean|rather)\b"
     r"[\s,:;.!\u2014-]*)+", re.IGNORECASE)
+
+
+# A correction inside one sentence: a dash, semicolon, bracket (or, for the unmistakable words, a comma) and then
+# a correction word. "actually" and "rather" need a stronger break than a comma ("It's Paris, actually the
+# capital"), "rather than" compares instead of correcting, and a bare "no" / "sorry" / "wait" must be followed by
+# punctuation ("Paris (no doubt)", "12 (sorry for the delay)", "Paris (no-fly zone)" correct nothing).
+_INLINE_RETRACTION = re.compile(
+    r"(?:(?:\s-{1,2}|\u2014|;|[(\[])\s*(?:actually|rather(?!\s+than\b))\b"
+    r"|(?:\s-{1,2}|\u2014|;|[(\[]|,)\s*(?:no,?\s+wait|wait,?\s+no|correction|i\s+mean|scratch\s+that|make\s+that"
+    r"|on\s+second\s+thought|(?:no|wait|sorry|oops)(?=\s*[,:;!.\u2014]|\s+-))\b)"
+    r"[\s,:;.!\u2014-]*", re.IGNORECASE)
+# A cheap first look for any correction word, so most spans skip the full pattern.
+_CORRECTION_WORD = re.compile(r"\b(?:wait|correction|actually|mean|sorry|rather|scratch|make|second|no|oops)\b",
+                              re.IGNORECASE)
+_CLOSERS = {"(": ")", "[": "]"}
+
+
+def _inline_correction(span: str) -> str | None:
+    """What follows the last correction inside a span, its bracket closed: "43" for "42 (correction: 43)"."""
+    if _CORRECTION_WORD.search(span) is None:
+        return None
+    last = None
+    for last in _INLINE_RETRACTION.finditer(span):
+        pass
+    if last is None:
+        return None
+    rest = span[last.end():]
+    opener = last.group(0).lstrip()[:1]
+    if opener in _CLOSERS:
+        rest = rest.replace(_CLOSERS[opener], " ", 1)
+    rest = clean_span(" ".join(rest.split()))
+    return rest or None
 
 
 def _self_correction(text: str) -> str | None:

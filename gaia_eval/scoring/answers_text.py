@@ -46,6 +46,8 @@ def fold(text: str) -> str:
 def _fold_unicode(text: str) -> str:
     text = _SPACE_THOUSANDS.sub("", text)
     text = _SUPERSCRIPT_POWER.sub(_superscript_power, text)
+    # NFKD would fold "\u2260" into "=" and a combining overlay that is then dropped: "not equal" would read "equal".
+    text = text.replace("\u2260", "!=")
     # NFKD first: it turns "\u00be" into "3\u20444", whose fraction slash the table then folds.
     text = unicodedata.normalize("NFKD", text).translate(_CHAR_FOLD)
     return _COMBINING_ACCENT.sub("", text)
