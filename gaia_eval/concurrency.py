@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
 from gaia_eval.artifacts.base import Usage
-from gaia_eval.errors import ProviderError, ProviderTimeoutError
+from gaia_eval.errors import ConnectionFailedError, ProviderError, ProviderTimeoutError
 
 T = TypeVar("T")
 R = TypeVar("R")
@@ -60,12 +60,20 @@ class RateLimiter:
 
 
 class ProviderGate:
-    """At most `max_concurrency` calls in flight to one endpoint, optionally paced by a rate limiter."""
+    """At most `max_concurrency` calls in flight to one endpoint, optionally paced by a rate limiter.
+
+    It also remembers whether the endpoint was ever reached: when a call has used up its retries failing to
+    connect and no call has ever succeeded, the endpoint is taken to be down (a local server not started, a
+    wrong base_url) and the remaining calls fail at once with that reason, instead of each retrying for
+    seconds. Once any call has succeeded, connection failures are treated as passing faults.
+    """
 
     def __init__(self, max_concurrency: int = DEFAULT_CONCURRENCY, requests_per_minute: float | None = None) -> None:
         self.max_concurrency = max_concurrency
         self._sem = asyncio.Semaphore(max_concurrency)
         self._rate = RateLimiter(requests_per_minute) if requests_per_minute else None
+        self.reached = False
+        self.down: ProviderError | None = None
 
     async def __aenter__(self) -> "ProviderGate":
         await self._sem.acquire()
@@ -109,6 +117,9 @@ async def call_with_retries(
     rng = rng or random.Random()
     outcome: Attempted[T] = Attempted()
     for attempt in range(1, policy.max_retries + 2):
+        if gate.down is not None:
+            outcome.error = gate.down
+            return outcome
         outcome.attempts = attempt
         async with gate:
             try:
@@ -117,6 +128,7 @@ async def call_with_retries(
                 else:
                     outcome.value = await asyncio.wait_for(make_call(), policy.timeout_s)
                 outcome.error = None
+                gate.reached = True
                 return outcome
             except asyncio.TimeoutError:
                 outcome.error = ProviderTimeoutError(f"no reply within {policy.timeout_s:g}s")
@@ -127,6 +139,11 @@ async def call_with_retries(
                     outcome.spent_usage = outcome.spent_usage + spent
         err = outcome.error
         if not err.retryable or attempt > policy.max_retries:
+            if isinstance(err, ConnectionFailedError) and not gate.reached and gate.down is None:
+                gate.down = ConnectionFailedError(
+                    f"endpoint unreachable ({err.message}); no call to it has succeeded, so the remaining calls "
+                    "were not attempted: is the server running and is base_url right?"
+                )
             return outcome
         delay = policy.backoff(attempt, rng)
         if err.retry_after is not None:

@@ -170,3 +170,47 @@ def test_seeded_fault_injection_is_reproducible_and_survived(fake_llm) -> None:
 
     assert faults[0] == faults[1]
     assert sum(faults[0].values()) > 0
+
+
+def test_an_endpoint_never_reached_is_taken_as_down_after_one_call_exhausts_its_retries():
+    from gaia_eval.errors import ConnectionFailedError
+
+    calls = 0
+
+    async def refuse():
+        nonlocal calls
+        calls += 1
+        raise ConnectionFailedError("could not connect")
+
+    async def scenario():
+        gate = ProviderGate(4)
+        policy = RetryPolicy(max_retries=2, base_delay_s=0.001)
+        first = await call_with_retries(refuse, gate, policy)
+        rest = [await call_with_retries(refuse, gate, policy) for _ in range(5)]
+        return first, rest
+
+    first, rest = asyncio.run(scenario())
+    assert first.attempts == 3 and calls == 3  # the first call used its retries
+    assert all("endpoint unreachable" in r.error.message and r.attempts == 0 for r in rest)  # the rest fail at once
+
+
+def test_connection_faults_after_a_success_are_only_passing_faults():
+    from gaia_eval.errors import ConnectionFailedError
+
+    state = {"n": 0}
+
+    async def flaky():
+        state["n"] += 1
+        if state["n"] == 1:
+            return "ok"
+        raise ConnectionFailedError("reset")
+
+    async def scenario():
+        gate = ProviderGate(2)
+        policy = RetryPolicy(max_retries=1, base_delay_s=0.001)
+        await call_with_retries(flaky, gate, policy)
+        await call_with_retries(flaky, gate, policy)
+        return gate.down, await call_with_retries(flaky, gate, policy)
+
+    down, third = asyncio.run(scenario())
+    assert down is None and third.attempts == 2  # still tried, with its retries

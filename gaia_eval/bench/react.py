@@ -40,6 +40,10 @@ class ReactRunner:
     max_steps: int = DEFAULT_MAX_STEPS
     max_tokens: int = 1024
     retry_policy: RetryPolicy = field(default_factory=RetryPolicy)
+    # Whether the endpoint was ever reached / was found down, shared by every task's gate (each task has its own
+    # event loop, so the gates cannot be one object): a server that is not running fails the suite in one
+    # task's retries, not in every task's.
+    _endpoint: dict[str, Any] = field(default_factory=lambda: {"reached": False, "down": None}, repr=False, compare=False)
 
     @property
     def system_prompt(self) -> str:
@@ -61,6 +65,7 @@ class ReactRunner:
         trajectory: list[dict[str, Any]] = [{"role": "user", "content": prompt}]
         usage = Usage()
         gate = ProviderGate(max_concurrency=1)
+        gate.reached, gate.down = self._endpoint["reached"], self._endpoint["down"]
         for step in range(1, self.max_steps + 1):
             request = ChatRequest(
                 messages=tuple(messages),
@@ -72,6 +77,8 @@ class ReactRunner:
             outcome = await call_with_retries(
                 lambda request=request: provider.complete(request), gate, self.retry_policy
             )
+            self._endpoint["reached"] = self._endpoint["reached"] or gate.reached
+            self._endpoint["down"] = self._endpoint["down"] or gate.down
             if outcome.error is not None:
                 raise outcome.error
             response = outcome.value
