@@ -240,6 +240,12 @@ DECISION_SHAPES: tuple[Exchange, ...] = (
     (("a", "I'd say we {decision} and revisit if it doesn't work."), ("lead", "Okay. Let's do that."), ("b", "{ack}")),
     (("lead", "I'm going to make the call: we {decision}."), ("b", "{ack}")),
     (("lead", "Let's lock it in. We {decision}."), ("a", "{ack}")),
+    # Decisions that are only implied, as they often are in real meetings: no cue word carries them, so an
+    # extractor must follow who proposed what and who settled it.
+    (("a", "What if we {decision}?"), ("b", "I could get behind that."), ("lead", "Alright, done."), ("a", "{ack}")),
+    (("b", "Honestly the simplest option is to {decision}."), ("lead", "Yeah. Let's not overthink it.")),
+    (("lead", "Unless someone feels strongly otherwise, we {decision}."), ("a", "No, that's fine."), ("b", "{ack}")),
+    (("a", "Should we just {decision}?"), ("lead", "Yes. Go."), ("b", "{ack}")),
 )  # fmt: skip
 
 # Slots lead, owner (never the lead); placeholders {task}, {due}, {owner} (first name), {ok}.
