@@ -18,10 +18,9 @@ import anthropic
 
 from gaia_eval.artifacts.base import Usage
 from gaia_eval.concurrency import DEFAULT_TIMEOUT_S
-from gaia_eval.errors import MalformedResponseError
 from gaia_eval.providers import ProviderSettings
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message, ToolCall, ToolSpec
-from gaia_eval.providers.sdk_errors import malformed, translate_sdk_error
+from gaia_eval.providers.sdk_errors import call_sdk, malformed, read_billed
 from gaia_eval.providers.structured import cut_off
 
 _STOP_REASONS = {
@@ -130,23 +129,15 @@ class AnthropicProvider:
         params = self._build_params(request)
         timeout = request.timeout_s or self._settings.timeout_s or DEFAULT_TIMEOUT_S
         started = time.monotonic()
-        try:
-            reply = await self._client.messages.create(**params, timeout=timeout)
-        except Exception as exc:  # noqa: BLE001 - every SDK failure is translated, anything else re-raised
-            translated = translate_sdk_error(exc, anthropic, self.name, self._secret)
-            if translated is None:
-                raise
-            raise translated from None
+        reply = await call_sdk(
+            lambda: self._client.messages.create(**params, timeout=timeout), anthropic, self.name, self._secret
+        )
         latency = time.monotonic() - started
         return self._to_response(reply, request, latency)
 
     def _to_response(self, reply: Any, request: ChatRequest, latency: float) -> ChatResponse:
         usage = _reported_usage(reply)
-        try:
-            return self._read_message(reply, request, latency, usage or Usage())
-        except MalformedResponseError as exc:
-            exc.usage = usage  # an unusable reply is billed all the same; callers count it
-            raise
+        return read_billed(usage, lambda: self._read_message(reply, request, latency, usage or Usage()))
 
     def _read_message(self, reply: Any, request: ChatRequest, latency: float, usage: Usage) -> ChatResponse:
         if isinstance(reply, str):  # the SDK hands back the raw text when the body is not JSON-typed

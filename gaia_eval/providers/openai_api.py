@@ -19,10 +19,9 @@ import orjson
 
 from gaia_eval.artifacts.base import Usage
 from gaia_eval.concurrency import DEFAULT_TIMEOUT_S
-from gaia_eval.errors import MalformedResponseError
 from gaia_eval.providers import LOCAL_PRESETS, ProviderSettings
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message, ToolCall, ToolSpec
-from gaia_eval.providers.sdk_errors import malformed, translate_sdk_error
+from gaia_eval.providers.sdk_errors import call_sdk, malformed, read_billed
 from gaia_eval.providers.structured import parse_json_reply, schema_instruction
 
 # The SDK insists on a key string; local servers ignore it. Passing one also keeps the SDK from picking up
@@ -138,19 +137,16 @@ class OpenAIProvider:
         params = self._build_params(request)
         timeout = request.timeout_s or self._settings.timeout_s or DEFAULT_TIMEOUT_S
         started = time.monotonic()
-        try:
-            # The documented generic `post` instead of `chat.completions.create`: same endpoint, auth, errors
-            # and timeout, minus create()'s type-directed rewrite of the params and the pydantic construction
-            # of the reply. Both are no-ops for plain JSON but cost ~1.5 ms of CPU per call together, which at
-            # 64 concurrent calls is what limits throughput; the body is read with orjson below instead.
-            body = await self._client.post(
-                "/chat/completions", body=params, cast_to=bytes, options={"timeout": timeout}
-            )
-        except Exception as exc:  # noqa: BLE001 - every SDK failure is translated, anything else re-raised
-            translated = translate_sdk_error(exc, openai, self.name, self._secret)
-            if translated is None:
-                raise
-            raise translated from None
+        # The documented generic `post` instead of `chat.completions.create`: same endpoint, auth, errors and
+        # timeout, minus create()'s type-directed rewrite of the params and the pydantic construction of the
+        # reply. Both are no-ops for plain JSON but cost ~1.5 ms of CPU per call together, which at 64 concurrent
+        # calls is what limits throughput; the body is read with orjson below instead.
+        body = await call_sdk(
+            lambda: self._client.post("/chat/completions", body=params, cast_to=bytes, options={"timeout": timeout}),
+            openai,
+            self.name,
+            self._secret,
+        )
         latency = time.monotonic() - started
         try:
             completion = orjson.loads(body)
@@ -160,11 +156,7 @@ class OpenAIProvider:
 
     def _to_response(self, completion: Any, request: ChatRequest, latency: float) -> ChatResponse:
         usage = _reported_usage(completion)
-        try:
-            return self._read_completion(completion, request, latency, usage or Usage())
-        except MalformedResponseError as exc:
-            exc.usage = usage  # an unusable reply is billed all the same; callers count it
-            raise
+        return read_billed(usage, lambda: self._read_completion(completion, request, latency, usage or Usage()))
 
     def _read_completion(self, completion: Any, request: ChatRequest, latency: float, usage: Usage) -> ChatResponse:
         if not isinstance(completion, dict):

@@ -12,9 +12,9 @@ import asyncio
 import email.utils
 import json
 import time
-from collections.abc import Mapping
+from collections.abc import Awaitable, Callable, Mapping
 from types import ModuleType
-from typing import Any
+from typing import Any, TypeVar
 
 from gaia_eval.errors import (
     AuthError,
@@ -157,3 +157,27 @@ def malformed(provider: str, what: str, raw: str, secret: str | None) -> Malform
     error = MalformedResponseError(f"{provider}: {what}: {excerpt(raw, secret)!r}")
     error.raw_text = scrub(raw, secret)[:RAW_TEXT_LIMIT]
     return error
+
+
+T = TypeVar("T")
+
+
+async def call_sdk(make_call: Callable[[], Awaitable[T]], sdk: ModuleType, provider: str, secret: str | None) -> T:
+    """Await an SDK call, turning every SDK failure into our error tree (anything else propagates)."""
+    try:
+        return await make_call()
+    except Exception as exc:  # noqa: BLE001 - every SDK failure is translated, anything else re-raised
+        translated = translate_sdk_error(exc, sdk, provider, secret)
+        if translated is None:
+            raise
+        raise translated from None
+
+
+def read_billed(usage: Any, read: Callable[[], T]) -> T:
+    """Run `read()` on a reply; if it is unusable, the MalformedResponseError carries the usage the reply reported,
+    because an unusable reply is billed all the same and callers count it."""
+    try:
+        return read()
+    except MalformedResponseError as exc:
+        exc.usage = usage
+        raise
