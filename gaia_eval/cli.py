@@ -200,7 +200,7 @@ def eval_command(
 ) -> None:
     """Score each experiment against ground truth (deterministic rubric), optionally also with an LLM judge."""
     from gaia_eval.errors import UsageError
-    from gaia_eval.scoring.judge import DEFAULT_JUDGE_CONCURRENCY, parse_judge_spec
+    from gaia_eval.scoring.judge.core import DEFAULT_JUDGE_CONCURRENCY, parse_judge_spec
     from gaia_eval.stages.eval import STANDALONE_NOTE, run_eval
 
     judge = None
@@ -302,7 +302,7 @@ def check_answer(ctx, expected, answer, mode, rel_tol, abs_tol, threshold, unord
     """
     import orjson
 
-    from gaia_eval.scoring.answers import check_answers_file, format_verdict, match_answer
+    from gaia_eval.scoring.answers.match import check_answers_file, format_verdict, match_answer
 
     options = {"rel_tol": rel_tol, "abs_tol": abs_tol, "threshold": threshold, "ordered": False if unordered else None}
     options = {name: value for name, value in options.items() if value is not None}

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from gaia_eval.scoring.agreement import ordinal_alpha, paired_agreement, unanimous_share
+from gaia_eval.scoring.judge.agreement import ordinal_alpha, paired_agreement, unanimous_share
 
 N = None
 

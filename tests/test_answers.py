@@ -12,7 +12,7 @@ import warnings
 import pytest
 
 from gaia_eval.errors import InputError, UsageError
-from gaia_eval.scoring.answers import (
+from gaia_eval.scoring.answers.match import (
     MODE_OPTIONS,
     MODES,
     MatchResult,
@@ -21,8 +21,8 @@ from gaia_eval.scoring.answers import (
     format_verdict,
     match_answer,
 )
-from gaia_eval.scoring.answers_semantic import default_encoder
-from gaia_eval.scoring.concise import (
+from gaia_eval.scoring.answers.semantic import default_encoder
+from gaia_eval.scoring.answers.concise import (
     CONCISE_ANSWER_SYSTEM_PROMPT,
     concise_answer_instructions,
     extract_final_answer,

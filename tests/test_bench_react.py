@@ -15,7 +15,7 @@ from gaia_eval.bench.tasks import TaskSpec
 from gaia_eval.concurrency import RetryPolicy
 from gaia_eval.errors import UsageError
 from gaia_eval.providers import ProviderSettings
-from gaia_eval.scoring.concise import CONCISE_ANSWER_SYSTEM_PROMPT
+from gaia_eval.scoring.answers.concise import CONCISE_ANSWER_SYSTEM_PROMPT
 
 
 def runner_for(fake_llm, **options) -> ReactRunner:

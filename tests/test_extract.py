@@ -13,7 +13,7 @@ from gaia_eval.errors import InputError
 from gaia_eval.extract import extract_text
 from gaia_eval.extract.html import html_text
 from gaia_eval.extract.quotes import QuoteFinder, clean_quote, contains_words, list_items
-from gaia_eval.generation.pdf import parse_markup, pdf_safe_text, plain_text, render_pdf
+from gaia_eval.generation.llm.pdf import parse_markup, pdf_safe_text, plain_text, render_pdf
 
 REPORT = """# Harbor Freight Audit 2026
 

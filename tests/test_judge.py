@@ -20,10 +20,10 @@ from gaia_eval.cli import cli
 from gaia_eval.concurrency import RetryPolicy
 from gaia_eval.errors import UsageError
 from gaia_eval.providers.pricing import cost_of, lookup_price
-from gaia_eval.scoring.judge import JudgeSettings, median_rating, parse_judge_spec
-from gaia_eval.scoring.judge_criteria import COMPARATIVE_QA, COMPARATIVE_SUMMARY, STANDALONE_SUMMARY
-from gaia_eval.scoring.judge_prompt import GAP_MARK, source_for_judge
-from gaia_eval.scoring.judge_run import judge_journal_path
+from gaia_eval.scoring.judge.core import JudgeSettings, median_rating, parse_judge_spec
+from gaia_eval.scoring.judge.criteria import COMPARATIVE_QA, COMPARATIVE_SUMMARY, STANDALONE_SUMMARY
+from gaia_eval.scoring.judge.prompt import GAP_MARK, source_for_judge
+from gaia_eval.scoring.judge.run import judge_journal_path
 from gaia_eval.stages import eval as eval_stage
 from gaia_eval.stages.batch_experiment import run_batch_experiment
 from gaia_eval.stages.eval import run_eval

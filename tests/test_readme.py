@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gaia_eval.scoring.rubric import rubric_markdown
+from gaia_eval.scoring.rubric.grading import rubric_markdown
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text()

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from gaia_eval.artifacts.evaluation import CriterionResult, ItemEvaluation
-from gaia_eval.scoring.rubric import (
+from gaia_eval.scoring.rubric.grading import (
     CRITERIA,
     QA_CRITERIA,
     STANDALONE_CRITERIA,

@@ -11,8 +11,8 @@ import pytest
 
 from gaia_eval.artifacts.groundtruth import QAPair, Summaries
 from gaia_eval.prompts import render, template_names
-from gaia_eval.scoring.judge_criteria import COMPARATIVE_QA, COMPARATIVE_SUMMARY, STANDALONE_SUMMARY
-from gaia_eval.scoring.judge_prompt import qa_prompt, repair_prompt, summary_prompt
+from gaia_eval.scoring.judge.criteria import COMPARATIVE_QA, COMPARATIVE_SUMMARY, STANDALONE_SUMMARY
+from gaia_eval.scoring.judge.prompt import qa_prompt, repair_prompt, summary_prompt
 from gaia_eval.stages.generate import run_generate
 
 
@@ -38,8 +38,8 @@ QA = QAPair(id="q01-total", query="What budget was approved for Q3?", answer="48
 
 def generation_renderings() -> dict[str, list[str]]:
     """The LLM document generator's prompts, made by its own code from real briefs where it has a function."""
-    from gaia_eval.generation.llm import document_prompt, system_prompt
-    from gaia_eval.generation.llm_scenario import make_brief
+    from gaia_eval.generation.llm.generate import document_prompt, system_prompt
+    from gaia_eval.generation.llm.scenario import make_brief
 
     briefs = [make_brief(kind, doc_type, 1, 7, 800) for kind, doc_type in
               (("meeting", "standup"), ("email", "project_update"), ("pdf", "technical_spec"))]

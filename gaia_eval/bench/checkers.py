@@ -1,7 +1,7 @@
 """Deterministic answer checkers, one per task kind: each returns a Verdict (passed + a human explanation).
 
 The semantics are strict on purpose: `numeric` reads the number the answer gives with the GAIA matcher's
-numeric mode (gaia_eval.scoring.answers: the marked, leading, concluding or only number, never a negated,
+numeric mode (gaia_eval.scoring.answers.match: the marked, leading, concluding or only number, never a negated,
 bounded or hedged one), so "The answer is 12" never passes for 2, "12, not 2" never passes for 2, and
 "FINAL ANSWER: 42 (checked 3 times)" passes for 42; `contains` matches whole tokens, so "19270" never
 passes for "1927".
@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from gaia_eval.scoring.answers import match_answer
+from gaia_eval.scoring.answers.match import match_answer
 
 DEFAULT_NUMERIC_TOLERANCE = 1e-6
 

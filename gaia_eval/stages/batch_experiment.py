@@ -51,7 +51,7 @@ from gaia_eval.progress import Progress
 from gaia_eval.providers import ProviderSettings, check_provider_name, create_provider
 from gaia_eval.providers.base import Provider
 from gaia_eval.providers.pricing import PriceQuote, cost_of, lookup_price, quote_from_config
-from gaia_eval.solvers import Solver, prompt_settings_fingerprint
+from gaia_eval.stages.solvers import Solver, prompt_settings_fingerprint
 from gaia_eval.stages.common import StageSummary, check_output_dir
 from gaia_eval.stages.experiment_inputs import WorkItem, Workload, load_workload
 

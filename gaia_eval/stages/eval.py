@@ -1,5 +1,5 @@
 """Stage 4, `eval`: score each experiment against ground truth (or standalone) with the deterministic rubric,
-optionally also with an LLM judge (see gaia_eval.scoring.judge), and keep the evaluations index."""
+optionally also with an LLM judge (see gaia_eval.scoring.judge.core), and keep the evaluations index."""
 
 from __future__ import annotations
 
@@ -27,9 +27,9 @@ from gaia_eval.artifacts.store import (
     write_artifact,
 )
 from gaia_eval.errors import ArtifactError, InputError, UsageError
-from gaia_eval.scoring import rubric
-from gaia_eval.scoring.judge import JudgeSettings, judge_request
-from gaia_eval.scoring.judge_run import JudgeOutcome, JudgeTarget, judge_experiments, judge_journal_path
+from gaia_eval.scoring.rubric import grading as rubric
+from gaia_eval.scoring.judge.core import JudgeSettings, judge_request
+from gaia_eval.scoring.judge.run import JudgeOutcome, JudgeTarget, judge_experiments, judge_journal_path
 from gaia_eval.stages.common import StageSummary, check_output_dir
 from gaia_eval.stages.experiment_inputs import _load_groundtruth_file
 
@@ -100,9 +100,9 @@ def score_experiment(
     exp: Experiment, external: dict[str, GroundTruth], exp_path: Path
 ) -> tuple[list[ItemEvaluation], str]:
     """Per-item scores and the mode ("comparative" or "standalone")."""
-    from gaia_eval.scoring.qa import score_qa
-    from gaia_eval.scoring.standalone import score_summaries_standalone
-    from gaia_eval.scoring.summaries import score_summaries
+    from gaia_eval.scoring.rubric.qa import score_qa
+    from gaia_eval.scoring.rubric.standalone import score_summaries_standalone
+    from gaia_eval.scoring.rubric.summaries import score_summaries
 
     items: list[ItemEvaluation] = []
     modes: set[str] = set()

@@ -13,7 +13,7 @@ import random
 import sys
 import time
 
-from gaia_eval.scoring.answers import match_answer
+from gaia_eval.scoring.answers.match import match_answer
 
 _CITIES = ["Paris", "Lyon", "São Paulo", "New York City", "Zürich", "Kraków", "Reykjavík", "Washington, D.C.",
            "St. Petersburg", "Niger", "Nigeria", "Rio de Janeiro", "Los Angeles", "Côte d'Ivoire"]

@@ -28,9 +28,9 @@ from __future__ import annotations
 import re
 from bisect import bisect_right
 
-from gaia_eval.scoring.answers_cues import clause_breaks, find_in_clauses, hedge_cue, is_denied
-from gaia_eval.scoring.answers_dates import CalendarDate, parse_date, scan_dates
-from gaia_eval.scoring.answers_extract import (
+from gaia_eval.scoring.answers.cues import clause_breaks, find_in_clauses, hedge_cue, is_denied
+from gaia_eval.scoring.answers.dates import CalendarDate, parse_date, scan_dates
+from gaia_eval.scoring.answers.extract import (
     answer_sentence,
     is_filler,
     leading_segment,
@@ -38,8 +38,8 @@ from gaia_eval.scoring.answers_extract import (
     sentence_around,
     sentences,
 )
-from gaia_eval.scoring.answers_lists import list_shaped, match_list
-from gaia_eval.scoring.answers_numbers import (
+from gaia_eval.scoring.answers.lists import list_shaped, match_list
+from gaia_eval.scoring.answers.numbers import (
     NumberMention,
     Quantity,
     find_numbers,
@@ -47,7 +47,7 @@ from gaia_eval.scoring.answers_numbers import (
     parse_quantity,
     quantities_equal,
 )
-from gaia_eval.scoring.answers_parse import (
+from gaia_eval.scoring.answers.parse import (
     WHOLE,
     AnswerView,
     ExpectedValue,
@@ -56,7 +56,7 @@ from gaia_eval.scoring.answers_parse import (
     answer_view,
     expected_spec,
 )
-from gaia_eval.scoring.answers_text import (
+from gaia_eval.scoring.answers.text import (
     answer_words,
     clean_span,
     find_token_run,

@@ -10,7 +10,7 @@ points at, for models that add one anyway.
 from __future__ import annotations
 
 from gaia_eval.errors import UsageError
-from gaia_eval.scoring.answers_extract import extract_marked
+from gaia_eval.scoring.answers.extract import extract_marked
 
 CONCISE_ANSWER_SYSTEM_PROMPT = (
     "Reply with only the final answer: a number, a date, a name, a short phrase, or a comma-separated list. "

@@ -21,7 +21,7 @@ import re
 from bisect import bisect_left, bisect_right
 from typing import NamedTuple
 
-from gaia_eval.scoring.answers_text import find_token_run, raw_tokens, tokens
+from gaia_eval.scoring.answers.text import find_token_run, raw_tokens, tokens
 
 # --- negation and bounds -------------------------------------------------------------------------
 

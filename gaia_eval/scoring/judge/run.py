@@ -20,9 +20,9 @@ from gaia_eval.progress import Progress
 from gaia_eval.providers import ProviderSettings, create_provider
 from gaia_eval.providers.base import Provider
 from gaia_eval.providers.pricing import lookup_price
-from gaia_eval.scoring.judge import Judge, JudgeRequest, JudgeSettings, combine_samples
-from gaia_eval.scoring.judge_criteria import criteria_for
-from gaia_eval.scoring.judge_summary import summarize_judgements
+from gaia_eval.scoring.judge.core import Judge, JudgeRequest, JudgeSettings, combine_samples
+from gaia_eval.scoring.judge.criteria import criteria_for
+from gaia_eval.scoring.judge.summary import summarize_judgements
 
 DONE_STATUSES = ("scored", "unscored")  # final outcomes; "failed" samples are called again on the next run
 

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 import re
 
-from gaia_eval.scoring.answers_dates import parse_date
-from gaia_eval.scoring.answers_numbers import parse_quantity, quantities_equal
-from gaia_eval.scoring.answers_parse import (
+from gaia_eval.scoring.answers.dates import parse_date
+from gaia_eval.scoring.answers.numbers import parse_quantity, quantities_equal
+from gaia_eval.scoring.answers.parse import (
     AND_SEPARATOR,
     WHOLE,
     AnswerView,
@@ -19,7 +19,7 @@ from gaia_eval.scoring.answers_parse import (
     list_readings,
     split_elements,
 )
-from gaia_eval.scoring.answers_text import answer_words, clean_span, is_non_answer, same_words, tokens
+from gaia_eval.scoring.answers.text import answer_words, clean_span, is_non_answer, same_words, tokens
 
 _LIST_LEAD_IN = re.compile(
     r"^(?:[^,;:\n]{0,80}?\b(?:are|is|were|was|include|includes|included)\s*:?\s+|[^,;:\n]{0,60}:\s*)",

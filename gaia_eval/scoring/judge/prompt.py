@@ -8,7 +8,7 @@ from dataclasses import dataclass
 
 from gaia_eval.artifacts.groundtruth import QAPair, Summaries
 from gaia_eval.prompts import prompts_fingerprint, render
-from gaia_eval.scoring.judge_criteria import JudgeCriterion
+from gaia_eval.scoring.judge.criteria import JudgeCriterion
 from gaia_eval.scoring.text import content_tokens
 
 JUDGE_TEMPLATES = ("judge_system.j2", "judge_summary.j2", "judge_qa.j2", "judge_repair.j2")

@@ -16,9 +16,9 @@ from functools import lru_cache
 from rapidfuzz import fuzz
 
 from gaia_eval.errors import UsageError
-from gaia_eval.scoring.answers_gaia import match_gaia
-from gaia_eval.scoring.answers_parse import WHOLE, GaiaOptions, Verdict, answer_view, expected_spec
-from gaia_eval.scoring.answers_text import (
+from gaia_eval.scoring.answers.gaia import match_gaia
+from gaia_eval.scoring.answers.parse import WHOLE, GaiaOptions, Verdict, answer_view, expected_spec
+from gaia_eval.scoring.answers.text import (
     ARTICLES,
     answer_words,
     find_token_run,

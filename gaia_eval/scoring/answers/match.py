@@ -30,8 +30,8 @@ from typing import Any
 import orjson
 
 from gaia_eval.errors import InputError, UsageError
-from gaia_eval.scoring.answers_gaia import match_gaia
-from gaia_eval.scoring.answers_modes import (
+from gaia_eval.scoring.answers.gaia import match_gaia
+from gaia_eval.scoring.answers.modes import (
     match_contains,
     match_exact,
     match_f1,
@@ -40,9 +40,9 @@ from gaia_eval.scoring.answers_modes import (
     match_numeric,
     match_regex,
 )
-from gaia_eval.scoring.answers_official import question_scorer
-from gaia_eval.scoring.answers_parse import GaiaOptions, Verdict
-from gaia_eval.scoring.answers_semantic import match_semantic
+from gaia_eval.scoring.answers.official import question_scorer
+from gaia_eval.scoring.answers.parse import GaiaOptions, Verdict
+from gaia_eval.scoring.answers.semantic import match_semantic
 
 MODES: tuple[str, ...] = (
     "gaia", "gaia-official", "lenient", "exact", "f1", "numeric", "contains", "regex", "fuzzy", "semantic",

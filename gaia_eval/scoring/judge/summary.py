@@ -20,11 +20,11 @@ from gaia_eval.artifacts.evaluation import (
     SampleAgreement,
 )
 from gaia_eval.providers.pricing import PriceQuote, cost_of
-from gaia_eval.scoring import rubric
-from gaia_eval.scoring.agreement import Alpha, ordinal_alpha, paired_agreement, unanimous_share
-from gaia_eval.scoring.judge import MEDIAN_RULE, JudgeSettings
-from gaia_eval.scoring.judge_criteria import RANK, JudgeCriterion
-from gaia_eval.scoring.judge_prompt import judge_prompts_fingerprint
+from gaia_eval.scoring.rubric import grading as rubric
+from gaia_eval.scoring.judge.agreement import Alpha, ordinal_alpha, paired_agreement, unanimous_share
+from gaia_eval.scoring.judge.core import MEDIAN_RULE, JudgeSettings
+from gaia_eval.scoring.judge.criteria import RANK, JudgeCriterion
+from gaia_eval.scoring.judge.prompt import judge_prompts_fingerprint
 
 
 def _median_ratings(item: ItemEvaluation, criteria: tuple[JudgeCriterion, ...]) -> dict[str, str] | None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
-from gaia_eval.scoring.answers_text import tokens
+from gaia_eval.scoring.answers.text import tokens
 
 # --- extraction ----------------------------------------------------------------------------------
 

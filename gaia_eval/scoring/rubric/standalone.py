@@ -16,7 +16,7 @@ from rapidfuzz import fuzz, process
 from gaia_eval.artifacts.evaluation import CriterionResult
 from gaia_eval.artifacts.groundtruth import Summaries
 from gaia_eval.errors import InputError
-from gaia_eval.scoring.rubric import criterion_result
+from gaia_eval.scoring.rubric.grading import criterion_result
 from gaia_eval.scoring.text import (
     content_tokens,
     display_name,

@@ -12,10 +12,10 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import NamedTuple
 
-from gaia_eval.scoring.answers_dates import CalendarDate, parse_date
-from gaia_eval.scoring.answers_extract import extract_marked, extract_phrase, may_have_sentences, sentences
-from gaia_eval.scoring.answers_numbers import Quantity, parse_quantity
-from gaia_eval.scoring.answers_text import clean_span, content_tokens, fold
+from gaia_eval.scoring.answers.dates import CalendarDate, parse_date
+from gaia_eval.scoring.answers.extract import extract_marked, extract_phrase, may_have_sentences, sentences
+from gaia_eval.scoring.answers.numbers import Quantity, parse_quantity
+from gaia_eval.scoring.answers.text import clean_span, content_tokens, fold
 
 
 class Verdict(NamedTuple):

@@ -21,8 +21,8 @@ from gaia_eval.concurrency import Attempted, ProviderGate, RetryPolicy, call_wit
 from gaia_eval.errors import InputError, MalformedResponseError, UsageError
 from gaia_eval.providers import KNOWN_PROVIDERS
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message, Provider, TaskContext
-from gaia_eval.scoring.judge_criteria import RANK, RATING_OF_RANK, JudgeCriterion, criteria_for, reply_schema, validate_reply
-from gaia_eval.scoring.judge_prompt import JudgePrompt, judge_prompts_fingerprint, qa_prompt, repair_prompt, summary_prompt
+from gaia_eval.scoring.judge.criteria import RANK, RATING_OF_RANK, JudgeCriterion, criteria_for, reply_schema, validate_reply
+from gaia_eval.scoring.judge.prompt import JudgePrompt, judge_prompts_fingerprint, qa_prompt, repair_prompt, summary_prompt
 
 # Bump on any change to how replies are read or samples combined: it is part of the eval fingerprint.
 JUDGE_VERSION = "1"

@@ -14,7 +14,7 @@ from gaia_eval.artifacts.documents import PlantedFacts
 from gaia_eval.artifacts.evaluation import CriterionResult
 from gaia_eval.artifacts.groundtruth import Summaries
 from gaia_eval.errors import InputError
-from gaia_eval.scoring.rubric import criterion_result
+from gaia_eval.scoring.rubric.grading import criterion_result
 from gaia_eval.scoring.text import (
     content_tokens,
     coverage,

@@ -1,0 +1,1 @@
+"""LLM-written documents: briefs from the offline scenario, prompts, validation checks, sessions, PDF rendering."""
