@@ -68,6 +68,10 @@ class MissingCredentialsError(UsageError):
     """A cloud provider needs an API key that is not in the environment."""
 
 
+class StorageError(GaiaEvalError):
+    """A file could not be written (disk full, permissions): the run stops; what was written before stays."""
+
+
 class RunFailed(GaiaEvalError):
     """The run finished but some work failed; the artifacts record which and why."""
 

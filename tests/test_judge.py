@@ -464,3 +464,23 @@ def test_a_long_source_is_cut_to_the_excerpts_that_matter():
     assert len(text.split()) <= 300 + 10
     whole, cut = source_for_judge("short source", ["x"], budget_words=300)
     assert (whole, cut) == ("short source", False)
+
+
+def test_a_rerun_asks_again_for_unscored_items_past_the_cache_and_reuses_the_scored(fake_llm, project: Path):
+    fake_llm.script([{"text": "All good."}, {"text": "Still all good."}])  # item 1: call and repair unusable
+    fake_llm.responder = judge_responder
+    out = project / "ev"
+    settings = judge_settings(fake_llm, concurrency=1)
+    run_eval(experiment_file=project / "exp" / "textrank.experiment.json", output_dir=out, judge=settings)
+    first_run_calls = fake_llm.request_count
+    ev = read_artifact(out / "textrank.experiment.eval.json", Evaluation)
+    assert [i.judge.status for i in ev.items] == ["unscored", "scored"]
+
+    summary = run_eval(experiment_file=project / "exp" / "textrank.experiment.json", output_dir=out, judge=settings)
+    assert summary.skipped == 0  # an evaluation with unscored replies is not up to date
+    # Only the unscored item is asked again, and it reaches the model (the cache holds the unusable reply).
+    assert fake_llm.request_count == first_run_calls + 1
+    ev = read_artifact(out / "textrank.experiment.eval.json", Evaluation)
+    assert [i.judge.status for i in ev.items] == ["scored", "scored"]
+    again = run_eval(experiment_file=project / "exp" / "textrank.experiment.json", output_dir=out, judge=settings)
+    assert again.skipped == 1 and fake_llm.request_count == first_run_calls + 1

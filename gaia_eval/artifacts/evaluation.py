@@ -44,6 +44,9 @@ class JudgeSample(Strict):
     calls: int = 0
     attempts: int = 0
     usage: Usage = Field(default_factory=Usage)
+    # Replies answered from the response cache cost nothing: `cached` when every one was, and their tokens.
+    cached: bool = False
+    cached_usage: Usage = Field(default_factory=Usage)
 
 
 class JudgeCriterionResult(Strict):

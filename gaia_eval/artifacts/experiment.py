@@ -111,6 +111,14 @@ class ItemResult(Strict):
     attempts: int = 0
     retries: list[str] = Field(default_factory=list)
     finish_reason: str | None = None
+    # Calls answered from the response cache cost nothing: `cached` when every call was, and the tokens of
+    # those that were (cost is computed on usage - cached_usage).
+    cached: bool = False
+    cached_usage: Usage = Field(default_factory=Usage)
+
+    @property
+    def paid_usage(self) -> Usage:
+        return self.usage - self.cached_usage
 
 
 class ExperimentTotals(Strict):

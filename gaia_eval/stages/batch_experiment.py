@@ -49,6 +49,7 @@ from gaia_eval.concurrency import (
 from gaia_eval.errors import ArtifactError, ConfigError, InputError
 from gaia_eval.progress import Progress
 from gaia_eval.providers import ProviderSettings, check_provider_name, create_provider
+from gaia_eval.providers.cache import with_cache
 from gaia_eval.providers.base import Provider
 from gaia_eval.providers.pricing import PriceQuote, cost_of, lookup_price, quote_from_config
 from gaia_eval.stages.solvers import Solver, prompt_settings_fingerprint
@@ -142,9 +143,11 @@ def _percentile(sorted_values: list[float], q: float) -> float:
 
 def compute_totals(items: list[ItemResult], wall_time_s: float, quote: PriceQuote) -> ExperimentTotals:
     usage = Usage()
+    paid = Usage()
     for item in items:
         usage = usage + item.usage
-    total, in_cost, out_cost = cost_of(usage, quote)
+        paid = paid + item.paid_usage
+    total, in_cost, out_cost = cost_of(paid, quote)
     latencies = sorted(i.latency_s for i in items if i.status == "ok")
     done = len(items)
     return ExperimentTotals(
@@ -168,7 +171,7 @@ def compute_totals(items: list[ItemResult], wall_time_s: float, quote: PriceQuot
 def _refreshed(result: ItemResult, item: WorkItem, quote: PriceQuote) -> ItemResult:
     """Reused answers always carry the current ground truth and the current price, either of which may have
     changed since they were made (neither changes the answer, so no call is needed)."""
-    cost, _, _ = cost_of(result.usage, quote)
+    cost, _, _ = cost_of(result.paid_usage, quote)
     return result.model_copy(
         update={
             "groundtruth_answer": item.expected_answer,
@@ -275,15 +278,14 @@ def run_batch_experiment(
     for plan in plans:
         if plan.todo:
             try:
-                providers[plan.spec.name] = create_provider(
-                    ProviderSettings(
-                        provider=plan.spec.provider,
-                        model=plan.spec.model,
-                        base_url=plan.spec.base_url,
-                        api_key_env=plan.spec.api_key_env,
-                        timeout_s=plan.spec.timeout_s,
-                    )
+                settings = ProviderSettings(
+                    provider=plan.spec.provider,
+                    model=plan.spec.model,
+                    base_url=plan.spec.base_url,
+                    api_key_env=plan.spec.api_key_env,
+                    timeout_s=plan.spec.timeout_s,
                 )
+                providers[plan.spec.name] = with_cache(create_provider(settings), settings)
             except ConfigError as exc:  # e.g. an unknown baseline model: point at the config entry
                 index = config.experiments.index(plan.spec)
                 raise ConfigError(
@@ -355,7 +357,7 @@ async def _run_plans(
         plan, item = job
         assert plan.solver is not None
         outcome = await plan.solver.solve(item, workload.sources[item.source].text)
-        cost, _, _ = cost_of(outcome.usage, plan.quote)
+        cost, _, _ = cost_of(outcome.usage - outcome.cached_usage, plan.quote)
         return ItemResult(
             item_id=item.item_id,
             source=item.source,
@@ -375,6 +377,8 @@ async def _run_plans(
             attempts=outcome.attempts,
             retries=outcome.retries,
             finish_reason=outcome.finish_reason,
+            cached=outcome.calls > 0 and outcome.cached_calls == outcome.calls,
+            cached_usage=outcome.cached_usage,
         )
 
     def on_result(job: tuple[_Plan, WorkItem], result: ItemResult) -> None:

@@ -152,8 +152,13 @@ def _evaluate(pending: _Pending, gt_source: str, judged: JudgeOutcome | None) ->
     exp, mode, inputs = pending.experiment, pending.mode, pending.inputs
     criteria_names = rubric.criteria_for(exp.use_case, mode)
     criteria, grade = rubric.aggregate(pending.items, criteria_names, exp.use_case)
-    if judged is not None and not judged.complete:
-        inputs = {**inputs, "judge_pending": f"{judged.summary.failed_samples} judge calls failed"}
+    if judged is not None and (not judged.complete or judged.summary.unscored_samples):
+        # Not current: the next run asks again for the failed calls and the unusable (unscored) replies.
+        inputs = {
+            **inputs,
+            "judge_pending": f"{judged.summary.failed_samples} judge calls failed, "
+            f"{judged.summary.unscored_samples} replies unscored",
+        }
     t = exp.totals
     return Evaluation(
         inputs=inputs,

@@ -116,6 +116,8 @@ class SolveOutcome:
     attempts: int = 0
     retries: list[str] = field(default_factory=list)
     finish_reason: str | None = None
+    cached_calls: int = 0
+    cached_usage: Usage = field(default_factory=Usage)
 
 
 class Solver:
@@ -170,6 +172,9 @@ class Solver:
         assert response is not None
         outcome.usage = outcome.usage + response.usage
         outcome.latency_s += response.latency_s
+        if response.cached:
+            outcome.cached_calls += 1
+            outcome.cached_usage = outcome.cached_usage + response.usage
         outcome.finish_reason = response.finish_reason
         return response
 

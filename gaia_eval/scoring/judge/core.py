@@ -176,7 +176,7 @@ class Judge:
         self.gate = gate
 
     async def _ask(
-        self, request: JudgeRequest, messages: list[Message]
+        self, request: JudgeRequest, messages: list[Message], sample_index: int = 0, refresh: bool = False
     ) -> Attempted[ChatResponse | MalformedResponseError]:
         chat = ChatRequest(
             messages=tuple(messages),
@@ -187,6 +187,8 @@ class Judge:
             schema_name=SCHEMA_NAME,
             timeout_s=self.settings.retry.timeout_s,
             task=TaskContext(kind="generic"),
+            sample_index=sample_index,
+            refresh=refresh,
         )
 
         async def attempt() -> ChatResponse | MalformedResponseError:
@@ -199,15 +201,16 @@ class Judge:
 
         return await call_with_retries(attempt, self.gate, self.settings.retry)
 
-    async def sample(self, request: JudgeRequest, index: int) -> JudgeSample:
+    async def sample(self, request: JudgeRequest, index: int, *, refresh: bool = False) -> JudgeSample:
         """One independent judgement: a call, and when its reply is unusable one repair request quoting the
         problem. Unusable twice -> unscored with the raw reply; a call failing after retries -> failed."""
         messages = [Message(role="user", content=request.prompt.user)]
         record = JudgeSample(index=index, status="unscored")
         reply = _Reply()
+        cached_replies = 0
         for round_ in range(2):  # the first request, then one repair request
             record.repaired = round_ > 0
-            result = await self._ask(request, messages)
+            result = await self._ask(request, messages, index, refresh)
             record.calls += 1
             record.attempts += result.attempts
             record.usage = record.usage + result.spent_usage
@@ -217,9 +220,13 @@ class Judge:
             assert result.value is not None
             if result.value.usage is not None:  # an unreadable reply carries the usage it was billed, if any
                 record.usage = record.usage + result.value.usage
+            if getattr(result.value, "cached", False):
+                record.cached_usage = record.cached_usage + result.value.usage
+                cached_replies += 1
             reply = _read_reply(result.value, request.criteria)
             if reply.verdicts is not None:
                 record.status, record.verdicts = "scored", reply.verdicts
+                record.cached = cached_replies == record.calls
                 return record
             if reply.reply_text:
                 messages.append(Message(role="assistant", content=reply.reply_text))
