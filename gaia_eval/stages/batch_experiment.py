@@ -53,7 +53,7 @@ from gaia_eval.providers.cache import with_cache
 from gaia_eval.providers.base import Provider
 from gaia_eval.providers.pricing import PriceQuote, cost_of, lookup_price, quote_from_config
 from gaia_eval.stages.solvers import Solver, prompt_settings_fingerprint
-from gaia_eval.stages.common import StageSummary, check_output_dir
+from gaia_eval.stages.common import StageSummary, check_output_dir, holds_output_lock
 from gaia_eval.stages.experiment_inputs import WorkItem, Workload, load_workload
 
 CONSOLIDATED_NAME = "consolidated_experiments_report.json"
@@ -218,6 +218,7 @@ def _check_same_use_case(path: Path, use_case: str) -> None:
         )
 
 
+@holds_output_lock()
 def run_batch_experiment(
     config_path: Path,
     input_path: Path,

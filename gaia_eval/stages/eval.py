@@ -30,7 +30,7 @@ from gaia_eval.errors import ArtifactError, InputError, UsageError
 from gaia_eval.scoring.rubric import grading as rubric
 from gaia_eval.scoring.judge.core import JudgeSettings, judge_request
 from gaia_eval.scoring.judge.run import JudgeOutcome, JudgeTarget, judge_experiments, judge_journal_path
-from gaia_eval.stages.common import StageSummary, check_output_dir
+from gaia_eval.stages.common import StageSummary, check_output_dir, holds_output_lock
 from gaia_eval.stages.experiment_inputs import _load_groundtruth_file
 
 CONSOLIDATED_NAME = "consolidated_evaluations_report.json"
@@ -244,6 +244,7 @@ def _judge_note(judge: JudgeSettings, outcomes: list[JudgeOutcome]) -> str:
     )
 
 
+@holds_output_lock()
 def run_eval(
     *,
     experiment_dir: Path | None = None,

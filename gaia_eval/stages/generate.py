@@ -48,7 +48,7 @@ from gaia_eval.progress import Progress
 from gaia_eval.providers import ProviderSettings, create_provider
 from gaia_eval.providers.cache import with_cache
 from gaia_eval.providers.pricing import cost_of, lookup_price
-from gaia_eval.stages.common import StageSummary, ensure_output_dir
+from gaia_eval.stages.common import StageSummary, ensure_output_dir, holds_output_lock
 
 if TYPE_CHECKING:
     from gaia_eval.generation.llm.generate import WrittenDocument
@@ -92,6 +92,7 @@ def _check_types(kind: DocKind, types: Sequence[str] | None) -> list[str]:
     return list(dict.fromkeys(types))
 
 
+@holds_output_lock()
 def run_generate(
     kind: DocKind,
     output_dir: Path,
