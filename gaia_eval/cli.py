@@ -225,13 +225,14 @@ def batch_experiment(config_path, input_path, output_dir, force, retry_errors, c
 @click.option("--judge-base-url", default=None, help="Base URL of the judge's endpoint (an OpenAI-compatible server, a proxy).")
 @click.option("--judge-samples", type=click.IntRange(min=1), default=None, help="Independent judgements per item; the rating is their median.  [default: 1]")
 @click.option("--judge-concurrency", type=click.IntRange(min=1), default=None, help="Max judge calls in flight.  [default: 8]")
+@click.option("--judge-timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS", help="Per-attempt timeout of a judge call; a call silent for longer is retried.  [default: 60]")
 def eval_command(
     directory, experiment_file, output_dir, groundtruth, force, incremental_update, regenerate_report,
-    judge_spec, judge_base_url, judge_samples, judge_concurrency,
+    judge_spec, judge_base_url, judge_samples, judge_concurrency, judge_timeout,
 ) -> None:
     """Score each experiment against ground truth (deterministic rubric), optionally also with an LLM judge."""
     from gaia_eval.errors import UsageError
-    from gaia_eval.scoring.judge.core import DEFAULT_JUDGE_CONCURRENCY, parse_judge_spec
+    from gaia_eval.scoring.judge.core import DEFAULT_JUDGE_CONCURRENCY, DEFAULT_JUDGE_TIMEOUT_S, parse_judge_spec
     from gaia_eval.stages.eval import STANDALONE_NOTE, run_eval
 
     judge = None
@@ -241,9 +242,11 @@ def eval_command(
             base_url=judge_base_url,
             samples=judge_samples or 1,
             concurrency=judge_concurrency or DEFAULT_JUDGE_CONCURRENCY,
+            timeout_s=judge_timeout or DEFAULT_JUDGE_TIMEOUT_S,
         )
-    elif judge_base_url is not None or judge_samples is not None or judge_concurrency is not None:
-        raise UsageError("--judge-base-url, --judge-samples and --judge-concurrency need --judge", fix="add --judge PROVIDER:MODEL")
+    elif any(v is not None for v in (judge_base_url, judge_samples, judge_concurrency, judge_timeout)):
+        raise UsageError("--judge-base-url, --judge-samples, --judge-concurrency and --judge-timeout need --judge",
+                         fix="add --judge PROVIDER:MODEL")
     summary = run_eval(
         experiment_dir=directory,
         experiment_file=experiment_file,

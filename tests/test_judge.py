@@ -484,3 +484,18 @@ def test_a_rerun_asks_again_for_unscored_items_past_the_cache_and_reuses_the_sco
     assert [i.judge.status for i in ev.items] == ["scored", "scored"]
     again = run_eval(experiment_file=project / "exp" / "textrank.experiment.json", output_dir=out, judge=settings)
     assert again.skipped == 1 and fake_llm.request_count == first_run_calls + 1
+
+
+def test_judge_timeout_is_an_option_and_a_hung_call_is_retried_after_it(fake_llm, project: Path):
+    fake_llm.script([{"fault": "hang"}])  # the first judge call never answers
+    fake_llm.responder = judge_responder
+    exp = project / "exp" / "textrank.experiment.json"
+    result = CliRunner().invoke(cli, ["eval", "-f", str(exp), "-o", str(project / "ev"), "--judge",
+                                      "openai:gpt-4o-mini", "--judge-base-url", fake_llm.openai_base_url,
+                                      "--judge-timeout", "0.5", "--judge-concurrency", "1"])
+    assert result.exit_code == 0, result.output
+    ev = read_artifact(project / "ev" / "textrank.experiment.eval.json", Evaluation)
+    first = ev.items[0].judge.samples[0]
+    assert first.status == "scored" and first.attempts == 2  # timed out once, then answered
+    bad = CliRunner().invoke(cli, ["eval", "-f", str(exp), "-o", str(project / "ev2"), "--judge-timeout", "5"])
+    assert bad.exit_code == 2 and "need --judge" in bad.output

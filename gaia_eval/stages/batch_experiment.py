@@ -149,6 +149,7 @@ def compute_totals(items: list[ItemResult], wall_time_s: float, quote: PriceQuot
         paid = paid + item.paid_usage
     total, in_cost, out_cost = cost_of(paid, quote)
     latencies = sorted(i.latency_s for i in items if i.status == "ok")
+    to_success = sorted(i.time_to_success_s or i.latency_s for i in items if i.status == "ok")
     done = len(items)
     return ExperimentTotals(
         items=done,
@@ -164,6 +165,9 @@ def compute_totals(items: list[ItemResult], wall_time_s: float, quote: PriceQuot
         latency_max_s=round(latencies[-1], 4) if latencies else 0.0,
         latency_mean_s=round(sum(latencies) / len(latencies), 4) if latencies else 0.0,
         wall_time_s=round(wall_time_s, 3),
+        time_to_success_p50_s=round(_percentile(to_success, 0.5), 4),
+        time_to_success_p95_s=round(_percentile(to_success, 0.95), 4),
+        retried_items=sum(i.status == "ok" and i.attempts > i.calls for i in items),
         throughput_items_per_s=round(done / wall_time_s, 3) if wall_time_s > 0 else 0.0,
     )
 
@@ -374,6 +378,7 @@ async def _run_plans(
             cost_usd=cost,
             cost_status=plan.quote.status,
             latency_s=round(outcome.latency_s, 4),
+            time_to_success_s=round(outcome.time_to_success_s, 4),
             calls=outcome.calls,
             attempts=outcome.attempts,
             retries=outcome.retries,

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -118,6 +120,7 @@ class SolveOutcome:
     finish_reason: str | None = None
     cached_calls: int = 0
     cached_usage: Usage = field(default_factory=Usage)
+    time_to_success_s: float = 0.0
 
 
 class Solver:
@@ -158,7 +161,9 @@ class Solver:
                     raise
             return response
 
+        started = time.monotonic()
         result = await call_with_retries(attempt, self.gate, self.policy)
+        outcome.time_to_success_s += time.monotonic() - started
         outcome.usage = outcome.usage + result.spent_usage
         outcome.calls += 1
         outcome.attempts += result.attempts

@@ -28,6 +28,9 @@ from gaia_eval.scoring.judge.prompt import JudgePrompt, judge_prompts_fingerprin
 JUDGE_VERSION = "1"
 JUDGE_PROVIDERS: tuple[str, ...] = tuple(p for p in KNOWN_PROVIDERS if p != "baseline")
 DEFAULT_JUDGE_CONCURRENCY = 8
+# Per attempt. A judge reply is at most JUDGE_MAX_TOKENS; a cloud model writes that in well under a minute, so a
+# call silent for longer is hung and is better retried than waited on (raise it for a slow local model).
+DEFAULT_JUDGE_TIMEOUT_S = 60.0
 # Seven criteria with a 40-word explanation each need about 700 tokens; the rest is headroom.
 JUDGE_MAX_TOKENS = 2048
 RAW_TEXT_LIMIT = 2000
@@ -45,7 +48,7 @@ class JudgeSettings:
     base_url: str | None = None
     samples: int = 1
     concurrency: int = DEFAULT_JUDGE_CONCURRENCY
-    retry: RetryPolicy = field(default_factory=RetryPolicy)
+    retry: RetryPolicy = field(default_factory=lambda: RetryPolicy(timeout_s=DEFAULT_JUDGE_TIMEOUT_S))
     max_tokens: int = JUDGE_MAX_TOKENS
 
     @property
@@ -72,6 +75,7 @@ def parse_judge_spec(
     base_url: str | None = None,
     samples: int = 1,
     concurrency: int = DEFAULT_JUDGE_CONCURRENCY,
+    timeout_s: float = DEFAULT_JUDGE_TIMEOUT_S,
 ) -> JudgeSettings:
     """`PROVIDER:MODEL`, split on the first colon (model ids may hold colons: `ollama:llama3.2:3b`)."""
     provider, _, model = spec.partition(":")
@@ -89,7 +93,10 @@ def parse_judge_spec(
         raise UsageError(f"--judge-samples {samples} is below 1", field="--judge-samples", fix="pass 1 or more")
     if concurrency < 1:
         raise UsageError(f"--judge-concurrency {concurrency} is below 1", field="--judge-concurrency", fix="pass 1 or more")
-    return JudgeSettings(provider=provider, model=model, base_url=base_url, samples=samples, concurrency=concurrency)
+    if not timeout_s > 0:
+        raise UsageError(f"--judge-timeout {timeout_s:g} is not above 0", field="--judge-timeout", fix="pass seconds, e.g. 60")
+    return JudgeSettings(provider=provider, model=model, base_url=base_url, samples=samples, concurrency=concurrency,
+                         retry=RetryPolicy(timeout_s=timeout_s))
 
 
 @dataclass(frozen=True)
