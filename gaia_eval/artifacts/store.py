@@ -9,6 +9,7 @@ their mtime.
 from __future__ import annotations
 
 import enum
+import errno
 import hashlib
 import os
 import tempfile
@@ -18,7 +19,7 @@ from typing import Any, TypeVar
 import orjson
 from pydantic import BaseModel, ValidationError
 
-from gaia_eval.errors import ArtifactError, InputError
+from gaia_eval.errors import ArtifactError, InputError, StorageError, storage_error
 
 M = TypeVar("M", bound=BaseModel)
 
@@ -121,8 +122,11 @@ def _mode_for(path: Path) -> int:
         return 0o666 & ~_UMASK
 
 
-def _unwritable(path: Path, exc: OSError) -> InputError:
-    """A write that the file system refused (a file where a folder should be, no permission, disk full)."""
+def _unwritable(path: Path, exc: OSError) -> InputError | StorageError:
+    """A write that the file system refused: a file where a folder should be or no permission (fix the path),
+    or a full disk (free space and resume)."""
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EIO):
+        return storage_error(path, exc)
     reason = exc.strerror or type(exc).__name__
     return InputError(f"cannot be written ({reason})", file=path, fix="check the output path (-o) and its permissions")
 
