@@ -18,7 +18,9 @@ from gaia_eval.bench.gate import (
     save_baseline,
 )
 from gaia_eval.bench.metrics import run_suite
-from gaia_eval.bench.runners import CommandRunner, EvalRun, resolve_runner
+from gaia_eval.bench.report import render_report
+from gaia_eval.bench.runners import CommandRunner, resolve_runner
+from gaia_eval.bench.runs import EvalRun
 from gaia_eval.bench.suites import load_builtin, load_suite, resolve_suite
 from gaia_eval.bench.tasks import TaskSpec, TaskSpecError
 from gaia_eval.bench.tools import calculator_tool, execute_tool, lookup_tool
@@ -331,7 +333,7 @@ def test_run_suite_aggregates_rows_and_survives_runner_exceptions() -> None:
     assert rows["wrong"].attempts[0].explanation == (
         "number: the answer 15 != expected 5 (read after the 'the answer is' phrase); tolerance 1e-06")
     assert rows["crash"].attempts[0].error == "ValueError: model exploded" and not rows["crash"].passed
-    text = report.render()
+    text = render_report(report)
     assert "ERROR" in text and "success rate     33.3% (1/3)" in text
     assert "avg steps        1.33" in text and "tool error rate  25.0% (1 errors / 4 steps)" in text
 
@@ -347,7 +349,7 @@ def test_repeats_give_pass_rates_and_pass_hat_k(tmp_path: Path) -> None:
     rates = {row.task.id: row.pass_rate for row in report.tasks}
     assert rates == {"steady": 1.0, "flaky": pytest.approx(2 / 3)}
     assert report.pass_hat_k == 0.5 and report.success_rate == pytest.approx(5 / 6)
-    assert "pass^3           50.0%" in report.render() and "2/3" in report.render()
+    assert "pass^3           50.0%" in render_report(report) and "2/3" in render_report(report)
     report.to_json(tmp_path / "results.json")
     saved = json.loads((tmp_path / "results.json").read_text())
     assert saved["pass_hat_k"] == 0.5 and len(saved["tasks"][1]["attempts"]) == 3

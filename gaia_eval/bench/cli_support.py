@@ -20,6 +20,7 @@ from gaia_eval.bench.gate import (
     save_baseline,
 )
 from gaia_eval.bench.metrics import DEFAULT_BENCH_CONCURRENCY, run_suite
+from gaia_eval.bench.report import render_report
 from gaia_eval.bench.runners import DEFAULT_RUNNER, resolve_runner
 from gaia_eval.bench.suites import Suite, builtin_paths, load_builtin, resolve_suite
 from gaia_eval.errors import MissingCredentialsError, UsageError
@@ -103,7 +104,7 @@ def run_bench_command(
     picked = _pick_baseline(loaded_suite, baseline, save_baseline_to)
 
     report = run_suite(runner_fn, loaded_suite, concurrency=concurrency, repeats=repeats, runner_name=runner_spec)
-    click.echo(report.render())
+    click.echo(render_report(report))
     if output is not None:
         report.to_json(output)
         click.echo(f"results written to {output}")

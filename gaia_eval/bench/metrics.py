@@ -12,7 +12,7 @@ from typing import Any
 
 from gaia_eval.artifacts.base import Usage
 from gaia_eval.artifacts.store import write_json
-from gaia_eval.bench.runners import Runner, coerce_run
+from gaia_eval.bench.runs import Runner, coerce_run
 from gaia_eval.bench.suites import Suite, suite_fingerprint
 from gaia_eval.bench.tasks import TaskSpec
 from gaia_eval.concurrency import map_concurrent, run_async
@@ -185,11 +185,6 @@ class EvalReport:
     def to_json(self, path: str | Path) -> None:
         """Write everything, trajectories included, as canonical JSON (atomically)."""
         write_json(Path(path), self.to_dict())
-
-    def render(self) -> str:
-        from gaia_eval.bench.report import render_report
-
-        return render_report(self)
 
 
 async def _attempt(runner: Runner, task: TaskSpec, repeat: int) -> Attempt:

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gaia_eval.artifacts.base import Usage
-from gaia_eval.bench.runners import EvalRun, count_tool_errors
+from gaia_eval.bench.runs import EvalRun, count_tool_errors
 from gaia_eval.bench.tools import TOOL_SPECS, execute_tool
 from gaia_eval.concurrency import ProviderGate, RetryPolicy, call_with_retries, run_async
 from gaia_eval.errors import UsageError

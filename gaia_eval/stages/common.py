@@ -8,6 +8,7 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gaia_eval.artifacts.documents import DocumentMeta
 from gaia_eval.artifacts.lock import folder_lock
 from gaia_eval.artifacts.store import Freshness
 from gaia_eval.errors import InputError
@@ -38,6 +39,20 @@ class StageSummary:
             f"{self.stage}: made {self.made}, skipped {self.skipped} (up to date), "
             f"redone {self.redone} (stale), failed {self.failed}"
         )
+
+
+@dataclass(frozen=True)
+class SourceInput:
+    """One input document of a stage that reads documents (groundtruth, offline or with an LLM)."""
+
+    path: Path
+    rel_path: str  # relative to the input folder: recorded in artifacts, independent of the working directory
+    item_id: str
+    text: str  # as extracted (HTML and PDF inputs)
+    text_fingerprint: str
+    meta: DocumentMeta | None
+    meta_fingerprint: str
+    doc_type: str | None = None  # from a generated document's meta, when there is one
 
 
 def find_inputs(directory: Path, pattern: str, *, exclude_suffixes: tuple[str, ...] = ()) -> list[Path]:

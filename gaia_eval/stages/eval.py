@@ -31,7 +31,7 @@ from gaia_eval.scoring.rubric import grading as rubric
 from gaia_eval.scoring.judge.core import JudgeSettings, judge_request
 from gaia_eval.scoring.judge.run import JudgeOutcome, JudgeTarget, judge_experiments, judge_journal_path
 from gaia_eval.stages.common import StageSummary, check_output_dir, holds_output_lock
-from gaia_eval.stages.experiment_inputs import _load_groundtruth_file
+from gaia_eval.stages.experiment_inputs import load_groundtruth_file
 
 CONSOLIDATED_NAME = "consolidated_evaluations_report.json"
 EVAL_SUFFIX = ".eval.json"
@@ -83,7 +83,7 @@ def _experiment_files(experiment_dir: Path | None, experiment_file: Path | None)
 def _load_external(groundtruth: Path | None) -> tuple[dict[str, GroundTruth], str]:
     if groundtruth is None:
         return {}, "none"
-    gts = _load_groundtruth_file(Path(groundtruth))
+    gts = load_groundtruth_file(Path(groundtruth))
     return {gt.item_id: gt for gt in gts}, fingerprint_file(Path(groundtruth))
 
 

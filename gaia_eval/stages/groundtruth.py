@@ -5,7 +5,6 @@ drafted by the model for any .txt, .md, .html or .pdf document (stages.groundtru
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -30,7 +29,14 @@ from gaia_eval.artifacts.store import (
 )
 from gaia_eval.errors import ArtifactError, InputError, UsageError
 from gaia_eval.extract import extract_text
-from gaia_eval.stages.common import StageSummary, check_output_dir, find_inputs, holds_output_lock, relative_id
+from gaia_eval.stages.common import (
+    SourceInput,
+    StageSummary,
+    check_output_dir,
+    find_inputs,
+    holds_output_lock,
+    relative_id,
+)
 
 if TYPE_CHECKING:
     from gaia_eval.stages.groundtruth_llm import LLMGroundTruthOptions
@@ -38,18 +44,6 @@ if TYPE_CHECKING:
 # Bump when the way ground truth is derived from planted facts changes.
 FACTS_GROUNDTRUTH_VERSION = "1"
 GROUNDTRUTH_SUFFIX = ".groundtruth.json"
-
-
-@dataclass(frozen=True)
-class SourceInput:
-    path: Path
-    rel_path: str  # relative to the input folder: recorded in artifacts, independent of the working directory
-    item_id: str
-    text: str  # as extracted (HTML and PDF inputs)
-    text_fingerprint: str
-    meta: DocumentMeta | None
-    meta_fingerprint: str
-    doc_type: str | None = None  # from a generated document's meta, when there is one
 
 
 def groundtruth_path(output_dir: Path, item_id: str, use_case: str) -> Path:

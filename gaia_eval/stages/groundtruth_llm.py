@@ -41,8 +41,7 @@ from gaia_eval.providers.pricing import cost_of, lookup_price
 from gaia_eval.stages.solvers import doc_label
 
 if TYPE_CHECKING:
-    from gaia_eval.stages.common import StageSummary
-    from gaia_eval.stages.groundtruth import SourceInput
+    from gaia_eval.stages.common import SourceInput, StageSummary
 
 # Bump when the way LLM ground truth is checked or assembled changes in a way the prompts do not show.
 LLM_GROUNDTRUTH_VERSION = "1"
