@@ -10,6 +10,8 @@ import click
 
 from gaia_eval import __version__
 from gaia_eval.errors import GaiaEvalError, RunFailed
+from gaia_eval.providers.names import LLM_PROVIDERS
+from gaia_eval.scoring.answers.mode_names import MODES as MATCH_MODES
 
 DEFAULTS = {
     "test_data": Path("test_data"),
@@ -106,7 +108,7 @@ def cli() -> None:
 @click.option("--count-per-type", type=int, default=1, help="Documents per type.")
 @click.option("--target-tokens", type=int, default=None, help="Target length in tokens [default: 1000 meetings, 800 emails, 1500 PDFs].")
 @click.option("--seed", type=int, default=0, help="Random seed: same seed, same documents (with an LLM: same briefs).")
-@click.option("--provider", type=click.Choice(["offline", "anthropic", "openai", "lemonade", "ollama", "vllm", "lmstudio", "llamacpp"]), default="offline", help="Who writes the documents: the offline generator or an LLM.")
+@click.option("--provider", type=click.Choice(["offline", *LLM_PROVIDERS]), default="offline", help="Who writes the documents: the offline generator or an LLM.")
 @click.option("--model", default=None, help="Model of the LLM provider (required with one).")
 @click.option("--base-url", default=None, help="Endpoint of the LLM provider (a local server's URL, a proxy).")
 @click.option("--concurrency", type=click.IntRange(min=1), default=None, help="Max LLM calls in flight [default: 16].")
@@ -140,7 +142,7 @@ def generate(kind, output_dir, meeting_types, email_types, pdf_types, count_per_
 @click.option("-p", "--pattern", default="*.txt", help="Glob of input files inside -d (recursive); .txt, .md, .html and .pdf are read.")
 @click.option("-u", "--use-case", default="summarization", help="summarization, qa or email.")
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["groundtruth"], help="Folder to write into.")
-@click.option("--provider", type=click.Choice(["offline", "anthropic", "openai", "lemonade", "ollama", "vllm", "lmstudio", "llamacpp"]), default="offline", help="Who builds the ground truth: planted facts (offline) or an LLM.")
+@click.option("--provider", type=click.Choice(["offline", *LLM_PROVIDERS]), default="offline", help="Who builds the ground truth: planted facts (offline) or an LLM.")
 @click.option("--model", default=None, help="Model of the LLM provider (required with one).")
 @click.option("--base-url", default=None, help="Endpoint of the LLM provider (a local server's URL, a proxy).")
 @click.option("--num-samples", type=click.IntRange(min=1), default=5, help="qa with an LLM: question-answer pairs per document.")
@@ -232,7 +234,7 @@ def eval_command(
 ) -> None:
     """Score each experiment against ground truth (deterministic rubric), optionally also with an LLM judge."""
     from gaia_eval.errors import UsageError
-    from gaia_eval.scoring.judge.core import DEFAULT_JUDGE_CONCURRENCY, DEFAULT_JUDGE_TIMEOUT_S, parse_judge_spec
+    from gaia_eval.scoring.judge import DEFAULT_JUDGE_CONCURRENCY, DEFAULT_JUDGE_TIMEOUT_S, parse_judge_spec
     from gaia_eval.stages.eval import STANDALONE_NOTE, run_eval
 
     judge = None
@@ -319,7 +321,7 @@ def bench(ctx, suite, runner, baseline, save_baseline, tolerance, max_steps_incr
 @cli.command("check-answer")
 @click.argument("expected", required=False)
 @click.argument("answer", required=False)
-@click.option("--mode", type=click.Choice(["gaia", "gaia-official", "lenient", "exact", "f1", "numeric", "contains", "regex", "fuzzy", "semantic"]), default="gaia", help="How to compare (gaia: strict on the value, tolerant of format).")
+@click.option("--mode", type=click.Choice(MATCH_MODES), default="gaia", help="How to compare (gaia: strict on the value, tolerant of format).")
 @click.option("--rel-tol", type=click.FloatRange(min=0), default=None, help="Relative tolerance for numbers [default: float rounding only].")
 @click.option("--abs-tol", type=click.FloatRange(min=0), default=None, help="Absolute tolerance for numbers.")
 @click.option("--threshold", type=float, default=None, help="Pass mark of f1 (0..1), fuzzy (0..100) or semantic (-1..1).")
@@ -336,7 +338,7 @@ def check_answer(ctx, expected, answer, mode, rel_tol, abs_tol, threshold, unord
     """
     import orjson
 
-    from gaia_eval.scoring.answers.match import check_answers_file, format_verdict, match_answer
+    from gaia_eval.scoring.answers import check_answers_file, format_verdict, match_answer
 
     options = {"rel_tol": rel_tol, "abs_tol": abs_tol, "threshold": threshold, "ordered": False if unordered else None}
     options = {name: value for name, value in options.items() if value is not None}

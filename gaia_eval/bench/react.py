@@ -17,7 +17,7 @@ from gaia_eval.concurrency import ProviderGate, RetryPolicy, call_with_retries, 
 from gaia_eval.errors import UsageError
 from gaia_eval.providers import ProviderSettings, api_key_for, check_provider_name, create_provider
 from gaia_eval.providers.base import ChatRequest, Message, Provider
-from gaia_eval.scoring.answers.concise import CONCISE_ANSWER_SYSTEM_PROMPT, extract_final_answer
+from gaia_eval.scoring.answers import CONCISE_ANSWER_SYSTEM_PROMPT, extract_final_answer
 
 DEFAULT_MAX_STEPS = 8
 TOOL_INSTRUCTIONS = (

@@ -27,9 +27,10 @@ from gaia_eval.artifacts.store import (
     write_artifact,
 )
 from gaia_eval.errors import ArtifactError, InputError, UsageError
-from gaia_eval.scoring.rubric import grading as rubric
-from gaia_eval.scoring.judge.core import JudgeSettings, judge_request
-from gaia_eval.scoring.judge.run import JudgeOutcome, JudgeTarget, judge_experiments, judge_journal_path
+from gaia_eval.scoring import rubric
+from gaia_eval.scoring.judge import JudgeSettings, judge_request
+from gaia_eval.scoring.judge import JudgeOutcome, JudgeTarget, judge_experiments, judge_journal_path
+from gaia_eval.scoring.scorers import ScoringInput, scorer_for
 from gaia_eval.stages.common import StageSummary, check_output_dir, holds_output_lock
 from gaia_eval.stages.experiment_inputs import load_groundtruth_file
 
@@ -87,23 +88,24 @@ def _load_external(groundtruth: Path | None) -> tuple[dict[str, GroundTruth], st
     return {gt.item_id: gt for gt in gts}, fingerprint_file(Path(groundtruth))
 
 
-def _expected_summaries(item: ItemResult, external: dict[str, GroundTruth]) -> tuple[Summaries | None, object]:
+def _scoring_input(exp: Experiment, item: ItemResult, external: dict[str, GroundTruth]) -> ScoringInput:
+    """The item's answer with what it is checked against: embedded ground truth first, then -g's."""
+    source_text = exp.sources[item.source].text
+    if exp.use_case == "qa":
+        return ScoringInput(answer=item.answer, expected=item.groundtruth_answer, source_text=source_text)
+    answer = item.summaries or Summaries()
     if item.groundtruth_summaries is not None:
-        return item.groundtruth_summaries, None
+        return ScoringInput(answer=answer, expected=item.groundtruth_summaries, source_text=source_text)
     gt = external.get(item.source)
     if gt is not None:
-        return gt.summaries, gt.facts
-    return None, None
+        return ScoringInput(answer=answer, expected=gt.summaries, facts=gt.facts, source_text=source_text)
+    return ScoringInput(answer=answer, expected=None, source_text=source_text)
 
 
 def score_experiment(
     exp: Experiment, external: dict[str, GroundTruth], exp_path: Path
 ) -> tuple[list[ItemEvaluation], str]:
     """Per-item scores and the mode ("comparative" or "standalone")."""
-    from gaia_eval.scoring.rubric.qa import score_qa
-    from gaia_eval.scoring.rubric.standalone import score_summaries_standalone
-    from gaia_eval.scoring.rubric.summaries import score_summaries
-
     items: list[ItemEvaluation] = []
     modes: set[str] = set()
     for item in exp.items:
@@ -118,27 +120,20 @@ def score_experiment(
                 )
             )
             continue
-        if exp.use_case == "qa":
-            expected = item.groundtruth_answer
-            if expected is None:
-                raise InputError(
-                    f"qa item '{item.item_id}' has no expected answer",
-                    file=exp_path,
-                    fix="run batch-experiment on qa ground truth",
-                )
-            criteria, passed = score_qa(item.answer or "", expected)
-            modes.add("comparative")
-            items.append(ItemEvaluation(item_id=item.item_id, source=item.source, status="scored", criteria=criteria, passed=passed))
-            continue
-        answer = item.summaries or Summaries()
-        expected_summaries, facts = _expected_summaries(item, external)
-        if expected_summaries is not None:
-            criteria = score_summaries(answer, expected_summaries, facts)  # type: ignore[arg-type]
-            modes.add("comparative")
-        else:
-            criteria = score_summaries_standalone(answer, exp.sources[item.source].text)
-            modes.add("standalone")
-        items.append(ItemEvaluation(item_id=item.item_id, source=item.source, status="scored", criteria=criteria))
+        scoring = _scoring_input(exp, item, external)
+        mode = "comparative" if scoring.expected is not None else "standalone"
+        scorer = scorer_for(exp.use_case, mode)
+        if scorer is None:  # qa has no standalone scorer: an answer needs its expected answer
+            raise InputError(
+                f"{exp.use_case} item '{item.item_id}' has no expected answer",
+                file=exp_path,
+                fix="run batch-experiment on qa ground truth",
+            )
+        criteria, passed = scorer.score(scoring)
+        modes.add(mode)
+        items.append(
+            ItemEvaluation(item_id=item.item_id, source=item.source, status="scored", criteria=criteria, passed=passed)
+        )
     if len(modes) > 1:
         raise InputError(
             "has ground truth for some items and not for others",
@@ -214,7 +209,7 @@ def _judge_targets(pending: list[_Pending], judge: JudgeSettings, external: dict
                 continue  # Poor for the judge too, as for the rubric; nothing to ask
             reference = None
             if exp.use_case != "qa" and p.mode == "comparative":
-                reference, _ = _expected_summaries(item, external)
+                reference = _scoring_input(exp, item, external).expected
             requests[item.item_id] = judge_request(judge, exp.use_case, p.mode, item, exp.sources[item.source].text, reference)
         targets.append(
             JudgeTarget(

@@ -213,7 +213,7 @@ def _llm_options(
     show_progress: bool | None,
 ) -> LLMGroundTruthOptions:
     """The LLM settings, checked before any input is read."""
-    from gaia_eval.generation.llm.session import llm_provider_settings
+    from gaia_eval.generation.llm import llm_provider_settings
     from gaia_eval.stages.groundtruth_llm import LLM_TIMEOUT_S, LLMGroundTruthOptions, load_custom_prompt
 
     settings = llm_provider_settings(provider, model, base_url, LLM_TIMEOUT_S)

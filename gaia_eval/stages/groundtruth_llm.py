@@ -31,7 +31,7 @@ from gaia_eval.artifacts.store import (
 from gaia_eval.concurrency import DEFAULT_CONCURRENCY, ProviderGate, RetryPolicy, map_concurrent, run_async
 from gaia_eval.errors import ArtifactError, InputError, UsageError
 from gaia_eval.extract.quotes import QuoteFinder, contains_words, list_items
-from gaia_eval.generation.llm.session import CallFailed, Session, UnreadableReply, follow_up, reply_text
+from gaia_eval.generation.llm import CallFailed, Session, UnreadableReply, follow_up, reply_text
 from gaia_eval.progress import Progress
 from gaia_eval.prompts import prompts_fingerprint, render
 from gaia_eval.providers import ProviderSettings, create_provider

@@ -11,8 +11,8 @@ from typing import Any
 from gaia_eval.artifacts.evaluation import RATINGS, Evaluation, JudgeSummary
 from gaia_eval.artifacts.store import atomic_write_text, fingerprint_file, read_artifact, write_json
 from gaia_eval.errors import InputError
-from gaia_eval.scoring.rubric import grading as rubric
-from gaia_eval.scoring.judge.criteria import criterion_labels
+from gaia_eval.scoring import rubric
+from gaia_eval.scoring.judge import criterion_labels
 from gaia_eval.stages.common import StageSummary, check_output_dir
 
 MIN_ITEMS_FOR_RANKING = 30

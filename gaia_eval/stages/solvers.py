@@ -53,7 +53,7 @@ PROMPT_TEMPLATES = ("summarize_style.j2", "summarize_combined.j2", "qa_answer.j2
 
 def default_system_prompt(use_case: str) -> str:
     if use_case == "qa":
-        from gaia_eval.scoring.answers.concise import concise_answer_instructions
+        from gaia_eval.scoring.answers import concise_answer_instructions
 
         return "Answer the question from the document only.\n" + concise_answer_instructions()
     return DEFAULT_SYSTEM_PROMPTS[use_case]

@@ -1,1 +1,40 @@
-"""LLM-written documents: briefs from the offline scenario, prompts, validation checks, sessions, PDF rendering."""
+"""LLM-written documents: briefs from the offline scenario (scenario), prompts and the writing loop (generate),
+validation checks, chat sessions with a repair turn (session), token counting, and PDF rendering.
+
+The names below are the package's public surface; code outside the package imports them from here. Each is
+loaded from its module on first use, so importing the package costs nothing until then.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_LAZY = {
+    "Brief": "scenario",
+    "CallFailed": "session",
+    "Outcome": "generate",
+    "Session": "session",
+    "TEMPERATURE": "generate",
+    "UnreadableReply": "session",
+    "WrittenDocument": "generate",
+    "follow_up": "session",
+    "generate_prompts_fingerprint": "generate",
+    "llm_provider_settings": "session",
+    "make_brief": "scenario",
+    "output_budget": "generate",
+    "render_pdf": "pdf",
+    "reply_text": "session",
+    "system_prompt": "generate",
+    "write_document": "generate",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        value = getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -31,6 +31,7 @@ import orjson
 
 from gaia_eval.errors import InputError, UsageError
 from gaia_eval.scoring.answers.gaia import match_gaia
+from gaia_eval.scoring.answers.mode_names import MODES
 from gaia_eval.scoring.answers.modes import (
     match_contains,
     match_exact,
@@ -44,9 +45,6 @@ from gaia_eval.scoring.answers.official import question_scorer
 from gaia_eval.scoring.answers.parse import GaiaOptions, Verdict
 from gaia_eval.scoring.answers.semantic import match_semantic
 
-MODES: tuple[str, ...] = (
-    "gaia", "gaia-official", "lenient", "exact", "f1", "numeric", "contains", "regex", "fuzzy", "semantic",
-)
 _TOLERANCE = frozenset({"rel_tol", "abs_tol"})
 _EVERY_MODE = frozenset({"alternatives_sep"})
 MODE_OPTIONS: dict[str, frozenset[str]] = {

@@ -19,14 +19,14 @@ from gaia_eval.artifacts.groundtruth import Summaries
 from gaia_eval.artifacts.store import fingerprint
 from gaia_eval.concurrency import Attempted, ProviderGate, RetryPolicy, call_with_retries
 from gaia_eval.errors import InputError, MalformedResponseError, UsageError
-from gaia_eval.providers import KNOWN_PROVIDERS
+from gaia_eval.providers import LLM_PROVIDERS
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message, Provider, TaskContext
 from gaia_eval.scoring.judge.criteria import RANK, RATING_OF_RANK, JudgeCriterion, criteria_for, reply_schema, validate_reply
 from gaia_eval.scoring.judge.prompt import JudgePrompt, judge_prompts_fingerprint, qa_prompt, repair_prompt, summary_prompt
 
 # Bump on any change to how replies are read or samples combined: it is part of the eval fingerprint.
 JUDGE_VERSION = "1"
-JUDGE_PROVIDERS: tuple[str, ...] = tuple(p for p in KNOWN_PROVIDERS if p != "baseline")
+JUDGE_PROVIDERS: tuple[str, ...] = LLM_PROVIDERS
 DEFAULT_JUDGE_CONCURRENCY = 8
 # Per attempt. A judge reply is at most JUDGE_MAX_TOKENS; a cloud model writes that in well under a minute, so a
 # call silent for longer is hung and is better retried than waited on (raise it for a slow local model).

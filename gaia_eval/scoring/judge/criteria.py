@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
 from gaia_eval.artifacts.evaluation import RATINGS, JudgeVerdict, Rating
-from gaia_eval.scoring.rubric.grading import POINTS
+from gaia_eval.scoring.rubric import POINTS
 
 # Poor < Fair < Good < Excellent as ranks 1..4 for medians and agreement statistics: the rubric's points.
 RANK: dict[str, int] = dict(POINTS)

@@ -20,7 +20,7 @@ from gaia_eval.artifacts.evaluation import (
     SampleAgreement,
 )
 from gaia_eval.providers.pricing import PriceQuote, cost_of
-from gaia_eval.scoring.rubric import grading as rubric
+from gaia_eval.scoring import rubric
 from gaia_eval.scoring.judge.agreement import Alpha, ordinal_alpha, paired_agreement, unanimous_share
 from gaia_eval.scoring.judge.core import MEDIAN_RULE, JudgeSettings
 from gaia_eval.scoring.judge.criteria import RANK, JudgeCriterion

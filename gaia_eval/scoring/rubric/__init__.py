@@ -1,1 +1,40 @@
-"""The deterministic rubric: per-criterion checks of summaries and qa answers, the grade and rating bands."""
+"""The deterministic rubric: criteria with their thresholds, the grade and its bootstrap interval (grading), and
+the summary, standalone and qa scorers.
+
+The names below are the package's public surface; code outside the package imports them from here. Each is
+loaded from its module on first use, so importing the package costs nothing until then.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_LAZY = {
+    "CRITERIA": "grading",
+    "POINTS": "grading",
+    "QA_CRITERIA": "grading",
+    "RUBRIC_VERSION": "grading",
+    "STANDALONE_CRITERIA": "grading",
+    "SUMMARY_CRITERIA": "grading",
+    "aggregate": "grading",
+    "bootstrap_ci": "grading",
+    "criteria_for": "grading",
+    "item_points": "grading",
+    "overall_rating": "grading",
+    "quality_score": "grading",
+    "rubric_markdown": "grading",
+    "score_qa": "qa",
+    "score_summaries": "summaries",
+    "score_summaries_standalone": "standalone",
+}
+
+__all__ = sorted(_LAZY)
+
+
+def __getattr__(name: str) -> Any:
+    if name in _LAZY:
+        value = getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
+        globals()[name] = value
+        return value
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

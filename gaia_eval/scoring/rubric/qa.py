@@ -10,7 +10,7 @@ from __future__ import annotations
 from gaia_eval.artifacts.evaluation import CriterionResult
 from gaia_eval.artifacts.groundtruth import QAPair
 from gaia_eval.errors import InputError, UsageError
-from gaia_eval.scoring.answers.match import match_answer
+from gaia_eval.scoring.answers import match_answer
 from gaia_eval.scoring.rubric.grading import criterion_result
 
 
