@@ -7,9 +7,7 @@ use, so `import gaia_eval.cli` stays fast.
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
-
+from gaia_eval.lazy import lazy_exports
 from gaia_eval.providers.names import CLOUD_KEYS, KNOWN_PROVIDERS, LLM_PROVIDERS, LOCAL_PRESETS
 
 _LAZY = {
@@ -21,12 +19,5 @@ _LAZY = {
     "Provider": "base",
 }
 
-__all__ = ["CLOUD_KEYS", "KNOWN_PROVIDERS", "LLM_PROVIDERS", "LOCAL_PRESETS", *_LAZY]
-
-
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        value = getattr(importlib.import_module(f"gaia_eval.providers.{_LAZY[name]}"), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module 'gaia_eval.providers' has no attribute {name!r}")
+__getattr__, _lazy_names = lazy_exports(__name__, _LAZY)
+__all__ = ["CLOUD_KEYS", "KNOWN_PROVIDERS", "LLM_PROVIDERS", "LOCAL_PRESETS", *_lazy_names]

@@ -7,9 +7,7 @@ loaded from its module on first use, so importing the package costs nothing unti
 
 from __future__ import annotations
 
-import importlib
-from typing import Any
-
+from gaia_eval.lazy import lazy_exports
 _LAZY = {
     "Brief": "scenario",
     "CallFailed": "session",
@@ -29,12 +27,4 @@ _LAZY = {
     "write_document": "generate",
 }
 
-__all__ = sorted(_LAZY)
-
-
-def __getattr__(name: str) -> Any:
-    if name in _LAZY:
-        value = getattr(importlib.import_module(f"{__name__}.{_LAZY[name]}"), name)
-        globals()[name] = value
-        return value
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+__getattr__, __all__ = lazy_exports(__name__, _LAZY)
