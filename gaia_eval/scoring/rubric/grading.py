@@ -198,23 +198,23 @@ CRITERIA: dict[str, Criterion] = {
             "reference_overlap",
             "Reference overlap (ROUGE)",
             "reference",
-            "mean of ROUGE-1, ROUGE-2 and ROUGE-L F1 (rouge-score, Porter stemming) against the human reference "
-            "summaries, best over references",
-            0.40,
-            0.28,
+            "mean of ROUGE-1, ROUGE-2 and ROUGE-L recall (rouge-score, Porter stemming) against the human reference "
+            "summaries, best over references (F1 shown beside it; length is checked by conciseness)",
+            0.45,
+            0.30,
             0.18,
-            "Two human summaries of the same text reach ROUGE-1 F1 ≈ 0.4–0.5 and ROUGE-2 ≈ 0.15–0.25, so a mean of "
-            "0.40 is human-like agreement; below 0.18 little of the reference's wording is there.",
+            "Two human summaries of the same text reach ROUGE-1 ≈ 0.4–0.5 and ROUGE-2 ≈ 0.15–0.25, so a mean of "
+            "0.45 is human-like agreement; below 0.18 little of the reference's wording is there.",
         ),
         Criterion(
             "content_coverage",
             "Content coverage",
             "reference",
-            "share of the reference's sentences whose content words the output carries (a sentence counts fully "
-            "when 60 % of its content words are there, partly below), best over references",
-            0.75,
-            0.55,
-            0.35,
+            "mean over the reference's sentences of the share of their content words (stemmed) that the output "
+            "carries, best over references",
+            0.90,
+            0.70,
+            0.45,
             "A summary that carries three quarters of what the human wrote is as complete as a second human "
             "summary; under a third of it misses most of the content.",
         ),
@@ -234,14 +234,14 @@ CRITERIA: dict[str, Criterion] = {
             "conciseness",
             "Concise, not copied",
             "reference",
-            "1 − 2 × the share of repeated word trigrams, minus a penalty for length beyond 1.6× the reference's "
-            "(without a reference: beyond 35 % of the source's), minus half the share of words copied from the "
-            "source in verbatim spans of 12+ words",
+            "1 − 2 × the share of repeated word trigrams, minus a penalty for length beyond 3× the reference's; "
+            "without a reference: beyond 35 % of the source's, and minus half the share of words copied from the "
+            "source in verbatim spans of 12+ words (against a reference copying earns nothing anyway)",
             0.90,
             0.75,
             0.50,
-            "Length and copying must not buy score: a summary twice the reference's length or half copied from "
-            "the source is no longer Excellent.",
+            "Length and copying must not buy score: a summary over three times the reference's length, with "
+            "repeated phrases, or half copied from the source is no longer Excellent.",
         ),
         Criterion(
             "correctness",
