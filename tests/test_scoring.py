@@ -205,11 +205,15 @@ def test_an_invented_figure_in_the_executive_summary_costs_accuracy() -> None:
     assert "'$95,000'" in result.explanation
 
 
-def test_nothing_expected_and_nothing_listed_is_excellent_but_listing_something_is_not() -> None:
-    expected = EXPECTED.model_copy(update={"key_decisions": []})
+def test_an_empty_expected_list_is_not_applicable_never_excellent_nor_poor() -> None:
+    # Intended change (issue 12): a reference with no decisions gives nothing to check, so the criterion is N/A
+    # (left out of the grade) whatever the answer lists; it used to be Excellent (none listed) or Poor.
+    expected = EXPECTED.model_copy(update={"key_decisions": [], "action_items": []})
     none_listed = EXPECTED.model_copy(update={"key_decisions": []})
-    assert _by_id(score_summaries(none_listed, expected))["key_decisions"].rating == "Excellent"
-    assert _by_id(score_summaries(EXPECTED, expected))["key_decisions"].rating == "Poor"
+    for answer in (none_listed, EXPECTED):
+        results = _by_id(score_summaries(answer, expected))
+        assert results["key_decisions"].rating == "N/A" and results["key_decisions"].value is None
+        assert results["action_items"].rating == "N/A"
 
 
 def test_ground_truth_without_an_executive_summary_is_an_input_error() -> None:
