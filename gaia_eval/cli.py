@@ -148,6 +148,36 @@ def groundtruth(directory, input_file, pattern, use_case, output_dir, provider, 
         )
 
 
+@cli.command("import-groundtruth")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["groundtruth"], help="Folder to write into.")
+@click.option("--id-field", default="item_id", help="Field with the item id (a .json file holding one item defaults to its file name).")
+@click.option("--source-field", default="source", help="Field with the source text, or a path to a .txt/.md/.html/.pdf file relative to the data file.")
+@click.option("--source-file", default=None, help="Path template of each item's source, relative to the data file, e.g. '{item_id}.txt' (wins over --source-field).")
+@click.option("--references-field", default="references", help="Field with the human reference summary (text or list); dotted paths map over lists, e.g. general_queries.answer.")
+@click.option("--qa-field", default="qa", help="Field with a list of question-answer objects.")
+@click.option("--question-key", default="question", help="Key of the question inside each qa object.")
+@click.option("--answer-key", default="answer", help="Key of the answer inside each qa object.")
+def import_groundtruth(files, output_dir, id_field, source_field, source_file, references_field, qa_field, question_key, answer_key) -> None:
+    """Import your own ground truth (human reference summaries and/or question-answer pairs) from .jsonl, .csv or .json."""
+    from gaia_eval.stages.import_data import GroundTruthFields, run_import_groundtruth
+
+    fields = GroundTruthFields(id=id_field, source=source_field, source_file=source_file, references=references_field,
+                               qa=qa_field, question=question_key, answer=answer_key)
+    _print_summary(run_import_groundtruth(list(files), output_dir, fields), show_outputs=True)
+
+
+@cli.command("import-outputs")
+@click.argument("file", type=click.Path(path_type=Path))
+@click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["experiments"], help="Folder to write into.")
+@click.option("-g", "--groundtruth", type=click.Path(path_type=Path), default=None, help="Consolidated ground truth giving each item's source text (when the rows have no source column).")
+def import_outputs(file, output_dir, groundtruth) -> None:
+    """Import many systems' outputs (item_id, system, output; optional source, input_tokens, output_tokens, cost_usd, latency_s): one experiment per system, scored by `eval -g`."""
+    from gaia_eval.stages.import_data import run_import_outputs
+
+    _print_summary(run_import_outputs(file, output_dir, groundtruth=groundtruth), show_outputs=True)
+
+
 @cli.command("batch-experiment")
 @click.option("-c", "--config", "config_path", type=click.Path(path_type=Path), default=None, help="Experiment config JSON.")
 @click.option("-i", "--input", "input_path", type=click.Path(path_type=Path), default=DEFAULTS["groundtruth"], help="Ground truth (file or folder), or a folder of .txt documents.")

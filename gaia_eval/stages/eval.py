@@ -132,7 +132,14 @@ def score_experiment(
             continue
         answer = item.summaries or Summaries()
         expected_summaries, facts = _expected_summaries(item, external)
-        if expected_summaries is not None:
+        human = external.get(item.source)
+        if human is not None and human.references:  # free-text human references (import-groundtruth)
+            from gaia_eval.scoring.rubric.freetext import score_against_references
+
+            text = answer.detailed_summary or answer.executive_summary
+            criteria = score_against_references(text, exp.sources[item.source].text, human.references)
+            modes.add("comparative")
+        elif expected_summaries is not None:
             criteria = score_summaries(answer, expected_summaries, facts)  # type: ignore[arg-type]
             modes.add("comparative")
         else:
@@ -150,7 +157,8 @@ def score_experiment(
 
 def _evaluate(pending: _Pending, gt_source: str, judged: JudgeOutcome | None) -> Evaluation:
     exp, mode, inputs = pending.experiment, pending.mode, pending.inputs
-    criteria_names = rubric.criteria_for(exp.use_case, mode)
+    free_text = any(r.criterion in rubric.REFERENCE_CRITERIA for i in pending.items for r in i.criteria)
+    criteria_names = rubric.criteria_for(exp.use_case, mode, free_text)
     criteria, grade = rubric.aggregate(pending.items, criteria_names, exp.use_case)
     if judged is not None and not judged.complete:
         inputs = {**inputs, "judge_pending": f"{judged.summary.failed_samples} judge calls failed"}

@@ -271,7 +271,7 @@ def criteria_for(use_case: str, mode: str, free_text: bool = False) -> list[str]
     if use_case == "qa":
         return list(QA_CRITERIA)
     if free_text:
-        return list(REFERENCE_CRITERIA)
+        return [*REFERENCE_CRITERIA, "action_items", "key_decisions", "participants"]
     return list(STANDALONE_CRITERIA if mode == "standalone" else SUMMARY_CRITERIA)
 
 
