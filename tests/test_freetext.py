@@ -28,7 +28,8 @@ def test_invented_names_and_numbers_lower_consistency() -> None:
     invented = score_summary_output("Amanda baked 45 cookies for Peter.", SOURCE)
     assert faithful.values["source_consistency"] == 1.0
     assert invented.values["source_consistency"] < 0.5
-    assert "45" in invented.results[2].explanation and "peter" in invented.results[2].explanation
+    explanation = {r.criterion: r.explanation for r in invented.results}["source_consistency"]
+    assert "45" in explanation and "peter" in explanation
 
 
 def test_rouge_uses_stemming_and_best_of_several_references() -> None:
@@ -44,3 +45,15 @@ def test_length_and_copying_do_not_buy_score() -> None:
     assert concise.values["conciseness"] == 1.0
     assert padded.values["conciseness"] < 0.5
     assert padded.grade < concise.grade
+
+
+def test_a_copy_of_the_source_grades_below_a_summary() -> None:
+    summary = score_summary_output("Amanda baked about 30 cookies and will bring Jerry some.", SOURCE)
+    copy = score_summary_output(SOURCE, SOURCE)
+    assert copy.values["conciseness"] == 0.0
+    assert copy.grade < summary.grade
+
+
+def test_padding_beyond_the_budget_earns_no_recall() -> None:
+    padded = score_summary_output("Unrelated words here. " * 20 + REFERENCE, SOURCE, [REFERENCE])
+    assert padded.values["reference_overlap"] < 0.2 and padded.values["content_coverage"] < 0.3

@@ -6,11 +6,13 @@ needs is missing:
   Recall, as ROUGE was first defined (Lin, 2004): precision and length are the business of `conciseness`, and
   on DialSummEval (tuning half) the recall mean tracks human relevance better (summary-level tau 0.33 vs 0.10).
 - `content_coverage`: share of the reference's sentences whose content words the output carries; needs references.
+- `source_coverage`: share of the source's most frequent content words the output carries (what the source is
+  mostly about, without a reference); needs the source.
 - `source_consistency`: names, numbers, dates and sentences of the output that the source supports; needs the
   source.
-- `conciseness`: length and copying do not buy score: redundancy (repeated word trigrams), length far beyond
-  the reference's (or, without a reference, beyond a compression ratio of the source) and verbatim copying of
-  long source spans all lower it.
+- `conciseness`: length and copying do not buy score: redundancy (repeated word trigrams) and length far
+  beyond the reference's (or, without a reference, beyond a compression ratio of the source: a copy of the
+  document scores 0) lower it.
 
 Several references: each reference-based measure is taken against every reference and the best value is kept
 (`multi_reference="best"`, the default: a summary agreeing with any one human is as good as that human) or their
@@ -20,28 +22,44 @@ mean (`"mean"`).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Literal, Sequence
 
 from gaia_eval.artifacts.evaluation import CriterionResult
 from gaia_eval.scoring.rubric.grading import POINTS, criterion_result, not_applicable
-from gaia_eval.scoring.text import content_tokens, is_figure, quote_list, tokenize
+from gaia_eval.scoring.text import STOPWORDS, content_tokens, is_figure, quote_list, stem, surface_forms, tokenize
 
-FREE_TEXT_CRITERIA: tuple[str, ...] = ("reference_overlap", "content_coverage", "source_consistency", "conciseness")
+FREE_TEXT_CRITERIA: tuple[str, ...] = (
+    "reference_overlap",
+    "content_coverage",
+    "source_coverage",
+    "source_consistency",
+    "conciseness",
+)
 
 MultiReference = Literal["best", "mean"]
 
 # A reference sentence's credit is the share of its content words in the output, full from this share on
 # (1.0: linear; tuned on the DialSummEval tuning half, where any lower cap ranked no better).
 SENTENCE_FOUND_SHARE = 1.0
-# A source span of this many words or more copied verbatim is copying, not summarizing.
-COPY_SPAN_WORDS = 12
 # A sentence is supported when one source passage holds this share of its content words: lower than the
 # standalone rubric's 0.5 because human abstractive summaries reword a disfluent transcript heavily.
 CLAIM_SUPPORT_SHARE = 0.4
-# Without a reference, a summary longer than this share of the source is not a summary.
+# The source's this many most frequent content words stand for what it is mostly about.
+SALIENT_WORDS = 30
+# Words of spoken transcripts and chats that say nothing about their content (and transcript markup).
+FILLERS = frozenset(
+    """yeah yes okay ok um uh mm hmm mhm oh ah right well like just know think really actually gonna wanna
+    gotta got get go going thing things something anything kind sort lot bit guess mean sure cool good great
+    thanks thank please hi hello hey vocalsound disfmarker gap nonvocalsound laugh laughs lol xd""".split()
+)
+# Without a reference, a summary longer than this share of the source loses conciseness, down to nothing at
+# NOT_A_SUMMARY_SHARE. Copying short spans is not penalized: human raters rate faithful extracts well (SummEval's
+# extractive systems are among its most consistent), so copying costs only when it makes the output long.
 MAX_SOURCE_SHARE = 0.35
+NOT_A_SUMMARY_SHARE = 0.85
 # A summary up to this many times the reference's length is not penalized; beyond it the penalty grows.
 # Generous: human raters reward informative summaries longer than the reference (DialSummEval's extractive
 # longest-3 baseline, 2.8x the reference on average, is rated most relevant), so only padding well beyond that is penalized.
@@ -149,6 +167,25 @@ def _source_consistency(output: str, source: str) -> CriterionResult:
     return criterion_result("source_consistency", value, "; ".join(parts))
 
 
+def salient_words(source: str, n: int = SALIENT_WORDS) -> list[str]:
+    """The source's `n` most frequent content words (stemmed), fillers of speech left out; ties in order of
+    first appearance."""
+    counts = Counter(stem(t) for t in tokenize(source) if t not in STOPWORDS and t not in FILLERS and not t.isdigit())
+    return [t for t, _ in counts.most_common(n)]  # most_common keeps first-seen order among equal counts
+
+
+def _source_coverage(output: str, source: str) -> CriterionResult:
+    salient = salient_words(source)
+    present = frozenset(content_tokens(output))
+    missed = [t for t in salient if t not in present]
+    value = (len(salient) - len(missed)) / len(salient) if salient else 0.0
+    forms = surface_forms(source)
+    explanation = f"carries {len(salient) - len(missed)} of the source's {len(salient)} most frequent content words" + (
+        f" (missed: {quote_list([forms.get(t, t) for t in missed], limit=5)})" if missed else ""
+    )
+    return criterion_result("source_coverage", value, explanation)
+
+
 def _redundancy(tokens: list[str]) -> float:
     trigrams = [tuple(tokens[i : i + 3]) for i in range(len(tokens) - 2)]
     if not trigrams:
@@ -156,17 +193,21 @@ def _redundancy(tokens: list[str]) -> float:
     return 1 - len(set(trigrams)) / len(trigrams)
 
 
-def _copied_share(tokens: list[str], source_tokens: list[str]) -> float:
-    """Share of the output's words inside verbatim source spans of COPY_SPAN_WORDS words or more."""
-    if len(tokens) < COPY_SPAN_WORDS or len(source_tokens) < COPY_SPAN_WORDS:
-        return 0.0
-    n = COPY_SPAN_WORDS
-    source_grams = {tuple(source_tokens[i : i + n]) for i in range(len(source_tokens) - n + 1)}
-    copied = [False] * len(tokens)
-    for i in range(len(tokens) - n + 1):
-        if tuple(tokens[i : i + n]) in source_grams:
-            copied[i : i + n] = [True] * n
-    return sum(copied) / len(tokens)
+def length_budget(source: str | None, references: Sequence[str]) -> int | None:
+    """How many words of an output count for the recall-based criteria: LENGTH_SLACK × the longest reference,
+    else MAX_SOURCE_SHARE of the source (at least 50 words); None when there is neither."""
+    if references:
+        return max(1, int(LENGTH_SLACK * max(len(r.split()) for r in references)))
+    if source:
+        return max(50, int(MAX_SOURCE_SHARE * len(source.split())))
+    return None
+
+
+def within_budget(output: str, budget: int | None) -> str:
+    """The output cut to its first `budget` words, as DUC cut summaries before ROUGE, so that length cannot buy
+    recall (nor coverage)."""
+    words = output.split()
+    return output if budget is None or len(words) <= budget else " ".join(words[:budget])
 
 
 def _conciseness(output: str, source: str | None, references: list[str]) -> CriterionResult:
@@ -179,19 +220,13 @@ def _conciseness(output: str, source: str | None, references: list[str]) -> Crit
         ratio = len(tokens) / ref_len
         parts.append(f"{ratio:.1f}× the reference's length")
         if ratio > LENGTH_SLACK:
-            value -= min(0.5, (ratio - LENGTH_SLACK) / (2 * LENGTH_SLACK))
+            value -= (ratio - LENGTH_SLACK) / (2 * LENGTH_SLACK)  # nothing left at 3 × LENGTH_SLACK
     elif source:
         share = len(tokens) / max(1, len(tokenize(source)))
         parts.append(f"{share:.0%} of the source's length")
         if share > MAX_SOURCE_SHARE:
-            value -= min(0.5, share - MAX_SOURCE_SHARE)
-    if source and not references:
-        # Against references, copying buys nothing (coverage is measured on the reference's content); against
-        # the source alone every grounding check favours a copy, so copying is what must cost here.
-        copied = _copied_share(tokens, tokenize(source))
-        if copied:
-            parts.append(f"{copied:.0%} copied verbatim in spans of {COPY_SPAN_WORDS}+ words")
-        value -= 0.5 * copied
+            # A copy of most of the source is not a summary: nothing left at NOT_A_SUMMARY_SHARE of its length.
+            value -= (share - MAX_SOURCE_SHARE) / (NOT_A_SUMMARY_SHARE - MAX_SOURCE_SHARE)
     return criterion_result("conciseness", max(0.0, min(1.0, value)), "; ".join(parts))
 
 
@@ -207,24 +242,31 @@ def score_summary_output(
     stored with rating "N/A", left out of the grade."""
     references = [r for r in references if r.strip()]
     rouge = rouge_scores(output, references, multi_reference)
+    # Recall-based criteria see only the output's first words up to the budget: padding earns nothing.
+    counted = within_budget(output, length_budget(source, references))
+    counted_rouge = rouge_scores(counted, references, multi_reference) if counted != output else rouge
+    cut = "" if counted == output else f" (first {len(counted.split())} words counted)"
+    has_source = bool(source and source.strip())
     if not output.strip():
         results = [criterion_result(c, 0.0, "the output is empty") for c in FREE_TEXT_CRITERIA]
     else:
         results = [
             criterion_result(
                 "reference_overlap",
-                sum(rouge[k + "_recall"] for k in ("rouge1", "rouge2", "rougeL")) / 3,
+                sum(counted_rouge[k + "_recall"] for k in ("rouge1", "rouge2", "rougeL")) / 3,
                 "ROUGE-1/2/L recall "
-                + " / ".join(f"{rouge[k + '_recall']:.2f}" for k in ("rouge1", "rouge2", "rougeL"))
+                + " / ".join(f"{counted_rouge[k + '_recall']:.2f}" for k in ("rouge1", "rouge2", "rougeL"))
                 + "; F1 "
-                + " / ".join(f"{rouge[k]:.2f}" for k in ("rouge1", "rouge2", "rougeL")),
+                + " / ".join(f"{rouge[k]:.2f}" for k in ("rouge1", "rouge2", "rougeL"))
+                + cut,
             )
             if references
             else not_applicable("reference_overlap", "no reference summary"),
-            _content_coverage(output, references, multi_reference)
+            _content_coverage(counted, references, multi_reference)
             if references
             else not_applicable("content_coverage", "no reference summary"),
-            _source_consistency(output, source) if source and source.strip()
+            _source_coverage(counted, source) if has_source else not_applicable("source_coverage", "no source text"),
+            _source_consistency(output, source) if has_source
             else not_applicable("source_consistency", "no source text"),
             _conciseness(output, source, references),
         ]
