@@ -53,7 +53,7 @@ def test_qmsum_walkthrough_imports_scores_and_shows_na(tmp_path: Path) -> None:
     copy = json.loads((tmp_path / "ev" / "copy.experiment.eval.json").read_text())
     ratings = {c["criterion"]: c["rating"] for c in human["items"][0]["criteria"]}
     assert ratings["action_items"] == ratings["key_decisions"] == ratings["participants"] == "N/A"
-    assert human["grade"]["counts"]["N/A"] == 3 and human["grade"]["n_ratings"] == 4
+    assert human["grade"]["counts"]["N/A"] == 3 and human["grade"]["n_ratings"] == 5
     assert human["grade"]["quality_score"] > copy["grade"]["quality_score"]
 
 
