@@ -78,3 +78,32 @@ def test_csv_with_renamed_fields(tmp_path: Path) -> None:
     assert result.exit_code == 0, result.output
     gt = json.loads((tmp_path / "out" / "x1.summarization.groundtruth.json").read_text())
     assert gt["references"] == ["Ann says they ship on Friday."] and gt["provenance"]["line"] == 2
+
+
+def test_imported_outputs_without_ground_truth_are_scored_against_the_source(tmp_path: Path) -> None:
+    source = "Ann: we ship the release on Friday.\nBob: I will write the notes by Thursday."
+    rows = [
+        {"item_id": "c1", "system": "good", "source": source, "output": "Ann ships the release on Friday; Bob writes the notes by Thursday."},
+        {"item_id": "c1", "system": "invented", "source": source, "output": "Carol cancelled the release and fired 40 people."},
+    ]
+    data = tmp_path / "outputs.csv"
+    import csv
+
+    with data.open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=["item_id", "system", "source", "output"])
+        writer.writeheader()
+        writer.writerows(rows)
+    assert _run("import-outputs", str(data), "-o", str(tmp_path / "exp")).exit_code == 0
+    assert _run("eval", "-d", str(tmp_path / "exp"), "-o", str(tmp_path / "ev")).exit_code == 0
+    good = json.loads((tmp_path / "ev" / "good.experiment.eval.json").read_text())
+    bad = json.loads((tmp_path / "ev" / "invented.experiment.eval.json").read_text())
+    assert good["mode"] == "standalone" and good["grade"]["counts"]["N/A"] == 5  # 2 reference + 3 list criteria
+    assert good["grade"]["quality_score"] > bad["grade"]["quality_score"]
+
+
+def test_import_outputs_bad_number_names_line_and_field(tmp_path: Path) -> None:
+    data = tmp_path / "outputs.jsonl"
+    data.write_text(json.dumps({"item_id": "a", "system": "s", "output": "x", "source": "y", "cost_usd": "cheap"}) + "\n")
+    result = CliRunner().invoke(cli, ["import-outputs", str(data), "-o", str(tmp_path / "exp")])
+    assert result.exit_code == 2 and "line 1" in result.output and "cost_usd" in result.output
+    assert not (tmp_path / "exp").exists()

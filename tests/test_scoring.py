@@ -312,3 +312,17 @@ def test_scoring_1000_qa_answers_and_100_summaries_is_fast() -> None:
     for i in range(1000):
         score_qa(f"The approved budget is ${48000 + i}, says Priya.", _qa(str(48000 + i * (i % 2)), "number"))
     assert time.perf_counter() - started < 5.0
+
+
+def test_completeness_of_a_prose_reference_checks_its_sentences_not_only_its_figures() -> None:
+    # Issue 12: a reference with a number used to be checked on that number alone, so an answer repeating the
+    # number and nothing else scored 1.0.
+    expected = Summaries(
+        executive_summary="Mia will pay 20 dollars for the tickets.",
+        detailed_summary="Mia will pay 20 dollars for the tickets. Tom books the table at the Italian restaurant.",
+    )
+    only_number = Summaries(executive_summary="Something about 20.", detailed_summary="Something about 20.")
+    result = _by_id(score_summaries(only_number, expected))["completeness"]
+    assert result.value < 0.5
+    full = _by_id(score_summaries(expected, expected))["completeness"]
+    assert full.value == 1.0

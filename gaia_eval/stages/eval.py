@@ -100,6 +100,7 @@ def score_experiment(
     exp: Experiment, external: dict[str, GroundTruth], exp_path: Path
 ) -> tuple[list[ItemEvaluation], str]:
     """Per-item scores and the mode ("comparative" or "standalone")."""
+    from gaia_eval.scoring.rubric.freetext import IMPORTED_PROVIDER, free_text_references, score_against_references
     from gaia_eval.scoring.rubric.qa import score_qa
     from gaia_eval.scoring.rubric.standalone import score_summaries_standalone
     from gaia_eval.scoring.rubric.summaries import score_summaries
@@ -133,12 +134,13 @@ def score_experiment(
         answer = item.summaries or Summaries()
         expected_summaries, facts = _expected_summaries(item, external)
         human = external.get(item.source)
-        if human is not None and human.references:  # free-text human references (import-groundtruth)
-            from gaia_eval.scoring.rubric.freetext import score_against_references
-
+        references = free_text_references(
+            human.references if human else None, expected_summaries, imported=exp.spec.provider == IMPORTED_PROVIDER
+        )
+        if references is not None:  # human free-text references, or a free-text output (import-outputs)
             text = answer.detailed_summary or answer.executive_summary
-            criteria = score_against_references(text, exp.sources[item.source].text, human.references)
-            modes.add("comparative")
+            criteria = score_against_references(text, exp.sources[item.source].text, references)
+            modes.add("comparative" if references else "standalone")
         elif expected_summaries is not None:
             criteria = score_summaries(answer, expected_summaries, facts)  # type: ignore[arg-type]
             modes.add("comparative")

@@ -25,6 +25,7 @@ from gaia_eval.artifacts.experiment import (
 from gaia_eval.artifacts.groundtruth import GroundTruth, Provenance, QAPair, SourceDocument, Summaries
 from gaia_eval.artifacts.store import fingerprint, fingerprint_bytes, fingerprint_file, write_artifact
 from gaia_eval.errors import InputError
+from gaia_eval.scoring.rubric.freetext import IMPORTED_PROVIDER
 from gaia_eval.extract import SUPPORTED_SUFFIXES, extract_text
 from gaia_eval.stages.common import StageSummary, check_output_dir, ensure_output_dir
 from gaia_eval.stages.groundtruth import consolidate, consolidated_path, groundtruth_path
@@ -303,7 +304,7 @@ def run_import_outputs(
             experiment_name=system,
             safe_name=safe_name(system),
             use_case=use_case,  # type: ignore[arg-type]
-            spec=ExperimentSpec(name=system, provider="imported", model=system),
+            spec=ExperimentSpec(name=system, provider=IMPORTED_PROVIDER, model=system),
             input_path=Path(file).as_posix(),
             groundtruth="none",
             pricing="imported",

@@ -28,6 +28,7 @@ from functools import lru_cache
 from typing import Literal, Sequence
 
 from gaia_eval.artifacts.evaluation import CriterionResult
+from gaia_eval.artifacts.groundtruth import Summaries
 from gaia_eval.scoring.rubric.grading import POINTS, criterion_result, not_applicable
 from gaia_eval.scoring.text import STOPWORDS, content_tokens, is_figure, quote_list, stem, surface_forms, tokenize
 
@@ -286,3 +287,23 @@ def score_against_references(answer_text: str, source: str | None, references: S
     results = list(score_summary_output(answer_text, source, references).results)
     results += [not_applicable(c, "the human reference is free text and lists none") for c in SILENT_LIST_CRITERIA]
     return results
+
+
+# The provider name of experiments made by import-outputs: their outputs are free text, not the six styles.
+IMPORTED_PROVIDER = "imported"
+
+
+def free_text_references(
+    human_references: list[str] | None, expected: Summaries | None, *, imported: bool
+) -> list[str] | None:
+    """The references a summary is scored against with the free-text criteria, or None for the structured rubric:
+    human references when the ground truth has them; for an imported free-text output, the expected detailed (or
+    executive) summary, or [] (source only) without ground truth."""
+    if human_references:
+        return list(human_references)
+    if not imported:
+        return None
+    if expected is None:
+        return []
+    text = expected.detailed_summary.strip() or expected.executive_summary.strip()
+    return [text] if text else []
