@@ -250,9 +250,24 @@ def test_standalone_catches_a_hallucinated_participant_and_decision() -> None:
 def test_standalone_empty_fields_are_poor_and_length_is_checked() -> None:
     results = _by_id(score_summaries_standalone(Summaries(), SOURCE))
     assert all(r.rating == "Poor" and "empty" in r.explanation for r in results.values())
+    # Intended change (issue 12): a short summary is no longer penalized for being short, only a long one.
     terse = EXPECTED.model_copy(update={"executive_summary": "Acme contract renewal."})
     summary = _by_id(score_summaries_standalone(terse, SOURCE))["grounded_executive_summary"]
-    assert summary.value == pytest.approx(0.75, abs=1e-4) and "outside 20–120" in summary.explanation
+    assert summary.value == pytest.approx(1.0, abs=1e-4) and "over 120" not in summary.explanation
+    rambling = EXPECTED.model_copy(update={"executive_summary": "Acme contract renewal. " * 45})
+    summary = _by_id(score_summaries_standalone(rambling, SOURCE))["grounded_executive_summary"]
+    assert summary.value <= 0.75 and "over 120" in summary.explanation
+
+
+def test_standalone_does_not_rank_a_copy_of_the_source_above_a_faithful_rewording() -> None:
+    copy_text = " ".join(SOURCE.split()[:120])
+    copy = Summaries(executive_summary=copy_text, detailed_summary=copy_text)
+    reworded = Summaries(executive_summary=EXPECTED.executive_summary, detailed_summary=EXPECTED.detailed_summary)
+    copy_results = _by_id(score_summaries_standalone(copy, SOURCE))
+    reworded_results = _by_id(score_summaries_standalone(reworded, SOURCE))
+    for criterion in ("grounded_executive_summary", "grounded_detailed_summary"):
+        assert copy_results[criterion].value < reworded_results[criterion].value
+        assert "copied verbatim" in copy_results[criterion].explanation
 
 
 def test_standalone_needs_a_source() -> None:

@@ -134,8 +134,9 @@ CRITERIA: dict[str, Criterion] = {
             "grounded_executive_summary",
             "Executive summary grounded and concise",
             "standalone",
-            "share of the executive summary's content words found in the source, minus 0.25 when it is outside "
-            "20–120 words (not verified against facts)",
+            "share of the executive summary's content words found in the source, minus 0.25 when it is over 120 "
+            "words, minus half the share of its words copied in verbatim source spans of 12+ words (not verified "
+            "against facts)",
             0.85,
             0.70,
             0.50,
@@ -146,7 +147,8 @@ CRITERIA: dict[str, Criterion] = {
             "Detailed summary grounded",
             "standalone",
             "share of the detailed summary's sentences supported by a source passage (half of their content words "
-            "in one source passage of about 80 words; not verified against facts)",
+            "in one source passage of about 80 words; minus half the share of words copied in verbatim source "
+            "spans of 12+ words; not verified against facts)",
             0.90,
             0.75,
             0.50,
@@ -157,7 +159,8 @@ CRITERIA: dict[str, Criterion] = {
             "Action items grounded",
             "standalone",
             "share of action items supported by a source passage (half of their content words in one source "
-            "passage of about 80 words; not verified against facts)",
+            "passage of about 80 words; minus half the share of words copied in verbatim source spans of 12+ words; "
+            "not verified against facts)",
             0.90,
             0.70,
             0.50,
@@ -168,7 +171,8 @@ CRITERIA: dict[str, Criterion] = {
             "Key decisions grounded",
             "standalone",
             "share of decisions supported by a source passage (half of their content words in one source "
-            "passage of about 80 words; not verified against facts)",
+            "passage of about 80 words; minus half the share of words copied in verbatim source spans of 12+ words; "
+            "not verified against facts)",
             0.90,
             0.70,
             0.50,
