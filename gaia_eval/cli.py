@@ -256,9 +256,10 @@ def batch_experiment(config_path, input_path, output_dir, force, retry_errors, c
 @click.option("--judge-samples", type=click.IntRange(min=1), default=None, help="Independent judgements per item; the rating is their median.  [default: 1]")
 @click.option("--judge-concurrency", type=click.IntRange(min=1), default=None, help="Max judge calls in flight.  [default: 8]")
 @click.option("--judge-timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS", help="Per-attempt timeout of a judge call; a call silent for longer is retried.  [default: 60]")
+@click.option("--judge-criteria", default=None, metavar="NAMES|FILE.json", help="The judge's summary criteria instead of the meeting ones: names among coherence, consistency, fluency, relevance, or a JSON list of {id, label, question}.")
 def eval_command(
     directory, experiment_file, output_dir, groundtruth, force, incremental_update, regenerate_report,
-    judge_spec, judge_base_url, judge_samples, judge_concurrency, judge_timeout,
+    judge_spec, judge_base_url, judge_samples, judge_concurrency, judge_timeout, judge_criteria,
 ) -> None:
     """Score each experiment against ground truth (deterministic rubric), optionally also with an LLM judge."""
     from gaia_eval.errors import UsageError
@@ -273,9 +274,11 @@ def eval_command(
             samples=judge_samples or 1,
             concurrency=judge_concurrency or DEFAULT_JUDGE_CONCURRENCY,
             timeout_s=judge_timeout or DEFAULT_JUDGE_TIMEOUT_S,
+            criteria=judge_criteria,
         )
-    elif any(v is not None for v in (judge_base_url, judge_samples, judge_concurrency, judge_timeout)):
-        raise UsageError("--judge-base-url, --judge-samples, --judge-concurrency and --judge-timeout need --judge",
+    elif any(v is not None for v in (judge_base_url, judge_samples, judge_concurrency, judge_timeout, judge_criteria)):
+        raise UsageError("--judge-base-url, --judge-samples, --judge-concurrency, --judge-timeout and --judge-criteria "
+                         "need --judge",
                          fix="add --judge PROVIDER:MODEL")
     summary = run_eval(
         experiment_dir=directory,

@@ -84,7 +84,7 @@ def _judge_row(judge: JudgeSummary | None) -> dict[str, Any] | None:
         "excerpted_items": judge.excerpted_items,
         "criteria": {
             c.criterion: {
-                "label": labels[c.criterion],
+                "label": labels.get(c.criterion, c.criterion),  # a user's own criterion (--judge-criteria)
                 "score": _criterion_score(c.counts) if sum(c.counts.values()) else None,
                 "rating": _median_rating(c.counts) if sum(c.counts.values()) else None,
                 "counts": c.counts,
