@@ -57,3 +57,10 @@ def test_a_copy_of_the_source_grades_below_a_summary() -> None:
 def test_padding_beyond_the_budget_earns_no_recall() -> None:
     padded = score_summary_output("Unrelated words here. " * 20 + REFERENCE, SOURCE, [REFERENCE])
     assert padded.values["reference_overlap"] < 0.2 and padded.values["content_coverage"] < 0.3
+
+
+def test_numbers_spelled_out_in_the_source_support_digits_in_the_summary() -> None:
+    source = "Marketing: three quarters of people under thirty five want it.\nPM: keep it at twelve point five euros."
+    score = score_summary_output("People under 35 want it; the cost stays at 12.5 euros.", source)
+    explanation = {r.criterion: r.explanation for r in score.results}["source_consistency"]
+    assert "'35'" not in explanation and "'12.5'" not in explanation

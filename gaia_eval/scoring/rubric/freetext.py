@@ -145,11 +145,59 @@ def _names(text: str) -> set[str]:
     return names
 
 
+_UNITS = {w: i for i, w in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+    "seventeen eighteen nineteen".split()
+)}
+_TENS = {w: 10 * i for i, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if i > 1}
+_SCALES = {"thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
+
+
+def spelled_numbers(text: str) -> frozenset[str]:
+    """Numbers written in words ("thirty five", "two hundred", "twelve point five"), as the digit tokens the
+    tokenizer gives written numbers ("35", "200", "12.5"): transcripts spell out what summaries write in digits."""
+    found: set[str] = set()
+    total = current = 0
+    decimals = ""
+    in_number = after_point = False
+
+    def flush() -> None:
+        nonlocal total, current, decimals, in_number, after_point
+        if in_number:
+            value = str(total + current) + (f".{decimals}" if decimals else "")
+            found.add(value)
+        total = current = 0
+        decimals, in_number, after_point = "", False, False
+
+    for word in re.findall(r"[a-z]+", text.lower()):
+        if after_point and word in _UNITS and _UNITS[word] < 10:
+            decimals += str(_UNITS[word])
+        elif word in _UNITS and not after_point:
+            current += _UNITS[word]
+            in_number = True
+        elif word in _TENS and not after_point:
+            current += _TENS[word]
+            in_number = True
+        elif word == "hundred" and in_number:
+            current = (current or 1) * 100
+        elif word in _SCALES and in_number:
+            total += (current or 1) * _SCALES[word]
+            current = 0
+        elif word == "point" and in_number and not after_point:
+            after_point = True
+        elif word == "and" and in_number:
+            continue  # "two hundred and fifty"
+        else:
+            flush()
+    flush()
+    return frozenset(found)
+
+
 def _source_consistency(output: str, source: str) -> CriterionResult:
     from gaia_eval.scoring.rubric.standalone import SourceIndex  # shares the passage index and fuzzy aliases
 
     index = SourceIndex(source)
-    source_words = frozenset(tokenize(source))
+    source_words = frozenset(tokenize(source)) | spelled_numbers(source)
     figures = sorted({t for t in tokenize(output) if is_figure(t)})
     bad_figures = [f for f in figures if f not in source_words]
     names = sorted(_names(output))
