@@ -179,6 +179,36 @@ def groundtruth(directory, input_file, pattern, use_case, output_dir, provider, 
         )
 
 
+@cli.command("import-groundtruth")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["groundtruth"], help="Folder to write into.")
+@click.option("--id-field", default="item_id", help="Field with the item id (a .json file holding one item defaults to its file name).")
+@click.option("--source-field", default="source", help="Field with the source text, or a path to a .txt/.md/.html/.pdf file relative to the data file.")
+@click.option("--source-file", default=None, help="Path template of each item's source, relative to the data file, e.g. '{item_id}.txt' (wins over --source-field).")
+@click.option("--references-field", default="references", help="Field with the human reference summary (text or list); dotted paths map over lists, e.g. general_queries.answer.")
+@click.option("--qa-field", default="qa", help="Field with a list of question-answer objects.")
+@click.option("--question-key", default="question", help="Key of the question inside each qa object.")
+@click.option("--answer-key", default="answer", help="Key of the answer inside each qa object.")
+def import_groundtruth(files, output_dir, id_field, source_field, source_file, references_field, qa_field, question_key, answer_key) -> None:
+    """Import your own ground truth (human reference summaries and/or question-answer pairs) from .jsonl, .csv or .json."""
+    from gaia_eval.stages.import_data import GroundTruthFields, run_import_groundtruth
+
+    fields = GroundTruthFields(id=id_field, source=source_field, source_file=source_file, references=references_field,
+                               qa=qa_field, question=question_key, answer=answer_key)
+    _print_summary(run_import_groundtruth(list(files), output_dir, fields), show_outputs=True)
+
+
+@cli.command("import-outputs")
+@click.argument("file", type=click.Path(path_type=Path))
+@click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["experiments"], help="Folder to write into.")
+@click.option("-g", "--groundtruth", type=click.Path(path_type=Path), default=None, help="Consolidated ground truth giving each item's source text (when the rows have no source column).")
+def import_outputs(file, output_dir, groundtruth) -> None:
+    """Import many systems' outputs (item_id, system, output; optional source, input_tokens, output_tokens, cost_usd, latency_s): one experiment per system, scored by `eval -g`."""
+    from gaia_eval.stages.import_data import run_import_outputs
+
+    _print_summary(run_import_outputs(file, output_dir, groundtruth=groundtruth), show_outputs=True)
+
+
 @cli.command("batch-experiment")
 @cache_options
 @click.option("-c", "--config", "config_path", type=click.Path(path_type=Path), default=None, help="Experiment config JSON.")
@@ -228,9 +258,10 @@ def batch_experiment(config_path, input_path, output_dir, force, retry_errors, c
 @click.option("--judge-samples", type=click.IntRange(min=1), default=None, help="Independent judgements per item; the rating is their median.  [default: 1]")
 @click.option("--judge-concurrency", type=click.IntRange(min=1), default=None, help="Max judge calls in flight.  [default: 8]")
 @click.option("--judge-timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS", help="Per-attempt timeout of a judge call; a call silent for longer is retried.  [default: 60]")
+@click.option("--judge-criteria", default=None, metavar="NAMES|FILE.json", help="The judge's summary criteria instead of the meeting ones: names among coherence, consistency, fluency, relevance, or a JSON list of {id, label, question}.")
 def eval_command(
     directory, experiment_file, output_dir, groundtruth, force, incremental_update, regenerate_report,
-    judge_spec, judge_base_url, judge_samples, judge_concurrency, judge_timeout,
+    judge_spec, judge_base_url, judge_samples, judge_concurrency, judge_timeout, judge_criteria,
 ) -> None:
     """Score each experiment against ground truth (deterministic rubric), optionally also with an LLM judge."""
     from gaia_eval.errors import UsageError
@@ -245,9 +276,11 @@ def eval_command(
             samples=judge_samples or 1,
             concurrency=judge_concurrency or DEFAULT_JUDGE_CONCURRENCY,
             timeout_s=judge_timeout or DEFAULT_JUDGE_TIMEOUT_S,
+            criteria=judge_criteria,
         )
-    elif any(v is not None for v in (judge_base_url, judge_samples, judge_concurrency, judge_timeout)):
-        raise UsageError("--judge-base-url, --judge-samples, --judge-concurrency and --judge-timeout need --judge",
+    elif any(v is not None for v in (judge_base_url, judge_samples, judge_concurrency, judge_timeout, judge_criteria)):
+        raise UsageError("--judge-base-url, --judge-samples, --judge-concurrency, --judge-timeout and --judge-criteria "
+                         "need --judge",
                          fix="add --judge PROVIDER:MODEL")
     summary = run_eval(
         experiment_dir=directory,

@@ -499,3 +499,28 @@ def test_judge_timeout_is_an_option_and_a_hung_call_is_retried_after_it(fake_llm
     assert first.status == "scored" and first.attempts == 2  # timed out once, then answered
     bad = CliRunner().invoke(cli, ["eval", "-f", str(exp), "-o", str(project / "ev2"), "--judge-timeout", "5"])
     assert bad.exit_code == 2 and "need --judge" in bad.output
+
+
+def test_user_defined_judge_criteria_replace_the_meeting_ones(fake_llm, project: Path):
+    fake_llm.responder = judge_responder
+    out = project / "ev"
+    result = CliRunner().invoke(cli, ["eval", "-d", str(project / "exp"), "-o", str(out), "--judge", "openai:gpt-4o-mini",
+                                      "--judge-base-url", fake_llm.openai_base_url,
+                                      "--judge-criteria", "coherence,consistency,fluency,relevance"])
+    assert result.exit_code == 0, result.output
+    body = fake_llm.requests[0]["body"]
+    assert body["response_format"]["json_schema"]["schema"]["required"] == ["coherence", "consistency", "fluency", "relevance"]
+    assert "factually aligned with the source" in body["messages"][-1]["content"]
+    ev = read_artifact(out / "lead.experiment.eval.json", Evaluation)
+    assert [c.criterion for c in ev.judge.criteria] == ["coherence", "consistency", "fluency", "relevance"]
+    run_report(out, project / "r" / "report.md")
+    assert "Coherence" in (project / "r" / "report.md").read_text()
+    own = project / "criteria.json"
+    own.write_text('[{"id": "politeness", "label": "Politeness", "question": "Is the summary polite?"}]')
+    result = CliRunner().invoke(cli, ["eval", "-d", str(project / "exp"), "-o", str(out), "--judge", "openai:gpt-4o-mini",
+                                      "--judge-base-url", fake_llm.openai_base_url, "--judge-criteria", str(own)])
+    assert result.exit_code == 0, result.output
+    assert [c.criterion for c in read_artifact(out / "lead.experiment.eval.json", Evaluation).judge.criteria] == ["politeness"]
+    bad = CliRunner().invoke(cli, ["eval", "-d", str(project / "exp"), "-o", str(out), "--judge", "openai:gpt-4o-mini",
+                                   "--judge-criteria", "charm"])
+    assert bad.exit_code == 2 and "--judge-criteria" in bad.output and "coherence" in bad.output

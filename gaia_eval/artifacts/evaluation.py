@@ -14,11 +14,15 @@ from gaia_eval.artifacts.groundtruth import UseCase
 
 Rating = Literal["Excellent", "Good", "Fair", "Poor"]
 RATINGS: tuple[str, ...] = ("Excellent", "Good", "Fair", "Poor")
+# "N/A": the ground truth gives nothing to check this criterion against (e.g. a human reference without action
+# items); shown as N/A, counted apart, left out of the grade's denominator.
+NOT_APPLICABLE = "N/A"
+CriterionRating = Literal["Excellent", "Good", "Fair", "Poor", "N/A"]
 
 
 class CriterionResult(Strict):
     criterion: str
-    rating: Rating
+    rating: CriterionRating
     measure: str  # what was measured, e.g. "F1 of fuzzy-matched action items"
     value: float | None  # the measurement the rating was read from
     explanation: str  # what matched and what did not, in a sentence

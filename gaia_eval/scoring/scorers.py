@@ -25,12 +25,16 @@ class ScoringInput:
     expected: Any  # QAPair, Summaries, or None
     facts: Any = None  # planted facts of a generated document, when known
     source_text: str = ""
+    # Free-text references (human-written summaries, or the expected summary of an imported free-text output):
+    # not None selects the free-text scorers; an empty tuple means the source is all there is to check against.
+    references: tuple[str, ...] | None = None
 
 
 @dataclass(frozen=True)
 class Scorer:
     use_case: str
     mode: str
+    free_text: bool
     criteria: tuple[str, ...]
     score: ScoreFn
 
@@ -53,19 +57,33 @@ def _standalone(item: ScoringInput) -> tuple[list[CriterionResult], bool | None]
     return score_summaries_standalone(item.answer or Summaries(), item.source_text), None
 
 
-def _registry() -> dict[tuple[str, str], Scorer]:
-    from gaia_eval.scoring.rubric import QA_CRITERIA, STANDALONE_CRITERIA, SUMMARY_CRITERIA
+def _free_text(item: ScoringInput) -> tuple[list[CriterionResult], bool | None]:
+    from gaia_eval.scoring.rubric import score_against_references
 
-    entries = [Scorer("qa", "comparative", tuple(QA_CRITERIA), _qa)]
+    answer = item.answer or Summaries()
+    text = answer.detailed_summary or answer.executive_summary
+    return score_against_references(text, item.source_text, item.references or ()), None
+
+
+def _registry() -> dict[tuple[str, str, bool], Scorer]:
+    from gaia_eval.scoring.rubric import QA_CRITERIA, STANDALONE_CRITERIA, SUMMARY_CRITERIA, criteria_for
+
+    entries = [Scorer("qa", "comparative", False, tuple(QA_CRITERIA), _qa)]
     for use_case in ("summarization", "email"):
-        entries.append(Scorer(use_case, "comparative", tuple(SUMMARY_CRITERIA), _summaries))
-        entries.append(Scorer(use_case, "standalone", tuple(STANDALONE_CRITERIA), _standalone))
-    return {(s.use_case, s.mode): s for s in entries}
+        free_text_criteria = tuple(criteria_for(use_case, "comparative", free_text=True))
+        entries += [
+            Scorer(use_case, "comparative", False, tuple(SUMMARY_CRITERIA), _summaries),
+            Scorer(use_case, "standalone", False, tuple(STANDALONE_CRITERIA), _standalone),
+            Scorer(use_case, "comparative", True, free_text_criteria, _free_text),
+            Scorer(use_case, "standalone", True, free_text_criteria, _free_text),
+        ]
+    return {(s.use_case, s.mode, s.free_text): s for s in entries}
 
 
-SCORERS: dict[tuple[str, str], Scorer] = _registry()
+SCORERS: dict[tuple[str, str, bool], Scorer] = _registry()
 
 
-def scorer_for(use_case: str, mode: str) -> Scorer | None:
-    """The scorer of this use case and mode, or None when there is none (qa cannot be scored standalone)."""
-    return SCORERS.get((use_case, mode))
+def scorer_for(use_case: str, mode: str, *, free_text: bool = False) -> Scorer | None:
+    """The scorer of this use case and mode (free-text references or structured ground truth), or None when there
+    is none (qa cannot be scored standalone)."""
+    return SCORERS.get((use_case, mode, free_text))

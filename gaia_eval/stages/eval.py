@@ -30,6 +30,7 @@ from gaia_eval.errors import ArtifactError, InputError, UsageError
 from gaia_eval.scoring import rubric
 from gaia_eval.scoring.judge import JudgeSettings, judge_request
 from gaia_eval.scoring.judge import JudgeOutcome, JudgeTarget, judge_experiments, judge_journal_path
+from gaia_eval.scoring.rubric import IMPORTED_PROVIDER, free_text_references
 from gaia_eval.scoring.scorers import ScoringInput, scorer_for
 from gaia_eval.stages.common import StageSummary, check_output_dir, holds_output_lock
 from gaia_eval.stages.experiment_inputs import load_groundtruth_file
@@ -94,12 +95,20 @@ def _scoring_input(exp: Experiment, item: ItemResult, external: dict[str, Ground
     if exp.use_case == "qa":
         return ScoringInput(answer=item.answer, expected=item.groundtruth_answer, source_text=source_text)
     answer = item.summaries or Summaries()
-    if item.groundtruth_summaries is not None:
-        return ScoringInput(answer=answer, expected=item.groundtruth_summaries, source_text=source_text)
     gt = external.get(item.source)
-    if gt is not None:
-        return ScoringInput(answer=answer, expected=gt.summaries, facts=gt.facts, source_text=source_text)
-    return ScoringInput(answer=answer, expected=None, source_text=source_text)
+    expected, facts = (item.groundtruth_summaries, None) if item.groundtruth_summaries is not None else (
+        (gt.summaries, gt.facts) if gt is not None else (None, None)
+    )
+    references = free_text_references(
+        gt.references if gt is not None else None, expected, imported=exp.spec.provider == IMPORTED_PROVIDER
+    )
+    return ScoringInput(
+        answer=answer,
+        expected=expected,
+        facts=facts,
+        source_text=source_text,
+        references=tuple(references) if references is not None else None,
+    )
 
 
 def score_experiment(
@@ -121,8 +130,11 @@ def score_experiment(
             )
             continue
         scoring = _scoring_input(exp, item, external)
-        mode = "comparative" if scoring.expected is not None else "standalone"
-        scorer = scorer_for(exp.use_case, mode)
+        if scoring.references is not None:  # free text: human references, or an imported free-text output
+            mode = "comparative" if scoring.references else "standalone"
+        else:
+            mode = "comparative" if scoring.expected is not None else "standalone"
+        scorer = scorer_for(exp.use_case, mode, free_text=scoring.references is not None)
         if scorer is None:  # qa has no standalone scorer: an answer needs its expected answer
             raise InputError(
                 f"{exp.use_case} item '{item.item_id}' has no expected answer",
@@ -145,7 +157,8 @@ def score_experiment(
 
 def _evaluate(pending: _Pending, gt_source: str, judged: JudgeOutcome | None) -> Evaluation:
     exp, mode, inputs = pending.experiment, pending.mode, pending.inputs
-    criteria_names = rubric.criteria_for(exp.use_case, mode)
+    free_text = any(r.criterion in rubric.REFERENCE_CRITERIA for i in pending.items for r in i.criteria)
+    criteria_names = rubric.criteria_for(exp.use_case, mode, free_text)
     criteria, grade = rubric.aggregate(pending.items, criteria_names, exp.use_case)
     if judged is not None and (not judged.complete or judged.summary.unscored_samples):
         # Not current: the next run asks again for the failed calls and the unusable (unscored) replies.

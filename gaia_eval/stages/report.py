@@ -84,7 +84,7 @@ def _judge_row(judge: JudgeSummary | None) -> dict[str, Any] | None:
         "excerpted_items": judge.excerpted_items,
         "criteria": {
             c.criterion: {
-                "label": labels[c.criterion],
+                "label": labels.get(c.criterion, c.criterion),  # a user's own criterion (--judge-criteria)
                 "score": _criterion_score(c.counts) if sum(c.counts.values()) else None,
                 "rating": _median_rating(c.counts) if sum(c.counts.values()) else None,
                 "counts": c.counts,
@@ -143,7 +143,9 @@ def _model_row(path: Path, ev: Evaluation, eval_dir: Path) -> dict[str, Any]:
             c.criterion: {
                 "label": rubric.CRITERIA[c.criterion].label,
                 "score": _criterion_score(c.counts),
-                "rating": _median_rating(c.counts),
+                # every item N/A (the ground truth gives nothing to check): shown as N/A, not as a rating
+                "rating": "N/A" if c.counts.get("N/A") and not any(c.counts.get(r) for r in RATINGS)
+                else _median_rating(c.counts),
                 "counts": c.counts,
                 "mean_value": round(c.mean_value, 3) if c.mean_value is not None else None,
             }

@@ -21,7 +21,15 @@ from gaia_eval.concurrency import Attempted, ProviderGate, RetryPolicy, call_wit
 from gaia_eval.errors import InputError, MalformedResponseError, UsageError
 from gaia_eval.providers import LLM_PROVIDERS
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message, Provider, TaskContext
-from gaia_eval.scoring.judge.criteria import RANK, RATING_OF_RANK, JudgeCriterion, criteria_for, reply_schema, validate_reply
+from gaia_eval.scoring.judge.criteria import (
+    RANK,
+    RATING_OF_RANK,
+    JudgeCriterion,
+    criteria_for,
+    parse_criteria,
+    reply_schema,
+    validate_reply,
+)
 from gaia_eval.scoring.judge.prompt import JudgePrompt, judge_prompts_fingerprint, qa_prompt, repair_prompt, summary_prompt
 
 # Bump on any change to how replies are read or samples combined: it is part of the eval fingerprint.
@@ -50,6 +58,7 @@ class JudgeSettings:
     concurrency: int = DEFAULT_JUDGE_CONCURRENCY
     retry: RetryPolicy = field(default_factory=lambda: RetryPolicy(timeout_s=DEFAULT_JUDGE_TIMEOUT_S))
     max_tokens: int = JUDGE_MAX_TOKENS
+    criteria: tuple[JudgeCriterion, ...] = ()  # --judge-criteria: the user's summary criteria, if any
 
     @property
     def spec(self) -> str:
@@ -65,6 +74,8 @@ class JudgeSettings:
                 "max_tokens": self.max_tokens,
                 "prompts": judge_prompts_fingerprint(),
                 "version": JUDGE_VERSION,
+                # only when set, so that evaluations judged on the default criteria stay current
+                **({"criteria": [vars(c) for c in self.criteria]} if self.criteria else {}),
             }
         )
 
@@ -76,6 +87,7 @@ def parse_judge_spec(
     samples: int = 1,
     concurrency: int = DEFAULT_JUDGE_CONCURRENCY,
     timeout_s: float = DEFAULT_JUDGE_TIMEOUT_S,
+    criteria: str | None = None,
 ) -> JudgeSettings:
     """`PROVIDER:MODEL`, split on the first colon (model ids may hold colons: `ollama:llama3.2:3b`)."""
     provider, _, model = spec.partition(":")
@@ -95,8 +107,15 @@ def parse_judge_spec(
         raise UsageError(f"--judge-concurrency {concurrency} is below 1", field="--judge-concurrency", fix="pass 1 or more")
     if not timeout_s > 0:
         raise UsageError(f"--judge-timeout {timeout_s:g} is not above 0", field="--judge-timeout", fix="pass seconds, e.g. 60")
+    custom: tuple[JudgeCriterion, ...] = ()
+    if criteria is not None:
+        try:
+            custom = parse_criteria(criteria)
+        except ValueError as exc:
+            raise UsageError(str(exc), field="--judge-criteria",
+                             fix="e.g. --judge-criteria coherence,consistency,fluency,relevance") from None
     return JudgeSettings(provider=provider, model=model, base_url=base_url, samples=samples, concurrency=concurrency,
-                         retry=RetryPolicy(timeout_s=timeout_s))
+                         retry=RetryPolicy(timeout_s=timeout_s), criteria=custom)
 
 
 @dataclass(frozen=True)
@@ -119,7 +138,7 @@ def judge_request(
 ) -> JudgeRequest:
     """The request for an item the model answered. qa needs the item's expected answer; summaries are judged
     against `reference` when there is one (comparative) and on their own otherwise (standalone)."""
-    criteria = criteria_for(use_case, mode)
+    criteria = criteria_for(use_case, mode, settings.criteria)
     if use_case == "qa":
         if item.groundtruth_answer is None:
             raise InputError(

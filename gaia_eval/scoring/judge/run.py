@@ -108,7 +108,7 @@ def _outcome(target: JudgeTarget, settings: JudgeSettings) -> JudgeOutcome:
         items.append(item.model_copy(update={"judge": judgement}))
     summary = summarize_judgements(
         items,
-        criteria_for(target.use_case, target.mode),
+        criteria_for(target.use_case, target.mode, settings.criteria),
         target.rubric_criteria,
         settings,
         target.mode,

@@ -9,6 +9,14 @@ from __future__ import annotations
 
 from gaia_eval.lazy import lazy_exports
 _LAZY = {
+    "not_applicable": "grading",
+    "REFERENCE_CRITERIA": "grading",
+    "rouge_scores": "freetext",
+    "score_summary_output": "freetext",
+    "score_against_references": "freetext",
+    "free_text_references": "freetext",
+    "FREE_TEXT_CRITERIA": "freetext",
+    "IMPORTED_PROVIDER": "freetext",
     "CRITERIA": "grading",
     "POINTS": "grading",
     "QA_CRITERIA": "grading",
