@@ -57,7 +57,8 @@ def realistic_verdicts(prompt: str, criteria: list[str]) -> dict[str, Any]:
     if "<answer_to_evaluate>" in prompt:
         answer = _block(prompt, "answer_to_evaluate").strip().lower()
         expected = _block(prompt, "expected_answer").strip().lower()
-        correct = bool(answer) and (answer == expected or expected in answer.replace(",", ""))
+        hedged = re.search(r"\b(?:about|around|approximately|roughly|nearly)\s+" + re.escape(expected), answer)
+        correct = bool(answer) and (answer == expected or expected in answer.replace(",", "")) and not hedged
         ratings = {
             "correctness": "Excellent" if correct else "Poor",
             "completeness": "Excellent" if correct else "Fair" if answer else "Poor",

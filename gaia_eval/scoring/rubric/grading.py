@@ -23,7 +23,7 @@ from gaia_eval.artifacts.evaluation import (
 
 # Bump on any change to a threshold, a measure or the tokenizer: it is part of the eval fingerprint, so
 # evaluations made under an older rubric are recomputed instead of being compared with new ones.
-RUBRIC_VERSION = "2"
+RUBRIC_VERSION = "3"
 
 POINTS: dict[str, int] = {"Excellent": 4, "Good": 3, "Fair": 2, "Poor": 1}
 
