@@ -115,6 +115,13 @@ class ProviderTimeoutError(ProviderError):
     reason = "timeout"
 
 
+class ContextOverflowError(ProviderError):
+    """The prompt does not fit the model's context window. Not transient: the same request fails the same way,
+    so it is never retried; the fix is a shorter input or a model served with a larger context."""
+
+    reason = "context_overflow"
+
+
 class ConnectionFailedError(ProviderError):
     retryable = True
     reason = "connection"

@@ -17,6 +17,7 @@ from gaia_eval.concurrency import ProviderGate, RetryPolicy, call_with_retries, 
 from gaia_eval.errors import MalformedResponseError, ProviderError
 from gaia_eval.prompts import prompts_fingerprint, render
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message, Provider, TaskContext
+from gaia_eval.providers.limits import degenerate_reason, length_stop_reason
 from gaia_eval.stages.experiment_inputs import WorkItem
 
 STYLE_INSTRUCTIONS: dict[str, tuple[str, str]] = {
@@ -123,6 +124,14 @@ class SolveOutcome:
     time_to_success_s: float = 0.0
 
 
+def _unusable(response: ChatResponse, max_tokens: int) -> str | None:
+    """Why a reply the provider returned is not an answer: it stopped early (truncated), or it degenerated."""
+    if response.finish_reason == "length" and response.data is None:
+        return f"truncated: {length_stop_reason(max_tokens, response.usage)}"
+    degenerate = degenerate_reason(response.text) if response.data is None else None
+    return f"degenerate: {degenerate}" if degenerate else None
+
+
 class Solver:
     """Puts work items of one experiment to its provider, through the provider's gate and retry policy."""
 
@@ -175,6 +184,14 @@ class Solver:
             return None
         response = result.value
         assert response is not None
+        unusable = _unusable(response, request.max_tokens)
+        if unusable is not None:
+            # Billed and recorded (tokens, finish_reason), but not an answer: an error with its reason, never
+            # scored as if the model had finished. Not retried: the same request meets the same limit.
+            outcome.usage = outcome.usage + response.usage
+            outcome.finish_reason = response.finish_reason
+            outcome.error = f"{label}: {unusable}" if label else unusable
+            return None
         outcome.usage = outcome.usage + response.usage
         outcome.latency_s += response.latency_s
         if response.cached:
