@@ -525,3 +525,25 @@ def test_user_defined_judge_criteria_replace_the_meeting_ones(fake_llm, project:
     bad = CliRunner().invoke(cli, ["eval", "-d", str(project / "exp"), "-o", str(out), "--judge", "openai:gpt-4o-mini",
                                    "--judge-criteria", "charm"])
     assert bad.exit_code == 2 and "--judge-criteria" in bad.output and "coherence" in bad.output
+
+
+def test_a_judge_that_rates_everything_excellent_is_called_untrustworthy_in_words(fake_llm, project: Path):
+    def flatterer(req):
+        _, schema = requested_schema(req)
+        return {"json": uniform(schema["required"], "Excellent")}
+
+    fake_llm.responder = flatterer
+    run_eval(experiment_dir=project / "qa_exp", output_dir=project / "ev", judge=judge_settings(fake_llm))
+    ev = read_artifact(project / "ev" / "retrieval.experiment.eval.json", Evaluation)
+    assert any(not item.passed for item in ev.items)  # the rubric fails some answers the judge calls Excellent
+    run_report(project / "ev", project / "r" / "report.md")
+    text = (project / "r" / "report.md").read_text()
+    assert "The judge's grades for retrieval are not trustworthy" in text
+    assert "agree with the deterministic rubric at Krippendorff's α" in text
+
+
+def test_a_judge_that_tracks_the_answers_is_not_called_untrustworthy(fake_llm, project: Path):
+    fake_llm.responder = judge_responder
+    run_eval(experiment_dir=project / "qa_exp", output_dir=project / "ev", judge=judge_settings(fake_llm))
+    run_report(project / "ev", project / "r" / "report.md")
+    assert "not trustworthy" not in (project / "r" / "report.md").read_text()

@@ -62,6 +62,31 @@ def _alpha(value: float | None) -> str:
     return "—" if value is None else f"{value:.2f}"
 
 
+# Below this agreement with the deterministic rubric (Krippendorff's alpha over items rated by both, from at least
+# JUDGE_TRUST_MIN_PAIRS of them), or above this share of unscored items, the report says in words that the judge's
+# grades are not to be trusted. 0.4 is a low bar (0.667 is the usual floor for tentative conclusions): a judge
+# below it disagrees with plain checks about as often as chance would.
+JUDGE_TRUST_MIN_ALPHA = 0.4
+JUDGE_TRUST_MIN_PAIRS = 5
+JUDGE_TRUST_MAX_UNSCORED = 0.2
+
+
+def _judge_distrust(judge: JudgeSummary) -> list[str]:
+    """Why the judge's grades should not be trusted, in words; empty when nothing says so."""
+    reasons = []
+    versus = judge.judge_vs_rubric
+    if versus is not None and versus.pairs >= JUDGE_TRUST_MIN_PAIRS:
+        alpha = versus.krippendorff_alpha
+        if alpha is None or alpha < JUDGE_TRUST_MIN_ALPHA:
+            shown = f"{alpha:.2f}" if alpha is not None else "undefined"
+            reasons.append(f"its ratings agree with the deterministic rubric at Krippendorff's α {shown} over "
+                           f"{versus.pairs} ratings (trust needs at least {JUDGE_TRUST_MIN_ALPHA})")
+    rated = judge.judged_items + judge.unscored_items
+    if rated and judge.unscored_items / rated > JUDGE_TRUST_MAX_UNSCORED:
+        reasons.append(f"it could not score {judge.unscored_items} of {rated} items")
+    return reasons
+
+
 def _judge_row(judge: JudgeSummary | None) -> dict[str, Any] | None:
     """The judge's numbers for one model, kept apart from the deterministic ones and from the model's cost."""
     if judge is None:
@@ -121,6 +146,7 @@ def _judge_row(judge: JudgeSummary | None) -> dict[str, Any] | None:
         "input_tokens": judge.usage.input_tokens,
         "output_tokens": judge.usage.output_tokens,
         "calls": judge.calls,
+        "distrust": _judge_distrust(judge),
     }
 
 
