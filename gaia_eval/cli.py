@@ -332,8 +332,12 @@ def quickstart(output_dir) -> None:
 @click.option("--concurrency", type=click.IntRange(min=1), default=4, help="Tasks in flight at once.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write every result, trajectories included, as JSON.")
 @click.option("--strict", is_flag=True, help="Exit 2 instead of 0 when the runner's API key is not set.")
+@click.option("--max-steps", type=click.IntRange(min=1), default=8, help="react: model turns per task before it fails with that reason.")
+@click.option("--task-timeout", type=click.FloatRange(min=0, min_open=True), default=300.0, metavar="SECONDS", help="react: wall time per task (steps and retries included) before it fails with that reason.")
+@click.option("--reply-tokens", type=click.IntRange(min=1), default=1024, help="react: reply budget (max_tokens) of each model turn.")
+@click.option("--attempt-timeout", type=click.FloatRange(min=0, min_open=True), default=120.0, metavar="SECONDS", help="react: per-attempt timeout of a model call (raise it for a slow local model).")
 @click.pass_context
-def bench(ctx, suite, runner, baseline, save_baseline, tolerance, max_steps_increase, max_tool_error_increase, repeats, concurrency, output, strict) -> None:
+def bench(ctx, suite, runner, baseline, save_baseline, tolerance, max_steps_increase, max_tool_error_increase, repeats, concurrency, output, strict, max_steps, task_timeout, reply_tokens, attempt_timeout) -> None:
     """Run an agent benchmark SUITE (a builtin name or a .json/.jsonl file) and gate it on a baseline.
 
     `gaia-eval bench list` lists the builtin suites. Prints the per-task table, success rate, average
@@ -347,6 +351,8 @@ def bench(ctx, suite, runner, baseline, save_baseline, tolerance, max_steps_incr
             suite, runner=runner, baseline=baseline, save_baseline_to=save_baseline, tolerance=tolerance,
             repeats=repeats, concurrency=concurrency, output=output, strict=strict,
             max_steps_increase=max_steps_increase, max_tool_error_increase=max_tool_error_increase,
+            react_options={"max_steps": max_steps, "task_timeout_s": task_timeout, "reply_tokens": reply_tokens,
+                           "attempt_timeout_s": attempt_timeout},
         )
     )
 

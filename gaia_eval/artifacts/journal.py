@@ -70,9 +70,10 @@ class JournalWriter:
             if fh.read(1) != b"\n":
                 self._fh.write(b"\n")
 
-    def append(self, record: BaseModel) -> None:
+    def append(self, record: BaseModel | dict) -> None:
         try:
-            self._fh.write(orjson.dumps(record.model_dump(mode="json")) + b"\n")
+            data = record.model_dump(mode="json") if isinstance(record, BaseModel) else record
+            self._fh.write(orjson.dumps(data) + b"\n")
             self._fh.flush()
             os.fsync(self._fh.fileno())
         except OSError as exc:

@@ -80,6 +80,7 @@ def run_bench_command(
     strict: bool = False,
     max_steps_increase: float | None = None,
     max_tool_error_increase: float | None = None,
+    react_options: dict | None = None,
 ) -> int:
     """Run `gaia-eval bench`; returns the exit code. Bad input raises UsageError (the CLI maps it to 2)."""
     if suite == "list":
@@ -93,7 +94,7 @@ def run_bench_command(
     loaded_suite = resolve_suite(suite)
     runner_spec = runner or DEFAULT_RUNNER
     try:
-        runner_fn = resolve_runner(runner_spec)
+        runner_fn = resolve_runner(runner_spec, react_options)
     except MissingCredentialsError as exc:
         click.echo(f"bench: not run: runner {runner_spec}: {exc.one_line()}", err=True)
         if strict:
@@ -103,10 +104,14 @@ def run_bench_command(
         return EXIT_OK
     picked = _pick_baseline(loaded_suite, baseline, save_baseline_to)
 
-    report = run_suite(runner_fn, loaded_suite, concurrency=concurrency, repeats=repeats, runner_name=runner_spec)
+    # With -o, each finished attempt is journaled beside the output until the results file is written.
+    journal = Path(f"{output}.partial.jsonl") if output is not None else None
+    report = run_suite(runner_fn, loaded_suite, concurrency=concurrency, repeats=repeats, runner_name=runner_spec,
+                       journal_path=journal)
     click.echo(render_report(report))
     if output is not None:
         report.to_json(output)
+        journal.unlink(missing_ok=True)
         click.echo(f"results written to {output}")
     if report.attempts and report.runner_errors == len(report.attempts):
         first = next(attempt.error for attempt in report.attempts if attempt.error)

@@ -101,7 +101,7 @@ def _unquoted(command: str) -> str:
     return command
 
 
-def resolve_runner(spec: str) -> Runner:
+def resolve_runner(spec: str, react_options: dict[str, Any] | None = None) -> Runner:
     """The runner a CLI spec names. A react runner whose cloud key is missing raises MissingCredentialsError
     here, before any task runs; every other bad spec is a UsageError."""
     kind, _, rest = spec.partition(":")
@@ -121,5 +121,5 @@ def resolve_runner(spec: str) -> Runner:
     if kind == "react":
         from gaia_eval.bench.react import react_runner_from_spec
 
-        return react_runner_from_spec(rest)
+        return react_runner_from_spec(rest, **(react_options or {}))
     raise UsageError(f"unknown runner spec '{spec}'", field="--runner", fix=f"use {RUNNER_SPEC_HELP}")
