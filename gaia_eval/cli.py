@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from gaia_eval import __version__
+from gaia_eval.cli_lists import ListOptionsCommand
 from gaia_eval.errors import GaiaEvalError, RunFailed
 
 DEFAULTS = {
@@ -51,9 +52,9 @@ def _print_summary(summary, *, show_outputs: bool = False) -> None:
 
 
 def _split_types(value: str | None) -> list[str] | None:
-    if not value:
-        return None
-    return [t for t in value.replace(",", " ").split() if t]
+    from gaia_eval.cli_lists import split_list
+
+    return split_list(value)
 
 
 @click.group(cls=GaiaGroup, context_settings={"help_option_names": ["-h", "--help"], "show_default": True})
@@ -67,14 +68,14 @@ def cli() -> None:
     """
 
 
-@cli.command()
+@cli.command(cls=ListOptionsCommand, list_options=("--meeting-types", "--email-types", "--pdf-types"))
 @click.option("--meeting-transcript", "kind", flag_value="meeting", help="Generate meeting transcripts.")
 @click.option("--email", "kind", flag_value="email", help="Generate business emails.")
 @click.option("--pdf", "kind", flag_value="pdf", help="Generate PDF documents, each with a .txt twin (needs an LLM provider).")
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["test_data"], help="Folder to write into (exactly there).")
-@click.option("--meeting-types", default=None, help="Comma-separated meeting types [default: all 8].")
-@click.option("--email-types", default=None, help="Comma-separated email types [default: all 8].")
-@click.option("--pdf-types", default=None, help="Comma-separated PDF document types [default: all 8].")
+@click.option("--meeting-types", default=None, help="Meeting types, as words or commas: standup planning or standup,planning [default: all 8].")
+@click.option("--email-types", default=None, help="Email types, as words or commas [default: all 8].")
+@click.option("--pdf-types", default=None, help="PDF document types, as words or commas [default: all 8].")
 @click.option("--count-per-type", type=int, default=1, help="Documents per type.")
 @click.option("--target-tokens", type=int, default=None, help="Target length in tokens [default: 1000 meetings, 800 emails, 1500 PDFs].")
 @click.option("--seed", type=int, default=0, help="Random seed: same seed, same documents (with an LLM: same briefs).")
