@@ -184,8 +184,8 @@ def batch_experiment(config_path, input_path, output_dir, force, retry_errors, c
 
 
 @cli.command("eval")
-@click.option("-d", "--directory", type=click.Path(path_type=Path), default=DEFAULTS["experiments"], help="Folder of *.experiment.json.")
-@click.option("-f", "--file", "experiment_file", type=click.Path(path_type=Path), default=None, help="One experiment file (wins over -d).")
+@click.option("-d", "--directory", type=click.Path(path_type=Path), default=DEFAULTS["experiments"], help="Folder of *.experiment.json and/or filled *.template.{json,csv,jsonl,xml}.")
+@click.option("-f", "--file", "experiment_file", type=click.Path(path_type=Path), default=None, help="One experiment file or filled template (wins over -d).")
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["evaluation"], help="Folder to write into.")
 @click.option("-g", "--groundtruth", type=click.Path(path_type=Path), default=None, help="External ground truth (for experiments run on raw documents).")
 @click.option("--force", is_flag=True, help="Re-score even evaluations that are up to date (with --judge: judge every item again).")
@@ -229,6 +229,8 @@ def eval_command(
     _print_summary(summary)
     if summary.failed:
         raise RunFailed(f"{summary.failed} evaluation(s) have judge calls that failed; run the same command again to call only them")
+    if summary.empty_responses:
+        raise RunFailed("some template responses are empty (listed above) and count as errors; paste them in and run the same command again")
 
 
 @cli.command()
@@ -321,17 +323,23 @@ def check_answer(ctx, expected, answer, mode, rel_tol, abs_tol, threshold, unord
 
 
 @cli.command("create-template")
-@click.option("-i", "--input", "groundtruth", type=click.Path(path_type=Path), default=DEFAULTS["groundtruth"] / "qa", help="Ground truth (file or folder) to make the template from.")
-@click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["experiments"], help="Folder for <name>.template.json.")
-@click.option("--name", required=True, help="The system whose answers will be filled in, as reports will show it.")
-@click.option("--model", default="manual", help="What produced the answers (free text, e.g. 'acme-rag v2').")
-def create_template(groundtruth, output_dir, name, model) -> None:
-    """Write a template to fill with a third-party system's answers (questions and documents, no answers)."""
-    from gaia_eval.stages.template import run_create_template
+@click.option("-d", "--directory", "-i", "--input", "input_path", type=click.Path(path_type=Path), default=DEFAULTS["groundtruth"], help="Ground truth (folder or file), or a folder of raw test documents (standalone scoring).")
+@click.option("-u", "--use-case", type=click.Choice(["summarization", "qa", "email"]), default=None, help="Use case [default: the ground truth's].")
+@click.option("--format", "fmt", type=click.Choice(["json", "csv", "jsonl", "xml"]), default="json", help="File format: csv opens in a spreadsheet; json, jsonl and xml are for editing by hand or by script.")
+@click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=Path("templates"), help="Folder for <name>.template.<format>.")
+@click.option("--name", default=None, help="The system whose responses will be filled in [default: the file stem, <use_case>; rename the file to rename the system].")
+@click.option("--model", default="manual", help="What produced the responses (free text, e.g. 'acme-rag v2').")
+@click.option("--include-groundtruth", is_flag=True, help="Also write each record's expected answer as `ground_truth` (the person filling it in will see it).")
+def create_template(input_path, use_case, fmt, output_dir, name, model, include_groundtruth) -> None:
+    """Write a template to fill with a third-party system's responses: one record per test item with
+    test_id, input_text, an empty response and the evaluation criteria."""
+    from gaia_eval.stages.response_template import run_create_response_template
 
-    path = run_create_template(groundtruth, output_dir, name, model=model)
+    path = run_create_response_template(
+        input_path, output_dir, use_case=use_case, fmt=fmt, name=name, model=model, include_groundtruth=include_groundtruth
+    )
     click.echo(f"wrote {path}")
-    click.echo(f"  fill in the answers, then: gaia-eval import-template {path} -o {output_dir}")
+    click.echo(f"  paste the responses into `response`, then: gaia-eval eval -f {path} -o evaluation")
 
 
 @cli.command("import-template")

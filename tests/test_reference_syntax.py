@@ -36,3 +36,57 @@ def test_unknown_list_name_is_a_usage_error_listing_valid_names(tmp_path: Path):
                                       "bogus"])
     assert result.exit_code == 2
     assert "bogus" in result.output and "project_update" in result.output
+
+
+def _workflow4(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    assert run("generate", "--meeting-transcript", "-o", "./test_data/meetings", "--meeting-types", "standup",
+               "--count-per-type", "2", "--quiet").exit_code == 0
+    assert run("groundtruth", "-d", "./test_data/meetings", "--use-case", "summarization", "-o", "./groundtruth",
+               "--quiet").exit_code == 0
+
+
+def test_templates_in_every_format_round_trip_and_score(tmp_path: Path, monkeypatch):
+    from gaia_eval.artifacts.response_template import read_template, write_template
+
+    _workflow4(tmp_path, monkeypatch)
+    for fmt in ("json", "csv", "jsonl", "xml"):
+        result = run("create-template", "-d", "./groundtruth", "--use-case", "summarization", "--format", fmt,
+                     "-o", f"./t_{fmt}/")
+        assert result.exit_code == 0, result.output
+        path = tmp_path / f"t_{fmt}" / f"summarization.template.{fmt}"
+        template = read_template(path)
+        assert [r.test_id for r in template.records] == ["standup_meeting", "standup_meeting_2"]
+        assert all(r.response == "" and r.input_text and r.evaluation_criteria for r in template.records)
+        assert "ground_truth" not in path.read_text()
+        for rec in template.records:
+            rec.response = "Executive summary: The team met.\nParticipants:\n- Tom Nguyen"
+        write_template(path, template)
+        assert read_template(path).records[0].response.startswith("Executive summary")
+        scored = run("eval", "-f", str(path), "-o", f"./ev_{fmt}")
+        assert scored.exit_code == 0, scored.output
+        assert (tmp_path / f"ev_{fmt}" / "summarization.experiment.eval.json").is_file()
+
+
+def test_empty_response_is_an_error_item_named_in_the_summary(tmp_path: Path, monkeypatch):
+    _workflow4(tmp_path, monkeypatch)
+    assert run("create-template", "-d", "./groundtruth", "--use-case", "summarization", "-o", "./templates/").exit_code == 0
+    result = CliRunner().invoke(cli, ["eval", "-d", "./templates", "-o", "./evaluation"])
+    assert result.exit_code == 1
+    assert "empty responses" in result.output and "standup_meeting_2" in result.output
+    assert (tmp_path / "evaluation" / "summarization.experiment.eval.json").is_file()
+
+
+def test_template_listing_an_item_twice_is_refused(tmp_path: Path, monkeypatch):
+    import csv
+
+    _workflow4(tmp_path, monkeypatch)
+    run("create-template", "-d", "./groundtruth", "--format", "csv", "-o", "./templates/")
+    path = tmp_path / "templates" / "summarization.template.csv"
+    rows = list(csv.DictReader(path.open()))
+    with path.open("w", newline="") as f:
+        writer = csv.DictWriter(f, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows + rows[:1])
+    result = CliRunner().invoke(cli, ["eval", "-d", "./templates", "-o", "./evaluation"])
+    assert result.exit_code == 2 and "standup_meeting" in result.output and "twice" in result.output

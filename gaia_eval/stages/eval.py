@@ -3,7 +3,7 @@ optionally also with an LLM judge (see gaia_eval.scoring.judge.core), and keep t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -31,6 +31,7 @@ from gaia_eval.scoring.rubric import grading as rubric
 from gaia_eval.scoring.judge.core import JudgeSettings, judge_request
 from gaia_eval.scoring.judge.run import JudgeOutcome, JudgeTarget, judge_experiments, judge_journal_path
 from gaia_eval.stages.common import StageSummary, check_output_dir
+from gaia_eval.stages.eval_inputs import evaluation_name, load_scorable
 from gaia_eval.stages.experiment_inputs import _load_groundtruth_file
 
 CONSOLIDATED_NAME = "consolidated_evaluations_report.json"
@@ -46,6 +47,13 @@ JUDGE_INPUT_KEYS = ("judge", "judge_pending")
 @dataclass
 class EvalSummary(StageSummary):
     standalone: int = 0
+    empty_responses: list[str] = field(default_factory=list)  # "<template>: test_id, ..." per template
+
+    def line(self) -> str:
+        line = super().line()
+        if self.empty_responses:
+            line += f"; empty responses (scored as errors): {'; '.join(self.empty_responses)}"
+        return line
 
 
 @dataclass
@@ -63,6 +71,10 @@ class _Pending:
 
 
 def _experiment_files(experiment_dir: Path | None, experiment_file: Path | None) -> tuple[Path, list[Path]]:
+    """Experiment files and filled templates (`*.template.{json,csv,jsonl,xml}`) to score. A template whose
+    imported experiment sits beside it is scored once, as that experiment."""
+    from gaia_eval.stages.eval_inputs import find_scorable_files
+
     # -f wins over -d (the reference tool's -f was silently ignored because -d had a default).
     if experiment_file is not None:
         path = Path(experiment_file)
@@ -74,10 +86,7 @@ def _experiment_files(experiment_dir: Path | None, experiment_file: Path | None)
     root = Path(experiment_dir)
     if not root.is_dir():
         raise InputError("folder not found", file=root, fix="check -d/--directory, or run `gaia-eval batch-experiment` first")
-    files = sorted(root.rglob("*.experiment.json"))
-    if not files:
-        raise InputError("holds no *.experiment.json files", file=root, fix="run `gaia-eval batch-experiment` first")
-    return root, files
+    return root, find_scorable_files(root)
 
 
 def _load_external(groundtruth: Path | None) -> tuple[dict[str, GroundTruth], str]:
@@ -272,8 +281,11 @@ def run_eval(
     gt_source = f"external:{Path(groundtruth).as_posix()}" if groundtruth is not None else "embedded"
     # Read and check every experiment before writing anything.
     loaded: list[tuple[Path, Experiment]] = []
+    made_from: dict[Path, str] = {}
     for path in files:
-        exp = read_artifact(path, Experiment)
+        exp, empty, made_from[path] = load_scorable(path, groundtruth)
+        if empty:
+            summary.empty_responses.append(f"{path.name}: {', '.join(empty[:5])}{' …' if len(empty) > 5 else ''}")
         if external:
             gt_use_case = next(iter(external.values())).use_case
             if gt_use_case != exp.use_case and not (exp.use_case in ("summarization", "email") and gt_use_case in ("summarization", "email")):
@@ -288,11 +300,19 @@ def run_eval(
     scorer_fp = fingerprint({"scorer": SCORER, "rubric": rubric.RUBRIC_VERSION})
     judge_fp = judge.fingerprint() if judge is not None else None
     pending: list[_Pending] = []
+    claimed: dict[Path, Path] = {}
     for path, exp in loaded:
         rel = path.relative_to(root) if root in path.parents else Path(path.name)
-        out = output_dir / rel.with_name(rel.name.removesuffix(".json") + EVAL_SUFFIX)
+        out = output_dir / rel.with_name(evaluation_name(path, exp))
+        if out in claimed:
+            raise InputError(
+                f"would be scored as '{exp.experiment_name}', like {claimed[out]} (both into {out.name})",
+                file=path,
+                fix="rename one of them: a template's file stem is the name of the system it holds",
+            )
+        claimed[out] = path
         inputs = {
-            "experiment": fingerprint_file(path),
+            "experiment": made_from[path],
             "groundtruth": gt_fp if external else "embedded" if exp.groundtruth == "embedded" else "none",
             "scorer": scorer_fp,
         }
