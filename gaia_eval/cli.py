@@ -149,45 +149,54 @@ def groundtruth(directory, input_file, pattern, use_case, output_dir, provider, 
         )
 
 
-@cli.command("batch-experiment")
-@click.option("-c", "--config", "config_path", type=click.Path(path_type=Path), default=None, help="Experiment config JSON.")
-@click.option("-i", "--input", "input_path", type=click.Path(path_type=Path), default=DEFAULTS["groundtruth"], help="Ground truth (file or folder), or a folder of .txt documents.")
+@cli.command("batch-experiment", cls=ListOptionsCommand, repeat_options=("-i", "--input"))
+@click.option("-c", "--config", "config_path", type=click.Path(path_type=Path), default=None, help="Experiment config JSON [default: the offline baselines for the input's use case].")
+@click.option("-i", "--input", "input_paths", type=click.Path(path_type=Path), multiple=True, help="Ground truth (file or folder), or a folder of .txt documents; several files (a shell glob) each get a subfolder of -o.  [default: groundtruth]")
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["experiments"], help="Folder to write into.")
 @click.option("--force", is_flag=True, help="Re-run every item, even journaled or finished ones.")
 @click.option("--retry-errors", is_flag=True, help="Re-run only the items that ended in error.")
 @click.option("--concurrency", type=click.IntRange(min=1), default=None, help="Max calls in flight per provider [default: config max_concurrency, else 16].")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--create-sample-config", type=click.Path(path_type=Path), default=None, help="Write a valid sample config to PATH and exit.")
-def batch_experiment(config_path, input_path, output_dir, force, retry_errors, concurrency, quiet, create_sample_config) -> None:
+def batch_experiment(config_path, input_paths, output_dir, force, retry_errors, concurrency, quiet, create_sample_config) -> None:
     """Run every configured model over every item, concurrently and resumably."""
-    from gaia_eval.stages.batch_experiment import run_batch_experiment, write_sample_config
+    from gaia_eval.stages.batch_experiment import output_dirs_for_inputs, run_batch_experiment
 
     if create_sample_config is not None:
-        click.echo(f"wrote {write_sample_config(create_sample_config)}")
+        click.echo(f"wrote {write_sample_config_path(create_sample_config)}")
         return
-    if config_path is None:
-        raise click.UsageError("missing -c/--config (or use --create-sample-config PATH)")
-    summary = run_batch_experiment(
-        config_path,
-        input_path,
-        output_dir,
-        force=force,
-        retry_errors=retry_errors,
-        concurrency=concurrency,
-        show_progress=False if quiet else None,
-    )
-    _print_summary(summary)
-    click.echo(f"  items: {summary.items_ok} ok, {summary.items_error} errors; {summary.calls_made} model calls made")
-    if summary.items_error:
-        command = f"gaia-eval batch-experiment -c {config_path} -i {input_path} -o {output_dir} --retry-errors"
-        raise RunFailed(f"{summary.items_error} items errored after retries; re-run only them with: {command}")
+    inputs = list(input_paths) or [DEFAULTS["groundtruth"]]
+    errors = 0
+    for input_path, out_dir in output_dirs_for_inputs(inputs, output_dir):
+        summary = run_batch_experiment(
+            config_path,
+            input_path,
+            out_dir,
+            force=force,
+            retry_errors=retry_errors,
+            concurrency=concurrency,
+            show_progress=False if quiet else None,
+        )
+        _print_summary(summary)
+        click.echo(f"  items: {summary.items_ok} ok, {summary.items_error} errors; {summary.calls_made} requests sent to models (baselines not counted)")
+        errors += summary.items_error
+    if errors:
+        config = f"-c {config_path} " if config_path else ""
+        command = f"gaia-eval batch-experiment {config}{' '.join(f'-i {p}' for p in inputs)} -o {output_dir} --retry-errors"
+        raise RunFailed(f"{errors} items errored after retries; re-run only them with: {command}")
 
 
-@cli.command("eval")
+def write_sample_config_path(path: Path) -> Path:
+    from gaia_eval.stages.batch_experiment import write_sample_config
+
+    return write_sample_config(path)
+
+
+@cli.command("eval", cls=ListOptionsCommand, repeat_options=("-g", "--groundtruth"))
 @click.option("-d", "--directory", type=click.Path(path_type=Path), default=DEFAULTS["experiments"], help="Folder of *.experiment.json and/or filled *.template.{json,csv,jsonl,xml}.")
 @click.option("-f", "--file", "experiment_file", type=click.Path(path_type=Path), default=None, help="One experiment file or filled template (wins over -d).")
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["evaluation"], help="Folder to write into.")
-@click.option("-g", "--groundtruth", type=click.Path(path_type=Path), default=None, help="External ground truth (for experiments run on raw documents).")
+@click.option("-g", "--groundtruth", type=click.Path(path_type=Path), multiple=True, help="External ground truth (for experiments run on raw documents); several files (a shell glob) merge.")
 @click.option("--force", is_flag=True, help="Re-score even evaluations that are up to date (with --judge: judge every item again).")
 @click.option("--incremental-update", is_flag=True, help="Only update consolidated_evaluations_report.json from changed eval files.")
 @click.option("--regenerate-report", is_flag=True, help="Only rebuild consolidated_evaluations_report.json from every eval file.")
@@ -218,7 +227,7 @@ def eval_command(
         experiment_dir=directory,
         experiment_file=experiment_file,
         output_dir=output_dir,
-        groundtruth=groundtruth,
+        groundtruth=list(groundtruth) or None,
         force=force,
         incremental_update=incremental_update,
         regenerate_report=regenerate_report,

@@ -90,3 +90,34 @@ def test_template_listing_an_item_twice_is_refused(tmp_path: Path, monkeypatch):
         writer.writerows(rows + rows[:1])
     result = CliRunner().invoke(cli, ["eval", "-d", "./templates", "-o", "./evaluation"])
     assert result.exit_code == 2 and "standup_meeting" in result.output and "twice" in result.output
+
+
+def test_batch_experiment_without_config_runs_the_offline_default_on_a_shell_glob(tmp_path: Path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    run("generate", "--meeting-transcript", "-o", "./test_data", "--meeting-types", "standup", "--quiet")
+    run("generate", "--email", "-o", "./test_data/emails", "--email-types", "customer_support", "--quiet")
+    run("groundtruth", "-d", "./test_data", "-p", "standup*.txt", "--use-case", "summarization", "-o", "./groundtruth", "--quiet")
+    run("groundtruth", "-d", "./test_data/emails", "--use-case", "email", "-o", "./groundtruth", "--quiet")
+    globbed = sorted(str(p.relative_to(tmp_path)) for p in (tmp_path / "groundtruth").glob("consolidated_*.json"))
+    assert len(globbed) == 2
+    result = run("batch-experiment", "-i", *globbed, "-o", "./experiments", "--quiet")
+    assert result.exit_code == 0, result.output
+    assert result.output.count("no -c/--config: running the default") == 2
+    assert "0 requests sent to models" in result.output
+    assert (tmp_path / "experiments" / "email" / "baseline-textrank.experiment.json").is_file()
+    assert (tmp_path / "experiments" / "summarization" / "baseline-lead.experiment.json").is_file()
+    # Method 2: raw documents, then -g with the same shell glob.
+    assert run("batch-experiment", "-i", "./test_data", "-o", "./raw", "--quiet").exit_code == 0
+    scored = run("eval", "-d", "./raw", "-g", *globbed, "-o", "./evaluation")
+    assert scored.exit_code == 0 and "standalone" not in scored.output, scored.output
+
+
+def test_eval_g_matching_no_item_is_refused(tmp_path: Path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    run("generate", "--meeting-transcript", "-o", "./docs", "--meeting-types", "standup", "--quiet")
+    run("generate", "--meeting-transcript", "-o", "./other", "--meeting-types", "planning", "--quiet")
+    run("groundtruth", "-d", "./other", "-o", "./gt", "--quiet")
+    assert run("batch-experiment", "-i", "./docs", "-o", "./exp", "--quiet").exit_code == 0
+    result = CliRunner().invoke(cli, ["eval", "-d", "./exp", "-g", "./gt/consolidated_summarization_groundtruth.json",
+                                      "-o", "./ev"])
+    assert result.exit_code == 2 and "-g/--groundtruth" in result.output and not (tmp_path / "ev").exists()

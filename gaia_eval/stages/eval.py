@@ -89,17 +89,36 @@ def _experiment_files(experiment_dir: Path | None, experiment_file: Path | None)
     return root, find_scorable_files(root)
 
 
-def _load_external(groundtruth: Path | None) -> tuple[dict[str, GroundTruth], str]:
+def _groundtruth_paths(groundtruth: Path | list[Path] | tuple[Path, ...] | None) -> list[Path]:
     if groundtruth is None:
+        return []
+    if isinstance(groundtruth, (list, tuple)):
+        return [Path(p) for p in groundtruth]
+    return [Path(groundtruth)]
+
+
+def _load_external(paths: list[Path]) -> tuple[dict[str, GroundTruth], str]:
+    """Ground truth from -g (several files merge, e.g. a shell glob of consolidated_*.json), by item id."""
+    if not paths:
         return {}, "none"
-    gts = _load_groundtruth_file(Path(groundtruth))
-    return {gt.item_id: gt for gt in gts}, fingerprint_file(Path(groundtruth))
+    found: dict[str, GroundTruth] = {}
+    for path in paths:
+        for gt in _load_groundtruth_file(path):
+            found[gt.item_id] = gt
+    fps = [fingerprint_file(p) for p in paths]
+    return found, fps[0] if len(fps) == 1 else fingerprint(fps)
+
+
+def _external_for(source: str, external: dict[str, GroundTruth]) -> GroundTruth | None:
+    """By the document's id, or by its file stem when the experiment ran on a folder with subfolders
+    (`emails/customer_support_email` is ground truth `customer_support_email`)."""
+    return external.get(source) or external.get(source.rsplit("/", 1)[-1])
 
 
 def _expected_summaries(item: ItemResult, external: dict[str, GroundTruth]) -> tuple[Summaries | None, object]:
     if item.groundtruth_summaries is not None:
         return item.groundtruth_summaries, None
-    gt = external.get(item.source)
+    gt = _external_for(item.source, external)
     if gt is not None:
         return gt.summaries, gt.facts
     return None, None
@@ -253,7 +272,7 @@ def run_eval(
     experiment_dir: Path | None = None,
     experiment_file: Path | None = None,
     output_dir: Path = Path("evaluation"),
-    groundtruth: Path | None = None,
+    groundtruth: Path | list[Path] | None = None,
     force: bool = False,
     incremental_update: bool = False,
     regenerate_report: bool = False,
@@ -277,22 +296,32 @@ def run_eval(
         return summary
 
     root, files = _experiment_files(experiment_dir, experiment_file)
-    external, gt_fp = _load_external(groundtruth)
-    gt_source = f"external:{Path(groundtruth).as_posix()}" if groundtruth is not None else "embedded"
+    gt_paths = _groundtruth_paths(groundtruth)
+    external, gt_fp = _load_external(gt_paths)
+    gt_source = "external:" + ", ".join(p.as_posix() for p in gt_paths) if gt_paths else "embedded"
+    gt_names = " ".join(p.as_posix() for p in gt_paths)
     # Read and check every experiment before writing anything.
     loaded: list[tuple[Path, Experiment]] = []
     made_from: dict[Path, str] = {}
     for path in files:
-        exp, empty, made_from[path] = load_scorable(path, groundtruth)
+        exp, empty, made_from[path] = load_scorable(path, gt_paths[0] if len(gt_paths) == 1 else None)
         if empty:
             summary.empty_responses.append(f"{path.name}: {', '.join(empty[:5])}{' …' if len(empty) > 5 else ''}")
         if external:
-            gt_use_case = next(iter(external.values())).use_case
-            if gt_use_case != exp.use_case and not (exp.use_case in ("summarization", "email") and gt_use_case in ("summarization", "email")):
+            gt_use_cases = {gt.use_case for gt in external.values()}
+            if exp.use_case not in gt_use_cases and not (exp.use_case in ("summarization", "email") and gt_use_cases & {"summarization", "email"}):
                 raise InputError(
-                    f"is a {exp.use_case} experiment but the ground truth {groundtruth} is {gt_use_case}",
+                    f"is a {exp.use_case} experiment but the ground truth {gt_names} is {', '.join(sorted(gt_use_cases))}",
                     file=path,
                     fix="pass ground truth of the same use case with -g, or leave -g out",
+                )
+            if exp.groundtruth != "embedded" and not any(_external_for(item.source, external) for item in exp.items):
+                raise InputError(
+                    f"has no item that the ground truth {gt_names} covers (items: "
+                    f"{', '.join(sorted({i.source for i in exp.items})[:3])}; ground truth: {', '.join(sorted(external)[:3])})",
+                    file=path,
+                    field="-g/--groundtruth",
+                    fix="pass the ground truth made from the documents this experiment ran on, or leave -g out to score standalone",
                 )
         loaded.append((path, exp))
     check_output_dir(output_dir)
