@@ -167,6 +167,7 @@ def batch_experiment(config_path, input_paths, output_dir, force, retry_errors, 
         return
     inputs = list(input_paths) or [DEFAULTS["groundtruth"]]
     errors = 0
+    damaged: list[str] = []
     for input_path, out_dir in output_dirs_for_inputs(inputs, output_dir):
         summary = run_batch_experiment(
             config_path,
@@ -180,6 +181,11 @@ def batch_experiment(config_path, input_paths, output_dir, force, retry_errors, 
         _print_summary(summary)
         click.echo(f"  items: {summary.items_ok} ok, {summary.items_error} errors; {summary.calls_made} requests sent to models (baselines not counted)")
         errors += summary.items_error
+        damaged += summary.damaged
+    for line in damaged:
+        click.echo(f"  damaged: {line}", err=True)
+    if damaged:
+        raise RunFailed(f"{len(damaged)} experiment file(s) are damaged and were left out of the consolidated report (listed above); delete them and run the same command again to remake them")
     if errors:
         config = f"-c {config_path} " if config_path else ""
         command = f"gaia-eval batch-experiment {config}{' '.join(f'-i {p}' for p in inputs)} -o {output_dir} --retry-errors"
@@ -198,8 +204,8 @@ def write_sample_config_path(path: Path) -> Path:
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["evaluation"], help="Folder to write into.")
 @click.option("-g", "--groundtruth", type=click.Path(path_type=Path), multiple=True, help="External ground truth (for experiments run on raw documents); several files (a shell glob) merge.")
 @click.option("--force", is_flag=True, help="Re-score even evaluations that are up to date (with --judge: judge every item again).")
-@click.option("--incremental-update", is_flag=True, help="Only update consolidated_evaluations_report.json from changed eval files.")
-@click.option("--regenerate-report", is_flag=True, help="Only rebuild consolidated_evaluations_report.json from every eval file.")
+@click.option("--incremental-update", is_flag=True, help="Evaluate new and changed experiments, skip up-to-date ones, and update consolidated_evaluations_report.json from the changed evaluation files only (what a plain run does).")
+@click.option("--regenerate-report", is_flag=True, help="Only rebuild consolidated_evaluations_report.json from every evaluation file; nothing is scored.")
 @click.option("--judge", "judge_spec", default=None, metavar="PROVIDER:MODEL", help="Also grade with an LLM judge, e.g. anthropic:claude-sonnet-4-6, openai:gpt-4o-mini, ollama:llama3.2:3b (split on the first colon). The deterministic rubric always runs too.")
 @click.option("--judge-base-url", default=None, help="Base URL of the judge's endpoint (an OpenAI-compatible server, a proxy).")
 @click.option("--judge-samples", type=click.IntRange(min=1), default=None, help="Independent judgements per item; the rating is their median.  [default: 1]")
@@ -238,6 +244,10 @@ def eval_command(
     _print_summary(summary)
     if summary.failed:
         raise RunFailed(f"{summary.failed} evaluation(s) have judge calls that failed; run the same command again to call only them")
+    if summary.damaged:
+        for line in summary.damaged:
+            click.echo(f"  damaged: {line}", err=True)
+        raise RunFailed(f"{len(summary.damaged)} evaluation file(s) are damaged and were left out of the index (listed above); delete them and run the same command again to remake them")
     if summary.empty_responses:
         raise RunFailed("some template responses are empty (listed above) and count as errors; paste them in and run the same command again")
 

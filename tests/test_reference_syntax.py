@@ -121,3 +121,24 @@ def test_eval_g_matching_no_item_is_refused(tmp_path: Path, monkeypatch):
     result = CliRunner().invoke(cli, ["eval", "-d", "./exp", "-g", "./gt/consolidated_summarization_groundtruth.json",
                                       "-o", "./ev"])
     assert result.exit_code == 2 and "-g/--groundtruth" in result.output and not (tmp_path / "ev").exists()
+
+
+def test_incremental_update_evaluates_new_experiments_and_regenerate_only_rebuilds(tmp_path: Path, monkeypatch):
+    import shutil
+
+    monkeypatch.chdir(tmp_path)
+    run("generate", "--meeting-transcript", "-o", "./docs", "--meeting-types", "standup", "--quiet")
+    run("groundtruth", "-d", "./docs", "-o", "./gt", "--quiet")
+    assert run("batch-experiment", "-i", "./gt/consolidated_summarization_groundtruth.json", "-o", "./all", "--quiet").exit_code == 0
+    (tmp_path / "exp").mkdir()
+    shutil.copy(tmp_path / "all" / "baseline-lead.experiment.json", tmp_path / "exp")
+    first = run("eval", "-d", "./exp", "-o", "./ev", "--incremental-update")
+    assert first.exit_code == 0 and "made 1" in first.output, first.output
+    shutil.copy(tmp_path / "all" / "baseline-textrank.experiment.json", tmp_path / "exp")
+    second = run("eval", "-d", "./exp", "-o", "./ev", "--incremental-update")
+    assert "made 1, skipped 1" in second.output and "(1 of 2 entries read from changed" in second.output, second.output
+    rebuilt = run("eval", "-d", "./exp", "-o", "./ev", "--regenerate-report")
+    assert "made 0, skipped 0" in rebuilt.output and "(2 of 2 entries" in rebuilt.output, rebuilt.output
+    (tmp_path / "ev" / "broken.experiment.eval.json").write_text("{not json")
+    damaged = CliRunner().invoke(cli, ["eval", "-d", "./exp", "-o", "./ev"])
+    assert damaged.exit_code == 1 and "broken.experiment.eval.json" in damaged.output

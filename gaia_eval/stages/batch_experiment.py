@@ -130,6 +130,7 @@ class BatchSummary(StageSummary):
     items_ok: int = 0
     items_error: int = 0
     calls_made: int = 0
+    damaged: list[str] = field(default_factory=list)  # experiment files left out of the consolidated report
 
 
 def _percentile(sorted_values: list[float], q: float) -> float:
@@ -342,7 +343,7 @@ def run_batch_experiment(
             summary.failures.append(f"{plan.spec.name}: {errors} of {len(items)} items errored")
 
     consolidated = output_dir / CONSOLIDATED_NAME
-    write_artifact(consolidated, consolidate_experiments(output_dir))  # unchanged bytes are not rewritten
+    write_artifact(consolidated, consolidate_experiments(output_dir, summary.damaged))  # unchanged bytes are not rewritten
     summary.notes.append(f"consolidated: {consolidated}")
     return summary
 
@@ -468,15 +469,18 @@ def _finish(plan: _Plan, workload: Workload) -> None:
         journal_path(plan.path).unlink(missing_ok=True)
 
 
-def consolidate_experiments(output_dir: Path) -> ConsolidatedExperiments:
-    """Rebuilt from the experiment files in the folder every time: cheap, and never out of step with them."""
+def consolidate_experiments(output_dir: Path, damaged: list[str] | None = None) -> ConsolidatedExperiments:
+    """Rebuilt from the experiment files in the folder every time: cheap, and never out of step with them.
+    A file that cannot be read is left out and, when `damaged` is given, named there with the reason."""
     entries: list[ExperimentRunEntry] = []
     usage = Usage()
     cost: float | None = 0.0
     for path in sorted(Path(output_dir).glob("*.experiment.json")):
         try:
             exp = read_artifact(path, Experiment)
-        except (ArtifactError, InputError):
+        except (ArtifactError, InputError) as exc:
+            if damaged is not None:
+                damaged.append(exc.one_line())
             continue
         entries.append(
             ExperimentRunEntry(

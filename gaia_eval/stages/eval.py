@@ -48,6 +48,7 @@ JUDGE_INPUT_KEYS = ("judge", "judge_pending")
 class EvalSummary(StageSummary):
     standalone: int = 0
     empty_responses: list[str] = field(default_factory=list)  # "<template>: test_id, ..." per template
+    damaged: list[str] = field(default_factory=list)  # evaluation files left out of the index, with why
 
     def line(self) -> str:
         line = super().line()
@@ -283,17 +284,18 @@ def run_eval(
     evaluations are skipped; judge samples already paid for (earlier file or journal) are reused."""
     output_dir = Path(output_dir)
     summary = EvalSummary("eval")
-    if incremental_update or regenerate_report:
+    if regenerate_report:
         if judge is not None:
             raise UsageError(
-                "--judge does nothing with --incremental-update or --regenerate-report (they only rebuild the index)",
+                "--judge does nothing with --regenerate-report (it only rebuilds the index)",
                 field="--judge",
-                fix="run eval with --judge and without those options",
+                fix="run eval with --judge and without --regenerate-report",
             )
-        # Only the index is touched: evaluations already on disk are (re)read into it.
-        path = update_consolidated(output_dir, regenerate=regenerate_report)
-        summary.notes.append(f"consolidated: {path}")
+        # Only the index is touched: every evaluation on disk is re-read into it, nothing is scored.
+        _note_consolidated(summary, update_consolidated(output_dir, regenerate=True))
         return summary
+    # --incremental-update is what a plain run does: score new and changed experiments, skip up-to-date ones,
+    # and re-read only the evaluation files that changed into the index.
 
     root, files = _experiment_files(experiment_dir, experiment_file)
     gt_paths = _groundtruth_paths(groundtruth)
@@ -388,12 +390,26 @@ def run_eval(
                 f"{p.experiment.experiment_name}: {outcome.summary.failed_samples} judge calls failed after retries "
                 "(see the judge samples' errors); run the same command again to call only them"
             )
-    path = update_consolidated(output_dir)
-    summary.notes.append(f"consolidated: {path}")
+    _note_consolidated(summary, update_consolidated(output_dir))
     return summary
 
 
-def update_consolidated(output_dir: Path, *, regenerate: bool = False) -> Path:
+def _note_consolidated(summary: EvalSummary, result: "Consolidation") -> None:
+    summary.notes.append(
+        f"consolidated: {result.path} ({result.reread} of {result.entries} entries read from changed evaluation files)"
+    )
+    summary.damaged.extend(result.damaged)
+
+
+@dataclass
+class Consolidation:
+    path: Path
+    entries: int
+    reread: int
+    damaged: list[str]
+
+
+def update_consolidated(output_dir: Path, *, regenerate: bool = False) -> Consolidation:
     """One entry per evaluation file, all of one shape. Unchanged files (same content hash) keep their entry and
     are not re-parsed; `regenerate` re-reads every file. Entries of deleted files are dropped."""
     output_dir = Path(output_dir)
@@ -409,6 +425,8 @@ def update_consolidated(output_dir: Path, *, regenerate: bool = False) -> Path:
     now = datetime.now(timezone.utc)
     files: list[EvaluationFileEntry] = []
     entries: list[EvaluationSummaryEntry] = []
+    damaged: list[str] = []
+    reread = 0
     for path in sorted(output_dir.rglob("*" + EVAL_SUFFIX)):
         rel = path.relative_to(output_dir).as_posix()
         fp = fingerprint_file(path)
@@ -419,8 +437,10 @@ def update_consolidated(output_dir: Path, *, regenerate: bool = False) -> Path:
             continue
         try:
             ev = read_artifact(path, Evaluation)
-        except (ArtifactError, InputError):
+        except (ArtifactError, InputError) as exc:
+            damaged.append(exc.one_line())
             continue
+        reread += 1
         files.append(
             EvaluationFileEntry(
                 file_path=rel, fingerprint=fp, added_at=old.added_at if old else now, last_modified=now
@@ -443,7 +463,7 @@ def update_consolidated(output_dir: Path, *, regenerate: bool = False) -> Path:
         target,
         ConsolidatedEvaluations(inputs={f.file_path: f.fingerprint for f in files}, evaluation_files=files, evaluations=entries),
     )
-    return target
+    return Consolidation(target, len(entries), reread, damaged)
 
 
 def _judge_entry(ev: Evaluation) -> JudgeEntry | None:
