@@ -77,7 +77,7 @@ def _judge_row(judge: JudgeSummary | None) -> dict[str, Any] | None:
         "samples_per_item": judge.samples_per_item,
         "median_rule": judge.median_rule,
         "quality_score": round(grade.quality_score, 1) if grade is not None else None,
-        "overall_rating": grade.overall_rating if grade is not None else None,
+        "overall_rating": rubric.rating_band(grade.quality_score) if grade is not None else None,
         "judged_items": judge.judged_items,
         "unscored_items": judge.unscored_items,
         "failed_samples": judge.failed_samples,
@@ -135,7 +135,7 @@ def _model_row(path: Path, ev: Evaluation, eval_dir: Path) -> dict[str, Any]:
         "quality_score": round(ev.grade.quality_score, 1),
         "ci_low": round(ci[0], 1) if ci else None,
         "ci_high": round(ci[1], 1) if ci else None,
-        "overall_rating": ev.grade.overall_rating,
+        "overall_rating": rubric.rating_band(ev.grade.quality_score),  # the documented band, whatever wrote the file
         "n_items": ev.grade.n_items,
         "errors": ev.grade.n_errors,
         "pass_rate": ev.grade.pass_rate,
