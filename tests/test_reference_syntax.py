@@ -142,3 +142,17 @@ def test_incremental_update_evaluates_new_experiments_and_regenerate_only_rebuil
     (tmp_path / "ev" / "broken.experiment.eval.json").write_text("{not json")
     damaged = CliRunner().invoke(cli, ["eval", "-d", "./exp", "-o", "./ev"])
     assert damaged.exit_code == 1 and "broken.experiment.eval.json" in damaged.output
+
+
+def test_a_model_that_answered_nothing_shows_dashes_not_free_and_instant(tmp_path: Path, monkeypatch):
+    _workflow4(tmp_path, monkeypatch)
+    run("create-template", "-d", "./groundtruth", "-o", "./templates/", "--name", "Nobody")
+    CliRunner().invoke(cli, ["eval", "-d", "./templates", "-o", "./evaluation"])  # every response empty
+    assert run("batch-experiment", "-i", "./groundtruth", "-o", "./experiments", "--quiet").exit_code == 0
+    assert run("eval", "-d", "./experiments", "-o", "./evaluation").exit_code == 0
+    assert run("report", "-d", "./evaluation", "-o", "./reports/r.md").exit_code == 0
+    rows = {line.split("|")[2].strip(): line for line in (tmp_path / "reports" / "r.md").read_text().splitlines()
+            if line.startswith("| ") and line.count("|") > 10}
+    nobody = [c.strip() for c in rows["Nobody"].split("|")]
+    assert nobody[-3:-1] == ["—", "—"] and "$0" not in rows["Nobody"]
+    assert "$0 (local)" in rows["baseline-lead"]

@@ -124,7 +124,16 @@ def _judge_row(judge: JudgeSummary | None) -> dict[str, Any] | None:
     }
 
 
+def _latency_text(ev: Evaluation) -> str:
+    """Mean latency of the answered items; "—" when none was timed (answers pasted into a template)."""
+    if ev.provider == "manual" and not ev.inference.latency_mean_s:
+        return "—"
+    return f"{ev.inference.latency_mean_s:.3f} s"
+
+
 def _model_row(path: Path, ev: Evaluation, eval_dir: Path) -> dict[str, Any]:
+    # A model that answered nothing has no cost or latency to show: "—", not "$0 (local)" or 0.000 s.
+    answered = ev.grade.n_items > ev.grade.n_errors
     points = list(_item_points(ev).values())
     ci = rubric.bootstrap_ci(points)
     return {
@@ -149,10 +158,11 @@ def _model_row(path: Path, ev: Evaluation, eval_dir: Path) -> dict[str, Any]:
             }
             for c in ev.criteria
         },
-        "cost_usd": ev.inference.cost_usd,
-        "cost_status": ev.inference.cost_status,
-        "cost_text": _cost_text(ev.inference.cost_usd, ev.inference.cost_status),
-        "latency_mean_s": ev.inference.latency_mean_s,
+        "cost_usd": ev.inference.cost_usd if answered else None,
+        "cost_status": ev.inference.cost_status if answered else "no answers",
+        "cost_text": _cost_text(ev.inference.cost_usd, ev.inference.cost_status) if answered else "—",
+        "latency_text": _latency_text(ev) if answered else "—",
+        "latency_mean_s": ev.inference.latency_mean_s if answered else None,
         "latency_p95_s": ev.inference.latency_p95_s,
         "evaluation_file": path.relative_to(eval_dir).as_posix(),
         "evaluation_fingerprint": fingerprint_file(path),
