@@ -284,9 +284,10 @@ def quickstart(output_dir) -> None:
 @click.option("--repeats", type=click.IntRange(min=1), default=1, help="Run each task K times: per-task pass rates and pass^k.")
 @click.option("--concurrency", type=click.IntRange(min=1), default=4, help="Tasks in flight at once.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write every result, trajectories included, as JSON.")
-@click.option("--strict", is_flag=True, help="Exit 2 instead of 0 when the runner's API key is not set.")
+@click.option("--strict", is_flag=True, help="Exit 2 instead of 0 when the runner's API key is not set (the default when CI is set).")
+@click.option("--allow-skip", is_flag=True, help="With CI set, exit 0 when the runner's API key is not set (nothing gated).")
 @click.pass_context
-def bench(ctx, suite, runner, baseline, save_baseline, tolerance, max_steps_increase, max_tool_error_increase, repeats, concurrency, output, strict) -> None:
+def bench(ctx, suite, runner, baseline, save_baseline, tolerance, max_steps_increase, max_tool_error_increase, repeats, concurrency, output, strict, allow_skip) -> None:
     """Run an agent benchmark SUITE (a builtin name or a .json/.jsonl file) and gate it on a baseline.
 
     `gaia-eval bench list` lists the builtin suites. Prints the per-task table, success rate, average
@@ -300,6 +301,7 @@ def bench(ctx, suite, runner, baseline, save_baseline, tolerance, max_steps_incr
             suite, runner=runner, baseline=baseline, save_baseline_to=save_baseline, tolerance=tolerance,
             repeats=repeats, concurrency=concurrency, output=output, strict=strict,
             max_steps_increase=max_steps_increase, max_tool_error_increase=max_tool_error_increase,
+            allow_skip=allow_skip,
         )
     )
 
