@@ -254,7 +254,7 @@ def eval_command(
 
 @cli.command()
 @click.option("-d", "--eval-dir", type=click.Path(path_type=Path), default=DEFAULTS["evaluation"], help="Folder of *.experiment.eval.json.")
-@click.option("-o", "--output-file", type=click.Path(path_type=Path), default=DEFAULTS["report"], help="Markdown file; .csv and .json are written beside it.")
+@click.option("-o", "--output-file", type=click.Path(path_type=Path), default=DEFAULTS["report"], help="Markdown file (or an existing folder: FOLDER/report.md); .csv and .json are written beside it.")
 def report(eval_dir, output_file) -> None:
     """Write the markdown report (plus CSV and JSON) with the model performance table."""
     from gaia_eval.stages.report import run_report
@@ -389,8 +389,12 @@ def import_template(template, groundtruth, output_dir) -> None:
 @click.option("--reports-dir", type=click.Path(path_type=Path), default=None, help="Override workspace/reports.")
 def visualize(workspace, host, port, no_browser, test_data_dir, groundtruth_dir, experiments_dir, evaluations_dir, reports_dir) -> None:
     """Browse documents, ground truth, experiments, evaluations and reports in a local web viewer."""
+    from gaia_eval.errors import InputError
     from gaia_eval.visualize import run_visualize
 
+    if not workspace.is_dir():
+        raise InputError("folder not found", file=workspace, field="--workspace",
+                         fix="pass the folder that holds experiments/ and evaluation/ (or leave --workspace out for .)")
     folders = {"test_data": test_data_dir, "groundtruth": groundtruth_dir, "experiments": experiments_dir,
                "evaluation": evaluations_dir, "reports": reports_dir}
     run_visualize(workspace, host=host, port=port, open_browser=not no_browser, folders=folders, echo=click.echo)

@@ -156,3 +156,23 @@ def test_a_model_that_answered_nothing_shows_dashes_not_free_and_instant(tmp_pat
     nobody = [c.strip() for c in rows["Nobody"].split("|")]
     assert nobody[-3:-1] == ["—", "—"] and "$0" not in rows["Nobody"]
     assert "$0 (local)" in rows["baseline-lead"]
+
+
+def test_odd_input_is_refused_or_handled(tmp_path: Path, monkeypatch):
+    import json
+
+    monkeypatch.chdir(tmp_path)
+    assert run("visualize", "--workspace", str(tmp_path / "nonexistent"), "--no-browser").exit_code == 2
+    run("generate", "--meeting-transcript", "-o", "./docs", "--meeting-types", "standup", "--quiet")
+    run("groundtruth", "-d", "./docs", "-o", "./gt", "--quiet")
+    run("batch-experiment", "-i", "./gt", "-o", "./exp", "--quiet")
+    assert run("eval", "-d", "./exp", "-o", "./ev").exit_code == 0
+    (tmp_path / "reports").mkdir()
+    assert run("report", "-d", "./ev", "-o", "reports").exit_code == 0
+    assert (tmp_path / "reports" / "report.md").is_file() and not (tmp_path / "reports.md").exists()
+    exp = tmp_path / "exp" / "baseline-lead.experiment.json"
+    data = json.loads(exp.read_text())
+    data["use_case"] = "qa"
+    exp.write_text(json.dumps(data))
+    result = CliRunner().invoke(cli, ["eval", "-d", "./exp", "-o", "./ev2"])
+    assert result.exit_code == 2 and "use_case" in result.output and "baseline-lead" in result.output

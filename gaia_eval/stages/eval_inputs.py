@@ -47,7 +47,9 @@ def evaluation_name(path: Path, experiment: Experiment) -> str:
 def load_scorable(path: Path, groundtruth: Path | None) -> tuple[Experiment, list[str], str]:
     """(experiment, test_ids whose response is empty, fingerprint of its inputs)."""
     if not is_template(path):
-        return read_artifact(path, Experiment), [], fingerprint_file(path)
+        experiment = read_artifact(path, Experiment)
+        check_use_case_matches_items(path, experiment)
+        return experiment, [], fingerprint_file(path)
     if is_response_template(path):
         from gaia_eval.stages.response_template import experiment_from_template
 
@@ -58,3 +60,24 @@ def load_scorable(path: Path, groundtruth: Path | None) -> tuple[Experiment, lis
     experiment, inputs = answer_template_experiment(path, groundtruth)
     empty = [i.item_id for i in experiment.items if i.status == "error"]
     return experiment, empty, fingerprint(inputs)
+
+
+def check_use_case_matches_items(path: Path, experiment: Experiment) -> None:
+    """A qa experiment holds answers to questions, a summarization or email one holds summaries: an
+    experiment whose `use_case` says otherwise would be scored by the wrong rubric."""
+    qa = experiment.use_case == "qa"
+    for item in experiment.items:
+        if item.status != "ok":
+            continue
+        if qa and (item.summaries is not None or item.query is None):
+            found = "summaries" if item.summaries is not None else "no question"
+        elif not qa and (item.answer is not None or item.query is not None):
+            found = "a question and answer"
+        else:
+            continue
+        raise InputError(
+            f"says use_case '{experiment.use_case}' but item '{item.item_id}' holds {found}",
+            file=path,
+            field="use_case",
+            fix="set use_case to what the items are, or re-run batch-experiment to remake the file",
+        )

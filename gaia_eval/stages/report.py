@@ -305,6 +305,8 @@ def render_markdown(data: dict[str, Any]) -> str:
 def run_report(eval_dir: Path, output_file: Path = Path("reports/report.md")) -> StageSummary:
     """Write FILE.md, FILE.csv and FILE.json. Unchanged content is not rewritten (mtimes stay)."""
     output_file = Path(output_file)
+    if output_file.is_dir() or str(output_file).endswith(("/", "\\")):
+        output_file = output_file / "report.md"  # `-o reports`: an existing folder is written into
     if output_file.suffix != ".md":
         output_file = output_file.with_suffix(".md")
     data = build_report_data(Path(eval_dir))
