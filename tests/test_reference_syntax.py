@@ -176,3 +176,21 @@ def test_odd_input_is_refused_or_handled(tmp_path: Path, monkeypatch):
     exp.write_text(json.dumps(data))
     result = CliRunner().invoke(cli, ["eval", "-d", "./exp", "-o", "./ev2"])
     assert result.exit_code == 2 and "use_case" in result.output and "baseline-lead" in result.output
+
+
+def test_hints_name_the_command_that_fixes_it(tmp_path: Path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    run("generate", "--meeting-transcript", "-o", "./docs", "--meeting-types", "standup", "--quiet")
+    run("groundtruth", "-d", "./docs", "-o", "./gt", "--quiet")
+    run("batch-experiment", "-i", "./gt", "-o", "./exp", "--quiet")
+    run("eval", "-d", "./exp", "-o", "./ev")
+
+    def hint(*args: str) -> str:
+        result = CliRunner().invoke(cli, list(args))
+        assert result.exit_code == 2, result.output
+        return result.output
+
+    assert "gaia-eval eval -d exp" in hint("report", "-d", "./exp")
+    assert "gaia-eval report -d ev" in hint("eval", "-d", "./ev")
+    assert "gaia-eval eval -d exp" in hint("batch-experiment", "-i", "./exp", "-o", "./x")
+    assert "-f exp/baseline-lead.experiment.json" in hint("eval", "-d", "exp/baseline-lead.experiment.json")

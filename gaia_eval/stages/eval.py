@@ -85,6 +85,8 @@ def _experiment_files(experiment_dir: Path | None, experiment_file: Path | None)
     if experiment_dir is None:
         raise UsageError("no experiments given", fix="pass -d FOLDER or -f FILE.experiment.json")
     root = Path(experiment_dir)
+    if root.is_file():
+        raise InputError("is a file, not a folder", file=root, field="-d/--directory", fix=f"pass it with -f {root}")
     if not root.is_dir():
         raise InputError("folder not found", file=root, fix="check -d/--directory, or run `gaia-eval batch-experiment` first")
     return root, find_scorable_files(root)

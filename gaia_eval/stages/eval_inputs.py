@@ -28,11 +28,14 @@ def find_scorable_files(root: Path) -> list[Path]:
     )
     files = sorted(experiments + templates)
     if not files:
+        evaluations = next(root.rglob("*.eval.json"), None) is not None
         raise InputError(
             "holds no *.experiment.json files and no filled *.template.{json,csv,jsonl,xml}",
             file=root,
-            fix="run `gaia-eval batch-experiment -i GROUNDTRUTH -o FOLDER` first, or fill a template from "
-            "`gaia-eval create-template` and pass its folder",
+            fix=f"this folder holds evaluations: write the report with `gaia-eval report -d {root}`"
+            if evaluations
+            else f"run `gaia-eval batch-experiment -i GROUNDTRUTH_OR_DOCUMENTS -o {root}` first, or fill a template "
+            f"from `gaia-eval create-template -o {root}`",
         )
     return files
 

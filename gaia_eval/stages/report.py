@@ -25,7 +25,14 @@ def _load_evaluations(eval_dir: Path) -> list[tuple[Path, Evaluation]]:
         raise InputError("folder not found", file=eval_dir, fix="pass the folder `gaia-eval eval` wrote (-o)")
     files = sorted(eval_dir.rglob("*.experiment.eval.json"))
     if not files:
-        raise InputError("holds no *.experiment.eval.json files", file=eval_dir, fix="run `gaia-eval eval` first")
+        unscored = next(eval_dir.rglob("*.experiment.json"), None) or next(eval_dir.rglob("*.template.*"), None)
+        fix = (
+            f"this folder holds experiments, not evaluations: run `gaia-eval eval -d {eval_dir} -o evaluation`, "
+            "then `gaia-eval report -d evaluation`"
+            if unscored is not None
+            else "run `gaia-eval eval -d EXPERIMENTS -o FOLDER` first and pass that FOLDER with -d"
+        )
+        raise InputError("holds no *.experiment.eval.json files", file=eval_dir, fix=fix)
     return [(p, read_artifact(p, Evaluation)) for p in files]
 
 
