@@ -263,6 +263,28 @@ def report(eval_dir, output_file) -> None:
     _print_summary(summary, show_outputs=True)
 
 
+@cli.command(cls=ListOptionsCommand, list_options=("--styles",))
+@click.option("-i", "--input", "input_file", type=click.Path(path_type=Path), required=True, help="The document to summarize (.txt, .md, .html or .pdf).")
+@click.option("--styles", default="all", help="Styles, as words or commas: all, or brief detailed bullets executive participants action_items (and gaia-eval's own names).")
+@click.option("--combined-prompt", is_flag=True, help="One call for every style (cheaper, less focused) instead of one call per style.")
+@click.option("--provider", type=click.Choice(["baseline", "anthropic", "openai", "lemonade", "ollama", "vllm", "lmstudio", "llamacpp"]), default="baseline", help="Who summarizes: an offline baseline or an LLM.")
+@click.option("--model", default=None, help="Model of the provider [default with baseline: textrank].")
+@click.option("--base-url", default=None, help="Endpoint of the provider (a local server's URL, a proxy).")
+@click.option("--max-tokens", type=click.IntRange(min=1), default=1024, help="Output budget of each reply.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Also write the summaries, usage and cost as JSON.")
+def summarize(input_file, styles, combined_prompt, provider, model, base_url, max_tokens, output) -> None:
+    """Summarize one file in the styles asked for, with batch-experiment's prompts and providers."""
+    from gaia_eval.stages.summarize import run_summarize
+
+    result = run_summarize(
+        input_file, styles=_split_types(styles), combined_prompt=combined_prompt, provider=provider, model=model,
+        base_url=base_url, max_tokens=max_tokens, output=output,
+    )
+    click.echo(result.render())
+    if output is not None:
+        click.echo(f"\nwrote {output}")
+
+
 @cli.command()
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=Path("quickstart"), help="Folder for every artifact of the run.")
 def quickstart(output_dir) -> None:

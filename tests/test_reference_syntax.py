@@ -194,3 +194,21 @@ def test_hints_name_the_command_that_fixes_it(tmp_path: Path, monkeypatch):
     assert "gaia-eval report -d ev" in hint("eval", "-d", "./ev")
     assert "gaia-eval eval -d exp" in hint("batch-experiment", "-i", "./exp", "-o", "./x")
     assert "-f exp/baseline-lead.experiment.json" in hint("eval", "-d", "exp/baseline-lead.experiment.json")
+
+
+def test_summarize_one_file_offline_and_through_a_real_sdk(tmp_path: Path, monkeypatch, fake_llm):
+    import json
+
+    monkeypatch.chdir(tmp_path)
+    run("generate", "--meeting-transcript", "-o", ".", "--meeting-types", "standup", "--quiet")
+    offline = run("summarize", "-i", "standup_meeting.txt", "--styles", "brief", "action_items", "-o", "s.json")
+    assert offline.exit_code == 0 and "## Executive summary" in offline.output and "## Action items" in offline.output
+    assert "## Participants" not in offline.output
+    assert set(json.loads((tmp_path / "s.json").read_text())["summaries"]) == {"executive_summary", "action_items"}
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-summarize")
+    llm = run("summarize", "-i", "standup_meeting.txt", "--styles", "all", "--combined-prompt", "--provider", "openai",
+              "--model", "gpt-4o-mini", "--base-url", fake_llm.openai_base_url)
+    assert llm.exit_code == 0, llm.output
+    assert fake_llm.request_count == 1 and llm.output.count("## ") == 6  # combined: one call for six styles
+    bad = CliRunner().invoke(cli, ["summarize", "-i", "standup_meeting.txt", "--styles", "brief", "haiku"])
+    assert bad.exit_code == 2 and "haiku" in bad.output and "detailed" in bad.output
