@@ -100,7 +100,6 @@ def test_regex_and_exact_kinds() -> None:
 
 
 def test_gaia_kind_uses_the_answer_matcher() -> None:
-    pytest.importorskip("gaia_eval.scoring.answers.match")
     gaia = task(kind="gaia", expected="Paris")
     assert gaia.check("Paris")
     assert not gaia.check("London")
