@@ -109,7 +109,7 @@ def generate(kind, output_dir, meeting_types, email_types, pdf_types, count_per_
 @cli.command()
 @click.option("-d", "--directory", type=click.Path(path_type=Path), default=DEFAULTS["test_data"], help="Folder of input documents.")
 @click.option("-f", "--file", "input_file", type=click.Path(path_type=Path), default=None, help="One input document (wins over -d).")
-@click.option("-p", "--pattern", default="*.txt", help="Glob of input files inside -d (recursive); .txt, .md, .html and .pdf are read.")
+@click.option("-p", "--pattern", default=None, help="Glob of input files inside -d (recursive); .txt, .md, .html and .pdf are read.  [default: *.txt and *.pdf; a PDF with a .txt twin is read once]")
 @click.option("-u", "--use-case", default="summarization", help="summarization, qa or email.")
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["groundtruth"], help="Folder to write into.")
 @click.option("--provider", type=click.Choice(["offline", "anthropic", "openai", "lemonade", "ollama", "vllm", "lmstudio", "llamacpp"]), default="offline", help="Who builds the ground truth: planted facts (offline) or an LLM.")
