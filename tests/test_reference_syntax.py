@@ -212,3 +212,13 @@ def test_summarize_one_file_offline_and_through_a_real_sdk(tmp_path: Path, monke
     assert fake_llm.request_count == 1 and llm.output.count("## ") == 6  # combined: one call for six styles
     bad = CliRunner().invoke(cli, ["summarize", "-i", "standup_meeting.txt", "--styles", "brief", "haiku"])
     assert bad.exit_code == 2 and "haiku" in bad.output and "detailed" in bad.output
+
+
+def test_a_folder_mixing_experiments_and_templates_is_scored_whole(tmp_path: Path, monkeypatch):
+    _workflow4(tmp_path, monkeypatch)
+    run("create-template", "-d", "./groundtruth", "--format", "jsonl", "--name", "Acme", "-o", "./mixed")
+    run("batch-experiment", "-i", "./groundtruth", "-o", "./mixed", "--quiet")
+    result = CliRunner().invoke(cli, ["eval", "-d", "./mixed", "-o", "./ev"])
+    assert "made 3" in result.output and "Acme.template.jsonl: standup_meeting, standup_meeting_2" in result.output
+    assert sorted(p.name for p in (tmp_path / "ev").glob("*.eval.json")) == [
+        "Acme.experiment.eval.json", "baseline-lead.experiment.eval.json", "baseline-textrank.experiment.eval.json"]

@@ -310,7 +310,8 @@ def run_eval(
     for path in files:
         exp, empty, made_from[path] = load_scorable(path, gt_paths[0] if len(gt_paths) == 1 else None)
         if empty:
-            summary.empty_responses.append(f"{path.name}: {', '.join(empty[:5])}{' …' if len(empty) > 5 else ''}")
+            more = f" and {len(empty) - 2} more" if len(empty) > 2 else ""
+            summary.empty_responses.append(f"{path.name}: {', '.join(empty[:2])}{more}")
         if external:
             gt_use_cases = {gt.use_case for gt in external.values()}
             if exp.use_case not in gt_use_cases and not (exp.use_case in ("summarization", "email") and gt_use_cases & {"summarization", "email"}):
