@@ -25,6 +25,9 @@ class GaiaGroup(click.Group):
     """Turns our errors into a clean one-line message; never a traceback for an expected failure."""
 
     def invoke(self, ctx: click.Context):
+        cache = sys.modules.get("gaia_eval.providers.cache")
+        if cache is not None:  # an earlier invocation in this process (tests, Python callers) set options
+            cache.configure(reset=True)
         try:
             return super().invoke(ctx)
         except GaiaEvalError as exc:
@@ -51,6 +54,30 @@ def _print_summary(summary, *, show_outputs: bool = False) -> None:
         click.echo(f"  failed: {failure}", err=True)
 
 
+def _set_cache(ctx: click.Context, param: click.Parameter, value) -> None:
+    # Options of every command that calls models; they only configure the response cache, so they are not
+    # passed to the command function.
+    if value is None or value is False:
+        return
+    from gaia_eval.providers import cache
+
+    if param.name == "no_cache":
+        cache.configure(enabled=False)
+    else:
+        cache.configure(directory=Path(value))
+
+
+def cache_options(command):
+    command = click.option(
+        "--cache-dir", type=click.Path(path_type=Path), default=None, expose_value=False, callback=_set_cache,
+        help="Response cache folder.  [default: $GAIA_EVAL_CACHE_DIR, else $XDG_CACHE_HOME/gaia-eval, else ~/.cache/gaia-eval]",
+    )(command)
+    return click.option(
+        "--no-cache", is_flag=True, expose_value=False, callback=_set_cache,
+        help="Call the model even when the same request was answered before (and do not store replies).",
+    )(command)
+
+
 def _split_types(value: str | None) -> list[str] | None:
     from gaia_eval.cli_lists import split_list
 
@@ -69,6 +96,7 @@ def cli() -> None:
 
 
 @cli.command(cls=ListOptionsCommand, list_options=("--meeting-types", "--email-types", "--pdf-types"))
+@cache_options
 @click.option("--meeting-transcript", "kind", flag_value="meeting", help="Generate meeting transcripts.")
 @click.option("--email", "kind", flag_value="email", help="Generate business emails.")
 @click.option("--pdf", "kind", flag_value="pdf", help="Generate PDF documents, each with a .txt twin (needs an LLM provider).")
@@ -107,6 +135,7 @@ def generate(kind, output_dir, meeting_types, email_types, pdf_types, count_per_
 
 
 @cli.command()
+@cache_options
 @click.option("-d", "--directory", type=click.Path(path_type=Path), default=DEFAULTS["test_data"], help="Folder of input documents.")
 @click.option("-f", "--file", "input_file", type=click.Path(path_type=Path), default=None, help="One input document (wins over -d).")
 @click.option("-p", "--pattern", default=None, help="Glob of input files inside -d (recursive); .txt, .md, .html and .pdf are read.  [default: *.txt and *.pdf; a PDF with a .txt twin is read once]")
@@ -150,6 +179,7 @@ def groundtruth(directory, input_file, pattern, use_case, output_dir, provider, 
 
 
 @cli.command("batch-experiment", cls=ListOptionsCommand, repeat_options=("-i", "--input"))
+@cache_options
 @click.option("-c", "--config", "config_path", type=click.Path(path_type=Path), default=None, help="Experiment config JSON [default: the offline baselines for the input's use case].")
 @click.option("-i", "--input", "input_paths", type=click.Path(path_type=Path), multiple=True, help="Ground truth (file or folder), or a folder of .txt documents; several files (a shell glob) each get a subfolder of -o.  [default: groundtruth]")
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["experiments"], help="Folder to write into.")
@@ -199,6 +229,7 @@ def write_sample_config_path(path: Path) -> Path:
 
 
 @cli.command("eval", cls=ListOptionsCommand, repeat_options=("-g", "--groundtruth"))
+@cache_options
 @click.option("-d", "--directory", type=click.Path(path_type=Path), default=DEFAULTS["experiments"], help="Folder of *.experiment.json and/or filled *.template.{json,csv,jsonl,xml}.")
 @click.option("-f", "--file", "experiment_file", type=click.Path(path_type=Path), default=None, help="One experiment file or filled template (wins over -d).")
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["evaluation"], help="Folder to write into.")
@@ -210,13 +241,14 @@ def write_sample_config_path(path: Path) -> Path:
 @click.option("--judge-base-url", default=None, help="Base URL of the judge's endpoint (an OpenAI-compatible server, a proxy).")
 @click.option("--judge-samples", type=click.IntRange(min=1), default=None, help="Independent judgements per item; the rating is their median.  [default: 1]")
 @click.option("--judge-concurrency", type=click.IntRange(min=1), default=None, help="Max judge calls in flight.  [default: 8]")
+@click.option("--judge-timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS", help="Per-attempt timeout of a judge call; a call silent for longer is retried.  [default: 60]")
 def eval_command(
     directory, experiment_file, output_dir, groundtruth, force, incremental_update, regenerate_report,
-    judge_spec, judge_base_url, judge_samples, judge_concurrency,
+    judge_spec, judge_base_url, judge_samples, judge_concurrency, judge_timeout,
 ) -> None:
     """Score each experiment against ground truth (deterministic rubric), optionally also with an LLM judge."""
     from gaia_eval.errors import UsageError
-    from gaia_eval.scoring.judge.core import DEFAULT_JUDGE_CONCURRENCY, parse_judge_spec
+    from gaia_eval.scoring.judge.core import DEFAULT_JUDGE_CONCURRENCY, DEFAULT_JUDGE_TIMEOUT_S, parse_judge_spec
     from gaia_eval.stages.eval import STANDALONE_NOTE, run_eval
 
     judge = None
@@ -226,9 +258,11 @@ def eval_command(
             base_url=judge_base_url,
             samples=judge_samples or 1,
             concurrency=judge_concurrency or DEFAULT_JUDGE_CONCURRENCY,
+            timeout_s=judge_timeout or DEFAULT_JUDGE_TIMEOUT_S,
         )
-    elif judge_base_url is not None or judge_samples is not None or judge_concurrency is not None:
-        raise UsageError("--judge-base-url, --judge-samples and --judge-concurrency need --judge", fix="add --judge PROVIDER:MODEL")
+    elif any(v is not None for v in (judge_base_url, judge_samples, judge_concurrency, judge_timeout)):
+        raise UsageError("--judge-base-url, --judge-samples, --judge-concurrency and --judge-timeout need --judge",
+                         fix="add --judge PROVIDER:MODEL")
     summary = run_eval(
         experiment_dir=directory,
         experiment_file=experiment_file,
