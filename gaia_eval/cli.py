@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from gaia_eval import __version__
+from gaia_eval.cli_lists import ListOptionsCommand
 from gaia_eval.errors import GaiaEvalError, RunFailed
 from gaia_eval.providers.names import LLM_PROVIDERS
 from gaia_eval.scoring.answers.mode_names import MODES as MATCH_MODES
@@ -80,9 +81,9 @@ def cache_options(command):
 
 
 def _split_types(value: str | None) -> list[str] | None:
-    if not value:
-        return None
-    return [t for t in value.replace(",", " ").split() if t]
+    from gaia_eval.cli_lists import split_list
+
+    return split_list(value)
 
 
 @click.group(cls=GaiaGroup, context_settings={"help_option_names": ["-h", "--help"], "show_default": True})
@@ -96,15 +97,15 @@ def cli() -> None:
     """
 
 
-@cli.command()
+@cli.command(cls=ListOptionsCommand, list_options=("--meeting-types", "--email-types", "--pdf-types"))
 @cache_options
 @click.option("--meeting-transcript", "kind", flag_value="meeting", help="Generate meeting transcripts.")
 @click.option("--email", "kind", flag_value="email", help="Generate business emails.")
 @click.option("--pdf", "kind", flag_value="pdf", help="Generate PDF documents, each with a .txt twin (needs an LLM provider).")
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["test_data"], help="Folder to write into (exactly there).")
-@click.option("--meeting-types", default=None, help="Comma-separated meeting types [default: all 8].")
-@click.option("--email-types", default=None, help="Comma-separated email types [default: all 8].")
-@click.option("--pdf-types", default=None, help="Comma-separated PDF document types [default: all 8].")
+@click.option("--meeting-types", default=None, help="Meeting types, as words or commas: standup planning or standup,planning [default: all 8].")
+@click.option("--email-types", default=None, help="Email types, as words or commas [default: all 8].")
+@click.option("--pdf-types", default=None, help="PDF document types, as words or commas [default: all 8].")
 @click.option("--count-per-type", type=int, default=1, help="Documents per type.")
 @click.option("--target-tokens", type=int, default=None, help="Target length in tokens [default: 1000 meetings, 800 emails, 1500 PDFs].")
 @click.option("--seed", type=int, default=0, help="Random seed: same seed, same documents (with an LLM: same briefs).")
@@ -139,7 +140,7 @@ def generate(kind, output_dir, meeting_types, email_types, pdf_types, count_per_
 @cache_options
 @click.option("-d", "--directory", type=click.Path(path_type=Path), default=DEFAULTS["test_data"], help="Folder of input documents.")
 @click.option("-f", "--file", "input_file", type=click.Path(path_type=Path), default=None, help="One input document (wins over -d).")
-@click.option("-p", "--pattern", default="*.txt", help="Glob of input files inside -d (recursive); .txt, .md, .html and .pdf are read.")
+@click.option("-p", "--pattern", default=None, help="Glob of input files inside -d (recursive); .txt, .md, .html and .pdf are read.  [default: *.txt and *.pdf; a PDF with a .txt twin is read once]")
 @click.option("-u", "--use-case", default="summarization", help="summarization, qa or email.")
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["groundtruth"], help="Folder to write into.")
 @click.option("--provider", type=click.Choice(["offline", *LLM_PROVIDERS]), default="offline", help="Who builds the ground truth: planted facts (offline) or an LLM.")
@@ -209,50 +210,65 @@ def import_outputs(file, output_dir, groundtruth) -> None:
     _print_summary(run_import_outputs(file, output_dir, groundtruth=groundtruth), show_outputs=True)
 
 
-@cli.command("batch-experiment")
+@cli.command("batch-experiment", cls=ListOptionsCommand, repeat_options=("-i", "--input"))
 @cache_options
-@click.option("-c", "--config", "config_path", type=click.Path(path_type=Path), default=None, help="Experiment config JSON.")
-@click.option("-i", "--input", "input_path", type=click.Path(path_type=Path), default=DEFAULTS["groundtruth"], help="Ground truth (file or folder), or a folder of .txt documents.")
+@click.option("-c", "--config", "config_path", type=click.Path(path_type=Path), default=None, help="Experiment config JSON [default: the offline baselines for the input's use case].")
+@click.option("-i", "--input", "input_paths", type=click.Path(path_type=Path), multiple=True, help="Ground truth (file or folder), or a folder of .txt documents; several files (a shell glob) each get a subfolder of -o.  [default: groundtruth]")
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["experiments"], help="Folder to write into.")
 @click.option("--force", is_flag=True, help="Re-run every item, even journaled or finished ones.")
 @click.option("--retry-errors", is_flag=True, help="Re-run only the items that ended in error.")
 @click.option("--concurrency", type=click.IntRange(min=1), default=None, help="Max calls in flight per provider [default: config max_concurrency, else 16].")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--create-sample-config", type=click.Path(path_type=Path), default=None, help="Write a valid sample config to PATH and exit.")
-def batch_experiment(config_path, input_path, output_dir, force, retry_errors, concurrency, quiet, create_sample_config) -> None:
+def batch_experiment(config_path, input_paths, output_dir, force, retry_errors, concurrency, quiet, create_sample_config) -> None:
     """Run every configured model over every item, concurrently and resumably."""
-    from gaia_eval.stages.batch_experiment import run_batch_experiment, write_sample_config
+    from gaia_eval.stages.batch_experiment import output_dirs_for_inputs, run_batch_experiment
 
     if create_sample_config is not None:
-        click.echo(f"wrote {write_sample_config(create_sample_config)}")
+        click.echo(f"wrote {write_sample_config_path(create_sample_config)}")
         return
-    if config_path is None:
-        raise click.UsageError("missing -c/--config (or use --create-sample-config PATH)")
-    summary = run_batch_experiment(
-        config_path,
-        input_path,
-        output_dir,
-        force=force,
-        retry_errors=retry_errors,
-        concurrency=concurrency,
-        show_progress=False if quiet else None,
-    )
-    _print_summary(summary)
-    click.echo(f"  items: {summary.items_ok} ok, {summary.items_error} errors; {summary.calls_made} model calls made")
-    if summary.items_error:
-        command = f"gaia-eval batch-experiment -c {config_path} -i {input_path} -o {output_dir} --retry-errors"
-        raise RunFailed(f"{summary.items_error} items errored after retries; re-run only them with: {command}")
+    inputs = list(input_paths) or [DEFAULTS["groundtruth"]]
+    errors = 0
+    damaged: list[str] = []
+    for input_path, out_dir in output_dirs_for_inputs(inputs, output_dir):
+        summary = run_batch_experiment(
+            config_path,
+            input_path,
+            out_dir,
+            force=force,
+            retry_errors=retry_errors,
+            concurrency=concurrency,
+            show_progress=False if quiet else None,
+        )
+        _print_summary(summary)
+        click.echo(f"  items: {summary.items_ok} ok, {summary.items_error} errors; {summary.calls_made} requests sent to models (baselines not counted)")
+        errors += summary.items_error
+        damaged += summary.damaged
+    for line in damaged:
+        click.echo(f"  damaged: {line}", err=True)
+    if damaged:
+        raise RunFailed(f"{len(damaged)} experiment file(s) are damaged and were left out of the consolidated report (listed above); delete them and run the same command again to remake them")
+    if errors:
+        config = f"-c {config_path} " if config_path else ""
+        command = f"gaia-eval batch-experiment {config}{' '.join(f'-i {p}' for p in inputs)} -o {output_dir} --retry-errors"
+        raise RunFailed(f"{errors} items errored after retries; re-run only them with: {command}")
 
 
-@cli.command("eval")
+def write_sample_config_path(path: Path) -> Path:
+    from gaia_eval.stages.batch_experiment import write_sample_config
+
+    return write_sample_config(path)
+
+
+@cli.command("eval", cls=ListOptionsCommand, repeat_options=("-g", "--groundtruth"))
 @cache_options
-@click.option("-d", "--directory", type=click.Path(path_type=Path), default=DEFAULTS["experiments"], help="Folder of *.experiment.json.")
-@click.option("-f", "--file", "experiment_file", type=click.Path(path_type=Path), default=None, help="One experiment file (wins over -d).")
+@click.option("-d", "--directory", type=click.Path(path_type=Path), default=DEFAULTS["experiments"], help="Folder of *.experiment.json and/or filled *.template.{json,csv,jsonl,xml}.")
+@click.option("-f", "--file", "experiment_file", type=click.Path(path_type=Path), default=None, help="One experiment file or filled template (wins over -d).")
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["evaluation"], help="Folder to write into.")
-@click.option("-g", "--groundtruth", type=click.Path(path_type=Path), default=None, help="External ground truth (for experiments run on raw documents).")
+@click.option("-g", "--groundtruth", type=click.Path(path_type=Path), multiple=True, help="External ground truth (for experiments run on raw documents); several files (a shell glob) merge.")
 @click.option("--force", is_flag=True, help="Re-score even evaluations that are up to date (with --judge: judge every item again).")
-@click.option("--incremental-update", is_flag=True, help="Only update consolidated_evaluations_report.json from changed eval files.")
-@click.option("--regenerate-report", is_flag=True, help="Only rebuild consolidated_evaluations_report.json from every eval file.")
+@click.option("--incremental-update", is_flag=True, help="Evaluate new and changed experiments, skip up-to-date ones, and update consolidated_evaluations_report.json from the changed evaluation files only (what a plain run does).")
+@click.option("--regenerate-report", is_flag=True, help="Only rebuild consolidated_evaluations_report.json from every evaluation file; nothing is scored.")
 @click.option("--judge", "judge_spec", default=None, metavar="PROVIDER:MODEL", help="Also grade with an LLM judge, e.g. anthropic:claude-sonnet-4-6, openai:gpt-4o-mini, ollama:llama3.2:3b (split on the first colon). The deterministic rubric always runs too.")
 @click.option("--judge-base-url", default=None, help="Base URL of the judge's endpoint (an OpenAI-compatible server, a proxy).")
 @click.option("--judge-samples", type=click.IntRange(min=1), default=None, help="Independent judgements per item; the rating is their median.  [default: 1]")
@@ -286,7 +302,7 @@ def eval_command(
         experiment_dir=directory,
         experiment_file=experiment_file,
         output_dir=output_dir,
-        groundtruth=groundtruth,
+        groundtruth=list(groundtruth) or None,
         force=force,
         incremental_update=incremental_update,
         regenerate_report=regenerate_report,
@@ -297,17 +313,45 @@ def eval_command(
     _print_summary(summary)
     if summary.failed:
         raise RunFailed(f"{summary.failed} evaluation(s) have judge calls that failed; run the same command again to call only them")
+    if summary.damaged:
+        for line in summary.damaged:
+            click.echo(f"  damaged: {line}", err=True)
+        raise RunFailed(f"{len(summary.damaged)} evaluation file(s) are damaged and were left out of the index (listed above); delete them and run the same command again to remake them")
+    if summary.empty_responses:
+        raise RunFailed("some template responses are empty (listed above) and count as errors; paste them in and run the same command again")
 
 
 @cli.command()
 @click.option("-d", "--eval-dir", type=click.Path(path_type=Path), default=DEFAULTS["evaluation"], help="Folder of *.experiment.eval.json.")
-@click.option("-o", "--output-file", type=click.Path(path_type=Path), default=DEFAULTS["report"], help="Markdown file; .csv and .json are written beside it.")
+@click.option("-o", "--output-file", type=click.Path(path_type=Path), default=DEFAULTS["report"], help="Markdown file (or an existing folder: FOLDER/report.md); .csv and .json are written beside it.")
 def report(eval_dir, output_file) -> None:
     """Write the markdown report (plus CSV and JSON) with the model performance table."""
     from gaia_eval.stages.report import run_report
 
     summary = run_report(eval_dir, output_file)
     _print_summary(summary, show_outputs=True)
+
+
+@cli.command(cls=ListOptionsCommand, list_options=("--styles",))
+@click.option("-i", "--input", "input_file", type=click.Path(path_type=Path), required=True, help="The document to summarize (.txt, .md, .html or .pdf).")
+@click.option("--styles", default="all", help="Styles, as words or commas: all, or brief detailed bullets executive participants action_items (and gaia-eval's own names).")
+@click.option("--combined-prompt", is_flag=True, help="One call for every style (cheaper, less focused) instead of one call per style.")
+@click.option("--provider", type=click.Choice(["baseline", "anthropic", "openai", "lemonade", "ollama", "vllm", "lmstudio", "llamacpp"]), default="baseline", help="Who summarizes: an offline baseline or an LLM.")
+@click.option("--model", default=None, help="Model of the provider [default with baseline: textrank].")
+@click.option("--base-url", default=None, help="Endpoint of the provider (a local server's URL, a proxy).")
+@click.option("--max-tokens", type=click.IntRange(min=1), default=1024, help="Output budget of each reply.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Also write the summaries, usage and cost as JSON.")
+def summarize(input_file, styles, combined_prompt, provider, model, base_url, max_tokens, output) -> None:
+    """Summarize one file in the styles asked for, with batch-experiment's prompts and providers."""
+    from gaia_eval.stages.summarize import run_summarize
+
+    result = run_summarize(
+        input_file, styles=_split_types(styles), combined_prompt=combined_prompt, provider=provider, model=model,
+        base_url=base_url, max_tokens=max_tokens, output=output,
+    )
+    click.echo(result.render())
+    if output is not None:
+        click.echo(f"\nwrote {output}")
 
 
 @cli.command()
@@ -331,13 +375,14 @@ def quickstart(output_dir) -> None:
 @click.option("--repeats", type=click.IntRange(min=1), default=1, help="Run each task K times: per-task pass rates and pass^k.")
 @click.option("--concurrency", type=click.IntRange(min=1), default=4, help="Tasks in flight at once.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write every result, trajectories included, as JSON.")
-@click.option("--strict", is_flag=True, help="Exit 2 instead of 0 when the runner's API key is not set.")
+@click.option("--strict", is_flag=True, help="Exit 2 instead of 0 when the runner's API key is not set (the default when CI is set).")
+@click.option("--allow-skip", is_flag=True, help="With CI set, exit 0 when the runner's API key is not set (nothing gated).")
 @click.option("--max-steps", type=click.IntRange(min=1), default=8, help="react: model turns per task before it fails with that reason.")
 @click.option("--task-timeout", type=click.FloatRange(min=0, min_open=True), default=300.0, metavar="SECONDS", help="react: wall time per task (steps and retries included) before it fails with that reason.")
 @click.option("--reply-tokens", type=click.IntRange(min=1), default=1024, help="react: reply budget (max_tokens) of each model turn.")
 @click.option("--attempt-timeout", type=click.FloatRange(min=0, min_open=True), default=120.0, metavar="SECONDS", help="react: per-attempt timeout of a model call (raise it for a slow local model).")
 @click.pass_context
-def bench(ctx, suite, runner, baseline, save_baseline, tolerance, max_steps_increase, max_tool_error_increase, repeats, concurrency, output, strict, max_steps, task_timeout, reply_tokens, attempt_timeout) -> None:
+def bench(ctx, suite, runner, baseline, save_baseline, tolerance, max_steps_increase, max_tool_error_increase, repeats, concurrency, output, strict, allow_skip, max_steps, task_timeout, reply_tokens, attempt_timeout) -> None:
     """Run an agent benchmark SUITE (a builtin name or a .json/.jsonl file) and gate it on a baseline.
 
     `gaia-eval bench list` lists the builtin suites. Prints the per-task table, success rate, average
@@ -351,6 +396,7 @@ def bench(ctx, suite, runner, baseline, save_baseline, tolerance, max_steps_incr
             suite, runner=runner, baseline=baseline, save_baseline_to=save_baseline, tolerance=tolerance,
             repeats=repeats, concurrency=concurrency, output=output, strict=strict,
             max_steps_increase=max_steps_increase, max_tool_error_increase=max_tool_error_increase,
+            allow_skip=allow_skip,
             react_options={"max_steps": max_steps, "task_timeout_s": task_timeout, "reply_tokens": reply_tokens,
                            "attempt_timeout_s": attempt_timeout},
         )
@@ -395,17 +441,23 @@ def check_answer(ctx, expected, answer, mode, rel_tol, abs_tol, threshold, unord
 
 
 @cli.command("create-template")
-@click.option("-i", "--input", "groundtruth", type=click.Path(path_type=Path), default=DEFAULTS["groundtruth"] / "qa", help="Ground truth (file or folder) to make the template from.")
-@click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["experiments"], help="Folder for <name>.template.json.")
-@click.option("--name", required=True, help="The system whose answers will be filled in, as reports will show it.")
-@click.option("--model", default="manual", help="What produced the answers (free text, e.g. 'acme-rag v2').")
-def create_template(groundtruth, output_dir, name, model) -> None:
-    """Write a template to fill with a third-party system's answers (questions and documents, no answers)."""
-    from gaia_eval.stages.template import run_create_template
+@click.option("-d", "--directory", "-i", "--input", "input_path", type=click.Path(path_type=Path), default=DEFAULTS["groundtruth"], help="Ground truth (folder or file), or a folder of raw test documents (standalone scoring).")
+@click.option("-u", "--use-case", type=click.Choice(["summarization", "qa", "email"]), default=None, help="Use case [default: the ground truth's].")
+@click.option("--format", "fmt", type=click.Choice(["json", "csv", "jsonl", "xml"]), default="json", help="File format: csv opens in a spreadsheet; json, jsonl and xml are for editing by hand or by script.")
+@click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=Path("templates"), help="Folder for <name>.template.<format>.")
+@click.option("--name", default=None, help="The system whose responses will be filled in [default: the file stem, <use_case>; rename the file to rename the system].")
+@click.option("--model", default="manual", help="What produced the responses (free text, e.g. 'acme-rag v2').")
+@click.option("--include-groundtruth", is_flag=True, help="Also write each record's expected answer as `ground_truth` (the person filling it in will see it).")
+def create_template(input_path, use_case, fmt, output_dir, name, model, include_groundtruth) -> None:
+    """Write a template to fill with a third-party system's responses: one record per test item with
+    test_id, input_text, an empty response and the evaluation criteria."""
+    from gaia_eval.stages.response_template import run_create_response_template
 
-    path = run_create_template(groundtruth, output_dir, name, model=model)
+    path = run_create_response_template(
+        input_path, output_dir, use_case=use_case, fmt=fmt, name=name, model=model, include_groundtruth=include_groundtruth
+    )
     click.echo(f"wrote {path}")
-    click.echo(f"  fill in the answers, then: gaia-eval import-template {path} -o {output_dir}")
+    click.echo(f"  paste the responses into `response`, then: gaia-eval eval -f {path} -o evaluation")
 
 
 @cli.command("import-template")
@@ -434,8 +486,12 @@ def import_template(template, groundtruth, output_dir) -> None:
 @click.option("--reports-dir", type=click.Path(path_type=Path), default=None, help="Override workspace/reports.")
 def visualize(workspace, host, port, no_browser, test_data_dir, groundtruth_dir, experiments_dir, evaluations_dir, reports_dir) -> None:
     """Browse documents, ground truth, experiments, evaluations and reports in a local web viewer."""
+    from gaia_eval.errors import InputError
     from gaia_eval.visualize import run_visualize
 
+    if not workspace.is_dir():
+        raise InputError("folder not found", file=workspace, field="--workspace",
+                         fix="pass the folder that holds experiments/ and evaluation/ (or leave --workspace out for .)")
     folders = {"test_data": test_data_dir, "groundtruth": groundtruth_dir, "experiments": experiments_dir,
                "evaluation": evaluations_dir, "reports": reports_dir}
     run_visualize(workspace, host=host, port=port, open_browser=not no_browser, folders=folders, echo=click.echo)

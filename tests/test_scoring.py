@@ -316,7 +316,7 @@ def test_qa_with_an_empty_expected_answer_is_an_input_error() -> None:
 
 
 def test_scoring_1000_qa_answers_and_100_summaries_is_fast() -> None:
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time: not inflated by other processes on a busy machine
     for i in range(100):
         answer = PARTIAL.model_copy(
             update={"detailed_summary": f"{PARTIAL.detailed_summary} Item {i} costs ${i * 1000}.",
@@ -326,7 +326,7 @@ def test_scoring_1000_qa_answers_and_100_summaries_is_fast() -> None:
         score_summaries_standalone(answer, SOURCE + f"\nNote {i}.")
     for i in range(1000):
         score_qa(f"The approved budget is ${48000 + i}, says Priya.", _qa(str(48000 + i * (i % 2)), "number"))
-    assert time.perf_counter() - started < 5.0
+    assert time.process_time() - started < 5.0
 
 
 def test_completeness_of_a_prose_reference_checks_its_sentences_not_only_its_figures() -> None:

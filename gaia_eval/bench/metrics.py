@@ -141,8 +141,10 @@ class EvalReport:
 
     @property
     def avg_steps(self) -> float:
-        attempts = self.attempts
-        return self.total_steps / len(attempts) if attempts else 0.0
+        """Mean steps of the attempts that ran: a crashed attempt took no steps, and counting it as 0 would make
+        a crashing agent look more efficient."""
+        ran = [attempt for attempt in self.attempts if not attempt.error]
+        return sum(attempt.steps for attempt in ran) / len(ran) if ran else 0.0
 
     @property
     def tool_error_rate(self) -> float:

@@ -131,6 +131,7 @@ class BatchSummary(StageSummary):
     items_ok: int = 0
     items_error: int = 0
     calls_made: int = 0
+    damaged: list[str] = field(default_factory=list)  # experiment files left out of the consolidated report
 
 
 def _percentile(sorted_values: list[float], q: float) -> float:
@@ -222,9 +223,40 @@ def _check_same_use_case(path: Path, use_case: str) -> None:
         )
 
 
+def output_dirs_for_inputs(inputs: list[Path], output_dir: Path) -> list[tuple[Path, Path]]:
+    """One input writes into -o itself; several (a shell glob such as consolidated_*.json) each write into a
+    subfolder of -o named after the input's use case, so experiments of one name but other use cases never
+    collide, and `eval -d OUTPUT` finds them all."""
+    if len(inputs) == 1:
+        return [(Path(inputs[0]), Path(output_dir))]
+    names = []
+    for path in inputs:
+        stem = Path(path).name.removesuffix(".json")
+        name = stem.removeprefix("consolidated_").removesuffix("_groundtruth") if stem.startswith("consolidated_") else stem
+        names.append(name)
+    if len(set(names)) != len(names):
+        names = [Path(p).name.removesuffix(".json") for p in inputs]
+    return [(Path(p), Path(output_dir) / n) for p, n in zip(inputs, names)]
+
+
+def default_config(use_case: str) -> ExperimentConfig:
+    """What runs without -c (the reference docs' Method 1 and 2): the offline baselines for the use case, which
+    cost nothing and need no key."""
+    best = "retrieval" if use_case == "qa" else "textrank"
+    return ExperimentConfig.model_validate(
+        {
+            "description": f"default for {use_case}: offline baselines",
+            "experiments": [
+                {"name": f"baseline-{best}", "provider": "baseline", "model": best},
+                {"name": "baseline-lead", "provider": "baseline", "model": "lead"},
+            ],
+        }
+    )
+
+
 @holds_output_lock()
 def run_batch_experiment(
-    config_path: Path,
+    config_path: Path | None,
     input_path: Path,
     output_dir: Path,
     *,
@@ -233,13 +265,21 @@ def run_batch_experiment(
     concurrency: int | None = None,
     show_progress: bool | None = None,
 ) -> BatchSummary:
-    config = load_config(Path(config_path))
+    """Run the config's experiments over the input; without a config, the default one (`default_config`)."""
+    config = load_config(Path(config_path)) if config_path is not None else None
     workload = load_workload(Path(input_path))
+    summary = BatchSummary("batch-experiment")
+    if config is None:
+        config = default_config(workload.use_case)
+        names = ", ".join(e.name for e in config.experiments)
+        summary.notes.append(
+            f"no -c/--config: running the default for {workload.use_case}, {names} (offline baselines, no cost); "
+            "pass -c CONFIG to run real models (see --create-sample-config)"
+        )
     output_dir = check_output_dir(output_dir)
     settings_common = {"workload": workload.fingerprint(), "prompts": prompt_settings_fingerprint()}
 
     plans: list[_Plan] = []
-    summary = BatchSummary("batch-experiment")
     for spec in config.experiments:
         path = output_dir / f"{safe_name(spec.name)}.experiment.json"
         _check_same_use_case(path, workload.use_case)
@@ -310,7 +350,7 @@ def run_batch_experiment(
             summary.failures.append(f"{plan.spec.name}: {errors} of {len(items)} items errored")
 
     consolidated = output_dir / CONSOLIDATED_NAME
-    write_artifact(consolidated, consolidate_experiments(output_dir))  # unchanged bytes are not rewritten
+    write_artifact(consolidated, consolidate_experiments(output_dir, summary.damaged))  # unchanged bytes are not rewritten
     summary.notes.append(f"consolidated: {consolidated}")
     return summary
 
@@ -392,7 +432,8 @@ async def _run_plans(
         assert plan.journal is not None
         plan.journal.append(result)
         plan.results[item.item_id] = result
-        summary.calls_made += result.calls
+        if plan.spec.provider != "baseline":
+            summary.calls_made += result.attempts  # requests actually sent; a baseline is not a model call
         progress.advance(error=result.status == "error", cost=result.cost_usd)
         plan.remaining -= 1
         if plan.remaining == 0:
@@ -438,15 +479,18 @@ def _finish(plan: _Plan, workload: Workload) -> None:
         journal_path(plan.path).unlink(missing_ok=True)
 
 
-def consolidate_experiments(output_dir: Path) -> ConsolidatedExperiments:
-    """Rebuilt from the experiment files in the folder every time: cheap, and never out of step with them."""
+def consolidate_experiments(output_dir: Path, damaged: list[str] | None = None) -> ConsolidatedExperiments:
+    """Rebuilt from the experiment files in the folder every time: cheap, and never out of step with them.
+    A file that cannot be read is left out and, when `damaged` is given, named there with the reason."""
     entries: list[ExperimentRunEntry] = []
     usage = Usage()
     cost: float | None = 0.0
     for path in sorted(Path(output_dir).glob("*.experiment.json")):
         try:
             exp = read_artifact(path, Experiment)
-        except (ArtifactError, InputError):
+        except (ArtifactError, InputError) as exc:
+            if damaged is not None:
+                damaged.append(exc.one_line())
             continue
         entries.append(
             ExperimentRunEntry(

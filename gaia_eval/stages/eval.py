@@ -3,7 +3,7 @@ optionally also with an LLM judge (see gaia_eval.scoring.judge.core), and keep t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -33,6 +33,7 @@ from gaia_eval.scoring.judge import JudgeOutcome, JudgeTarget, judge_experiments
 from gaia_eval.scoring.rubric import IMPORTED_PROVIDER, free_text_references
 from gaia_eval.scoring.scorers import ScoringInput, scorer_for
 from gaia_eval.stages.common import StageSummary, check_output_dir, holds_output_lock
+from gaia_eval.stages.eval_inputs import evaluation_name, load_scorable
 from gaia_eval.stages.experiment_inputs import load_groundtruth_file
 
 CONSOLIDATED_NAME = "consolidated_evaluations_report.json"
@@ -48,6 +49,14 @@ JUDGE_INPUT_KEYS = ("judge", "judge_pending")
 @dataclass
 class EvalSummary(StageSummary):
     standalone: int = 0
+    empty_responses: list[str] = field(default_factory=list)  # "<template>: test_id, ..." per template
+    damaged: list[str] = field(default_factory=list)  # evaluation files left out of the index, with why
+
+    def line(self) -> str:
+        line = super().line()
+        if self.empty_responses:
+            line += f"; empty responses (scored as errors): {'; '.join(self.empty_responses)}"
+        return line
 
 
 @dataclass
@@ -65,6 +74,10 @@ class _Pending:
 
 
 def _experiment_files(experiment_dir: Path | None, experiment_file: Path | None) -> tuple[Path, list[Path]]:
+    """Experiment files and filled templates (`*.template.{json,csv,jsonl,xml}`) to score. A template whose
+    imported experiment sits beside it is scored once, as that experiment."""
+    from gaia_eval.stages.eval_inputs import find_scorable_files
+
     # -f wins over -d (the reference tool's -f was silently ignored because -d had a default).
     if experiment_file is not None:
         path = Path(experiment_file)
@@ -74,19 +87,37 @@ def _experiment_files(experiment_dir: Path | None, experiment_file: Path | None)
     if experiment_dir is None:
         raise UsageError("no experiments given", fix="pass -d FOLDER or -f FILE.experiment.json")
     root = Path(experiment_dir)
+    if root.is_file():
+        raise InputError("is a file, not a folder", file=root, field="-d/--directory", fix=f"pass it with -f {root}")
     if not root.is_dir():
         raise InputError("folder not found", file=root, fix="check -d/--directory, or run `gaia-eval batch-experiment` first")
-    files = sorted(root.rglob("*.experiment.json"))
-    if not files:
-        raise InputError("holds no *.experiment.json files", file=root, fix="run `gaia-eval batch-experiment` first")
-    return root, files
+    return root, find_scorable_files(root)
 
 
-def _load_external(groundtruth: Path | None) -> tuple[dict[str, GroundTruth], str]:
+def _groundtruth_paths(groundtruth: Path | list[Path] | tuple[Path, ...] | None) -> list[Path]:
     if groundtruth is None:
+        return []
+    if isinstance(groundtruth, (list, tuple)):
+        return [Path(p) for p in groundtruth]
+    return [Path(groundtruth)]
+
+
+def _load_external(paths: list[Path]) -> tuple[dict[str, GroundTruth], str]:
+    """Ground truth from -g (several files merge, e.g. a shell glob of consolidated_*.json), by item id."""
+    if not paths:
         return {}, "none"
-    gts = load_groundtruth_file(Path(groundtruth))
-    return {gt.item_id: gt for gt in gts}, fingerprint_file(Path(groundtruth))
+    found: dict[str, GroundTruth] = {}
+    for path in paths:
+        for gt in load_groundtruth_file(path):
+            found[gt.item_id] = gt
+    fps = [fingerprint_file(p) for p in paths]
+    return found, fps[0] if len(fps) == 1 else fingerprint(fps)
+
+
+def _external_for(source: str, external: dict[str, GroundTruth]) -> GroundTruth | None:
+    """By the document's id, or by its file stem when the experiment ran on a folder with subfolders
+    (`emails/customer_support_email` is ground truth `customer_support_email`)."""
+    return external.get(source) or external.get(source.rsplit("/", 1)[-1])
 
 
 def _scoring_input(exp: Experiment, item: ItemResult, external: dict[str, GroundTruth]) -> ScoringInput:
@@ -95,7 +126,7 @@ def _scoring_input(exp: Experiment, item: ItemResult, external: dict[str, Ground
     if exp.use_case == "qa":
         return ScoringInput(answer=item.answer, expected=item.groundtruth_answer, source_text=source_text)
     answer = item.summaries or Summaries()
-    gt = external.get(item.source)
+    gt = _external_for(item.source, external)
     expected, facts = (item.groundtruth_summaries, None) if item.groundtruth_summaries is not None else (
         (gt.summaries, gt.facts) if gt is not None else (None, None)
     )
@@ -261,7 +292,7 @@ def run_eval(
     experiment_dir: Path | None = None,
     experiment_file: Path | None = None,
     output_dir: Path = Path("evaluation"),
-    groundtruth: Path | None = None,
+    groundtruth: Path | list[Path] | None = None,
     force: bool = False,
     incremental_update: bool = False,
     regenerate_report: bool = False,
@@ -272,32 +303,47 @@ def run_eval(
     evaluations are skipped; judge samples already paid for (earlier file or journal) are reused."""
     output_dir = Path(output_dir)
     summary = EvalSummary("eval")
-    if incremental_update or regenerate_report:
+    if regenerate_report:
         if judge is not None:
             raise UsageError(
-                "--judge does nothing with --incremental-update or --regenerate-report (they only rebuild the index)",
+                "--judge does nothing with --regenerate-report (it only rebuilds the index)",
                 field="--judge",
-                fix="run eval with --judge and without those options",
+                fix="run eval with --judge and without --regenerate-report",
             )
-        # Only the index is touched: evaluations already on disk are (re)read into it.
-        path = update_consolidated(output_dir, regenerate=regenerate_report)
-        summary.notes.append(f"consolidated: {path}")
+        # Only the index is touched: every evaluation on disk is re-read into it, nothing is scored.
+        _note_consolidated(summary, update_consolidated(output_dir, regenerate=True))
         return summary
+    # --incremental-update is what a plain run does: score new and changed experiments, skip up-to-date ones,
+    # and re-read only the evaluation files that changed into the index.
 
     root, files = _experiment_files(experiment_dir, experiment_file)
-    external, gt_fp = _load_external(groundtruth)
-    gt_source = f"external:{Path(groundtruth).as_posix()}" if groundtruth is not None else "embedded"
+    gt_paths = _groundtruth_paths(groundtruth)
+    external, gt_fp = _load_external(gt_paths)
+    gt_source = "external:" + ", ".join(p.as_posix() for p in gt_paths) if gt_paths else "embedded"
+    gt_names = " ".join(p.as_posix() for p in gt_paths)
     # Read and check every experiment before writing anything.
     loaded: list[tuple[Path, Experiment]] = []
+    made_from: dict[Path, str] = {}
     for path in files:
-        exp = read_artifact(path, Experiment)
+        exp, empty, made_from[path] = load_scorable(path, gt_paths[0] if len(gt_paths) == 1 else None)
+        if empty:
+            more = f" and {len(empty) - 2} more" if len(empty) > 2 else ""
+            summary.empty_responses.append(f"{path.name}: {', '.join(empty[:2])}{more}")
         if external:
-            gt_use_case = next(iter(external.values())).use_case
-            if gt_use_case != exp.use_case and not (exp.use_case in ("summarization", "email") and gt_use_case in ("summarization", "email")):
+            gt_use_cases = {gt.use_case for gt in external.values()}
+            if exp.use_case not in gt_use_cases and not (exp.use_case in ("summarization", "email") and gt_use_cases & {"summarization", "email"}):
                 raise InputError(
-                    f"is a {exp.use_case} experiment but the ground truth {groundtruth} is {gt_use_case}",
+                    f"is a {exp.use_case} experiment but the ground truth {gt_names} is {', '.join(sorted(gt_use_cases))}",
                     file=path,
                     fix="pass ground truth of the same use case with -g, or leave -g out",
+                )
+            if exp.groundtruth != "embedded" and not any(_external_for(item.source, external) for item in exp.items):
+                raise InputError(
+                    f"has no item that the ground truth {gt_names} covers (items: "
+                    f"{', '.join(sorted({i.source for i in exp.items})[:3])}; ground truth: {', '.join(sorted(external)[:3])})",
+                    file=path,
+                    field="-g/--groundtruth",
+                    fix="pass the ground truth made from the documents this experiment ran on, or leave -g out to score standalone",
                 )
         loaded.append((path, exp))
     check_output_dir(output_dir)
@@ -305,11 +351,19 @@ def run_eval(
     scorer_fp = fingerprint({"scorer": SCORER, "rubric": rubric.RUBRIC_VERSION})
     judge_fp = judge.fingerprint() if judge is not None else None
     pending: list[_Pending] = []
+    claimed: dict[Path, Path] = {}
     for path, exp in loaded:
         rel = path.relative_to(root) if root in path.parents else Path(path.name)
-        out = output_dir / rel.with_name(rel.name.removesuffix(".json") + EVAL_SUFFIX)
+        out = output_dir / rel.with_name(evaluation_name(path, exp))
+        if out in claimed:
+            raise InputError(
+                f"would be scored as '{exp.experiment_name}', like {claimed[out]} (both into {out.name})",
+                file=path,
+                fix="rename one of them: a template's file stem is the name of the system it holds",
+            )
+        claimed[out] = path
         inputs = {
-            "experiment": fingerprint_file(path),
+            "experiment": made_from[path],
             "groundtruth": gt_fp if external else "embedded" if exp.groundtruth == "embedded" else "none",
             "scorer": scorer_fp,
         }
@@ -356,12 +410,26 @@ def run_eval(
                 f"{p.experiment.experiment_name}: {outcome.summary.failed_samples} judge calls failed after retries "
                 "(see the judge samples' errors); run the same command again to call only them"
             )
-    path = update_consolidated(output_dir)
-    summary.notes.append(f"consolidated: {path}")
+    _note_consolidated(summary, update_consolidated(output_dir))
     return summary
 
 
-def update_consolidated(output_dir: Path, *, regenerate: bool = False) -> Path:
+def _note_consolidated(summary: EvalSummary, result: "Consolidation") -> None:
+    summary.notes.append(
+        f"consolidated: {result.path} ({result.reread} of {result.entries} entries read from changed evaluation files)"
+    )
+    summary.damaged.extend(result.damaged)
+
+
+@dataclass
+class Consolidation:
+    path: Path
+    entries: int
+    reread: int
+    damaged: list[str]
+
+
+def update_consolidated(output_dir: Path, *, regenerate: bool = False) -> Consolidation:
     """One entry per evaluation file, all of one shape. Unchanged files (same content hash) keep their entry and
     are not re-parsed; `regenerate` re-reads every file. Entries of deleted files are dropped."""
     output_dir = Path(output_dir)
@@ -377,6 +445,8 @@ def update_consolidated(output_dir: Path, *, regenerate: bool = False) -> Path:
     now = datetime.now(timezone.utc)
     files: list[EvaluationFileEntry] = []
     entries: list[EvaluationSummaryEntry] = []
+    damaged: list[str] = []
+    reread = 0
     for path in sorted(output_dir.rglob("*" + EVAL_SUFFIX)):
         rel = path.relative_to(output_dir).as_posix()
         fp = fingerprint_file(path)
@@ -387,8 +457,10 @@ def update_consolidated(output_dir: Path, *, regenerate: bool = False) -> Path:
             continue
         try:
             ev = read_artifact(path, Evaluation)
-        except (ArtifactError, InputError):
+        except (ArtifactError, InputError) as exc:
+            damaged.append(exc.one_line())
             continue
+        reread += 1
         files.append(
             EvaluationFileEntry(
                 file_path=rel, fingerprint=fp, added_at=old.added_at if old else now, last_modified=now
@@ -411,7 +483,7 @@ def update_consolidated(output_dir: Path, *, regenerate: bool = False) -> Path:
         target,
         ConsolidatedEvaluations(inputs={f.file_path: f.fingerprint for f in files}, evaluation_files=files, evaluations=entries),
     )
-    return target
+    return Consolidation(target, len(entries), reread, damaged)
 
 
 def _judge_entry(ev: Evaluation) -> JudgeEntry | None:

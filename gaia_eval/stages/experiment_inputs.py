@@ -154,6 +154,12 @@ def load_workload(input_path: Path) -> Workload:
             fix="pass one of them with -i: " + ", ".join(p.name for p in consolidated),
         )
     raw = sorted(p for p in path.rglob("*") if p.suffix in RAW_SUFFIXES and p.is_file() and not p.name.startswith("."))
+    if not raw and next(path.rglob("*.experiment.json"), None) is not None:
+        raise InputError(
+            "holds experiments (batch-experiment's output), not ground truth or documents",
+            file=path,
+            fix=f"pass ground truth or documents with -i; score these experiments with `gaia-eval eval -d {path}`",
+        )
     if not raw:
         raise InputError(
             "holds no ground truth (*.groundtruth.json) and no documents (.txt/.md)",

@@ -54,6 +54,25 @@ def consolidated_path(output_dir: Path, use_case: str) -> Path:
     return Path(output_dir) / f"consolidated_{use_case}_groundtruth.json"
 
 
+DEFAULT_PATTERNS = ("*.txt", "*.pdf")
+
+
+def _default_inputs(root: Path, sidecars: tuple[str, ...]) -> list[Path]:
+    """Without -p: text files and PDFs (the reference docs copy a PDF in and run groundtruth with no -p); a PDF
+    with a .txt twin (as `generate --pdf` writes) is read once, through its twin."""
+    found: list[Path] = []
+    for pattern in DEFAULT_PATTERNS:
+        try:
+            found += find_inputs(root, pattern, exclude_suffixes=sidecars)
+        except InputError:
+            continue
+    twins = {p.with_suffix("") for p in found if p.suffix == ".txt"}
+    files = sorted(p for p in found if p.suffix == ".txt" or p.with_suffix("") not in twins)
+    if not files:
+        find_inputs(root, "*.txt", exclude_suffixes=sidecars)  # raises the usual "no input files" error
+    return files
+
+
 def _collect_inputs(
     input_dir: Path | None, input_file: Path | None, pattern: str, *, needs_facts: bool
 ) -> list[SourceInput]:
@@ -65,7 +84,8 @@ def _collect_inputs(
     elif input_dir is not None:
         root = Path(input_dir)
         # Our own sidecar files are never inputs, whatever -p matches: metas, folder indexes, ground truth.
-        files = find_inputs(root, pattern, exclude_suffixes=(".meta.json", "_metadata.json", GROUNDTRUTH_SUFFIX))
+        sidecars = (".meta.json", "_metadata.json", GROUNDTRUTH_SUFFIX)
+        files = find_inputs(root, pattern, exclude_suffixes=sidecars) if pattern else _default_inputs(root, sidecars)
     else:
         raise UsageError("no input given", fix="pass -d FOLDER or -f FILE")
     inputs: list[SourceInput] = []

@@ -25,7 +25,14 @@ def _load_evaluations(eval_dir: Path) -> list[tuple[Path, Evaluation]]:
         raise InputError("folder not found", file=eval_dir, fix="pass the folder `gaia-eval eval` wrote (-o)")
     files = sorted(eval_dir.rglob("*.experiment.eval.json"))
     if not files:
-        raise InputError("holds no *.experiment.eval.json files", file=eval_dir, fix="run `gaia-eval eval` first")
+        unscored = next(eval_dir.rglob("*.experiment.json"), None) or next(eval_dir.rglob("*.template.*"), None)
+        fix = (
+            f"this folder holds experiments, not evaluations: run `gaia-eval eval -d {eval_dir} -o evaluation`, "
+            "then `gaia-eval report -d evaluation`"
+            if unscored is not None
+            else "run `gaia-eval eval -d EXPERIMENTS -o FOLDER` first and pass that FOLDER with -d"
+        )
+        raise InputError("holds no *.experiment.eval.json files", file=eval_dir, fix=fix)
     return [(p, read_artifact(p, Evaluation)) for p in files]
 
 
@@ -102,7 +109,7 @@ def _judge_row(judge: JudgeSummary | None) -> dict[str, Any] | None:
         "samples_per_item": judge.samples_per_item,
         "median_rule": judge.median_rule,
         "quality_score": round(grade.quality_score, 1) if grade is not None else None,
-        "overall_rating": grade.overall_rating if grade is not None else None,
+        "overall_rating": rubric.rating_band(grade.quality_score) if grade is not None else None,
         "judged_items": judge.judged_items,
         "unscored_items": judge.unscored_items,
         "failed_samples": judge.failed_samples,
@@ -150,7 +157,16 @@ def _judge_row(judge: JudgeSummary | None) -> dict[str, Any] | None:
     }
 
 
+def _latency_text(ev: Evaluation) -> str:
+    """Mean latency of the answered items; "—" when none was timed (answers pasted into a template)."""
+    if ev.provider == "manual" and not ev.inference.latency_mean_s:
+        return "—"
+    return f"{ev.inference.latency_mean_s:.3f} s"
+
+
 def _model_row(path: Path, ev: Evaluation, eval_dir: Path) -> dict[str, Any]:
+    # A model that answered nothing has no cost or latency to show: "—", not "$0 (local)" or 0.000 s.
+    answered = ev.grade.n_items > ev.grade.n_errors
     points = list(_item_points(ev).values())
     ci = rubric.bootstrap_ci(points)
     return {
@@ -161,7 +177,7 @@ def _model_row(path: Path, ev: Evaluation, eval_dir: Path) -> dict[str, Any]:
         "quality_score": round(ev.grade.quality_score, 1),
         "ci_low": round(ci[0], 1) if ci else None,
         "ci_high": round(ci[1], 1) if ci else None,
-        "overall_rating": ev.grade.overall_rating,
+        "overall_rating": rubric.rating_band(ev.grade.quality_score),  # the documented band, whatever wrote the file
         "n_items": ev.grade.n_items,
         "errors": ev.grade.n_errors,
         "pass_rate": ev.grade.pass_rate,
@@ -177,10 +193,11 @@ def _model_row(path: Path, ev: Evaluation, eval_dir: Path) -> dict[str, Any]:
             }
             for c in ev.criteria
         },
-        "cost_usd": ev.inference.cost_usd,
-        "cost_status": ev.inference.cost_status,
-        "cost_text": _cost_text(ev.inference.cost_usd, ev.inference.cost_status),
-        "latency_mean_s": ev.inference.latency_mean_s,
+        "cost_usd": ev.inference.cost_usd if answered else None,
+        "cost_status": ev.inference.cost_status if answered else "no answers",
+        "cost_text": _cost_text(ev.inference.cost_usd, ev.inference.cost_status) if answered else "—",
+        "latency_text": _latency_text(ev) if answered else "—",
+        "latency_mean_s": ev.inference.latency_mean_s if answered else None,
         "latency_p95_s": ev.inference.latency_p95_s,
         "time_to_success_p50_s": ev.inference.time_to_success_p50_s,
         "time_to_success_p95_s": ev.inference.time_to_success_p95_s,
@@ -326,6 +343,8 @@ def render_markdown(data: dict[str, Any]) -> str:
 def run_report(eval_dir: Path, output_file: Path = Path("reports/report.md")) -> StageSummary:
     """Write FILE.md, FILE.csv and FILE.json. Unchanged content is not rewritten (mtimes stay)."""
     output_file = Path(output_file)
+    if output_file.is_dir() or str(output_file).endswith(("/", "\\")):
+        output_file = output_file / "report.md"  # `-o reports`: an existing folder is written into
     if output_file.suffix != ".md":
         output_file = output_file.with_suffix(".md")
     data = build_report_data(Path(eval_dir))

@@ -200,7 +200,8 @@ class Solver:
         outcome.finish_reason = response.finish_reason
         return response
 
-    async def solve(self, item: WorkItem, document: str) -> SolveOutcome:
+    async def solve(self, item: WorkItem, document: str, styles: tuple[str, ...] = SUMMARY_STYLES) -> SolveOutcome:
+        """Answer the item's question, or write the summary `styles` (all six for an experiment)."""
         outcome = SolveOutcome()
         label = doc_label(self.use_case)
         if self.use_case == "qa":
@@ -212,16 +213,18 @@ class Solver:
                 outcome.answer = response.text.strip()
             return outcome
         if self.spec.parameters.combined_prompt:
-            styles = [(s, STYLE_INSTRUCTIONS[s][1]) for s in SUMMARY_STYLES]
-            prompt = render("summarize_combined.j2", doc_label=label, document=document, styles=styles)
+            wanted = [(s, STYLE_INSTRUCTIONS[s][1]) for s in styles]
+            prompt = render("summarize_combined.j2", doc_label=label, document=document, styles=wanted)
             request = self._request(prompt, TaskContext(kind="summarize_all", document=document), SUMMARIES_SCHEMA)
             response = await self._call(request, outcome, "combined", check=lambda r: coerce_summaries(r.data))
             if response is not None:
                 outcome.summaries = coerce_summaries(response.data)
             return outcome
-        return await self._solve_styles(document, label, outcome)
+        return await self._solve_styles(document, label, outcome, styles)
 
-    async def _solve_styles(self, document: str, label: str, outcome: SolveOutcome) -> SolveOutcome:
+    async def _solve_styles(
+        self, document: str, label: str, outcome: SolveOutcome, styles: tuple[str, ...] = SUMMARY_STYLES
+    ) -> SolveOutcome:
         async def one(style: str) -> tuple[str, ChatResponse | None]:
             style_label, instruction = STYLE_INSTRUCTIONS[style]
             prompt = render(
@@ -230,7 +233,7 @@ class Solver:
             task = TaskContext(kind="summarize", document=document, style=style)
             return style, await self._call(self._request(prompt, task), outcome, style)
 
-        replies = await map_concurrent(SUMMARY_STYLES, one, limit=len(SUMMARY_STYLES))
+        replies = await map_concurrent(styles, one, limit=len(styles))
         if outcome.error is not None:
             return outcome
         values: dict[str, Any] = {}

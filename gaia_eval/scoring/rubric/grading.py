@@ -8,6 +8,8 @@ the reference left failed items out of N, so a model failing 9 of 10 items could
 
 from __future__ import annotations
 
+import math
+
 import random
 from dataclasses import dataclass
 
@@ -23,7 +25,7 @@ from gaia_eval.artifacts.evaluation import (
 
 # Bump on any change to a threshold, a measure or the tokenizer: it is part of the eval fingerprint, so
 # evaluations made under an older rubric are recomputed instead of being compared with new ones.
-RUBRIC_VERSION = "3"
+RUBRIC_VERSION = "4"  # 2: the overall rating is the band of the grade (85/67/34); 3: N/A criteria, free-text references; 4: qa answers read with their question
 
 POINTS: dict[str, int] = {"Excellent": 4, "Good": 3, "Fair": 2, "Poor": 1}
 
@@ -330,15 +332,23 @@ def quality_score(counts: dict[str, int]) -> float:
     return (points - n) * 100 / (3 * n)
 
 
-def overall_rating(counts: dict[str, int]) -> Rating:
-    """The reference rule: Excellent if E >= 70 % of N; Good if E+G >= 70 %; Fair if E+G+F >= 70 %; else Poor."""
-    n = sum(counts.get(r, 0) for r in RATINGS)
-    cumulative = 0
-    for rating in RATINGS[:3]:
-        cumulative += counts.get(rating, 0)
-        if n and 10 * cumulative >= 7 * n:
-            return rating  # type: ignore[return-value]
+# The documented bands of the grade (0-100), best first: 85-100 Excellent, 67-84 Good, 34-66 Fair, 0-33 Poor.
+RATING_BANDS: tuple[tuple[int, Rating], ...] = ((85, "Excellent"), (67, "Good"), (34, "Fair"), (0, "Poor"))
+
+
+def rating_band(grade: float) -> Rating:
+    """The rating of a grade, by the documented bands on the grade rounded half up to a whole number (all
+    Good ratings, 66.7, are Good; 87.5 is Excellent; 80.1 is Good)."""
+    whole = math.floor(grade + 0.5)
+    for floor_, rating in RATING_BANDS:
+        if whole >= floor_:
+            return rating
     return "Poor"
+
+
+def overall_rating(counts: dict[str, int]) -> Rating:
+    """The overall rating of rating counts: the band of their grade, so a grade and its rating always agree."""
+    return rating_band(quality_score(counts))
 
 
 def _ratings_of(item: ItemEvaluation, criteria: list[str]) -> list[tuple[str, str, float | None]]:
@@ -443,8 +453,8 @@ def rubric_markdown() -> str:
     lines += [
         "Grade: quality_score = ((4E + 3G + 2F + 1P) / N − 1) × 100 / 3 over every rating of every item, where an "
         "item the model failed counts as Poor on every criterion (N includes it) and an N/A rating (the ground "
-        "truth gives nothing to check, e.g. no action items in a human reference) is left out of N. Overall rating: Excellent if "
-        "E ≥ 70 % of N, Good if E + G ≥ 70 %, Fair if E + G + F ≥ 70 %, else Poor. QA pass rate = passed / all "
-        "items (failed items count as not passed)."
+        "truth gives nothing to check, e.g. no action items in a human reference) is left out of N. Overall rating, "
+        "from the grade rounded to a whole number: 85–100 Excellent, 67–84 Good, 34–66 Fair, 0–33 Poor. QA pass "
+        "rate = passed / all items (failed items count as not passed)."
     ]
     return "\n".join(lines) + "\n"
