@@ -264,3 +264,29 @@ def test_the_judge_is_measured_through_the_real_sdk(fake_llm, ratings, monkeypat
     assert fake_llm.request_count == len(rows) - 8  # one call per kept summary
     no_judge = CliRunner().invoke(cli, ["meta-eval", str(path), "--metrics", "judge:x"])
     assert no_judge.exit_code == 2 and "needs --judge" in no_judge.output
+
+
+def test_the_report_says_how_far_its_ranking_can_be_trusted(tmp_path, ratings):
+    from gaia_eval.stages.batch_experiment import run_batch_experiment
+    from gaia_eval.stages.eval import run_eval
+    from gaia_eval.stages.generate import run_generate
+    from gaia_eval.stages.groundtruth import run_groundtruth
+    from gaia_eval.stages.report import run_report
+
+    run_generate("meeting", tmp_path / "docs", types=["standup"], seed=1)
+    run_groundtruth(input_dir=tmp_path / "docs", use_case="summarization", output_dir=tmp_path / "gt")
+    config = tmp_path / "c.json"
+    config.write_text(json.dumps({"experiments": [{"name": n, "provider": "baseline", "model": n} for n in ("lead", "textrank")]}))
+    run_batch_experiment(config, tmp_path / "gt", tmp_path / "exp", show_progress=False)
+    run_eval(experiment_dir=tmp_path / "exp", output_dir=tmp_path / "ev")
+    report = tmp_path / "r" / "report.md"
+    run_report(tmp_path / "ev", report)
+    assert "How far to trust this ranking" not in report.read_text()
+
+    path, _ = ratings
+    run = run_meta_eval(path, exclude_systems=["ref"], output=tmp_path / "ev" / "meta_eval.json")
+    run_report(tmp_path / "ev", report)
+    text = report.read_text()
+    tau = _row(run.result, "grade", "relevance").system_kendall
+    assert "How far to trust this ranking** (`meta_eval.json`: grade against human ratings of `ratings.jsonl`" in text
+    assert f"relevance system Kendall τ {tau:.2f}" in text and "length alone" in text

@@ -49,6 +49,8 @@ class MetaEvaluation(Artifact):
     excluded_systems: list[str] = Field(default_factory=list)
     dimensions: list[str]
     scorers: list[str]
+    # What `grade` measured: "comparative" (against references) or "standalone" (against the source only).
+    grade_mode: str | None = None
     bootstrap: dict[str, float] = Field(default_factory=dict)  # resamples, seed, confidence
     results: list[ScorerAgreement]
     annotator_agreement: dict[str, AnnotatorAgreement] = Field(default_factory=dict)

@@ -84,6 +84,7 @@ def run_meta_eval(
         excluded_systems=exclude,
         dimensions=dimensions,
         scorers=list(table.values),
+        grade_mode=("comparative" if all(r.references for r in rows) else "standalone") if "grade" in table.values else None,
         bootstrap={"resamples": stats.BOOTSTRAP_RESAMPLES, "seed": stats.BOOTSTRAP_SEED, "confidence": stats.CONFIDENCE},
         results=results,
         annotator_agreement={d: analysis.annotator_agreement(rows, grid, d) for d in dimensions},
