@@ -47,8 +47,10 @@ def rowwise_pearson(x: Any, y: Any) -> Any:
     xc = x - x.mean(axis=1, keepdims=True)
     yc = y - y.mean(axis=1, keepdims=True)
     denominator = np.sqrt((xc * xc).sum(axis=1) * (yc * yc).sum(axis=1))
+    # A constant row is tested directly: its centred values are rounding noise, not exactly zero.
+    defined = (np.ptp(x, axis=1) > 0) & (np.ptp(y, axis=1) > 0) & (denominator > 0)
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(denominator > 0, (xc * yc).sum(axis=1) / denominator, np.nan)
+        return np.where(defined, (xc * yc).sum(axis=1) / denominator, np.nan)
 
 
 def rowwise_spearman(x: Any, y: Any) -> Any:
@@ -142,7 +144,16 @@ def system_level(scores: Any, human: Any, seed: int = BOOTSTRAP_SEED) -> dict[st
 
 def summary_level(scores: Any, human: Any, statistic: str = "kendall") -> tuple[float | None, int]:
     """Per item, the correlation across systems; their mean over the items where it is defined (an item whose
-    human ratings or scores are all equal has none). Returns (mean, number of items averaged)."""
-    values = [point_correlation(scores[k], human[k], statistic) for k in range(scores.shape[0])]
-    defined = [v for v in values if v is not None]
-    return (sum(defined) / len(defined) if defined else None), len(defined)
+    human ratings or scores are all equal has none). Returns (mean, number of items averaged). Items with every
+    system present go through the row-wise statistic at once; items with gaps through scipy one by one."""
+    np = _np()
+    complete = ~(np.isnan(scores).any(axis=1) | np.isnan(human).any(axis=1))
+    values: list[float] = []
+    if complete.any() and scores.shape[1] >= 3:
+        per_item = ROWWISE[statistic](scores[complete], human[complete])
+        values += [float(v) for v in per_item if not np.isnan(v)]
+    for k in np.flatnonzero(~complete):
+        value = point_correlation(scores[k], human[k], statistic)
+        if value is not None:
+            values.append(value)
+    return (sum(values) / len(values) if values else None), len(values)
