@@ -24,6 +24,9 @@ class GaiaGroup(click.Group):
     """Turns our errors into a clean one-line message; never a traceback for an expected failure."""
 
     def invoke(self, ctx: click.Context):
+        cache = sys.modules.get("gaia_eval.providers.cache")
+        if cache is not None:  # an earlier invocation in this process (tests, Python callers) set options
+            cache.configure(reset=True)
         try:
             return super().invoke(ctx)
         except GaiaEvalError as exc:
@@ -50,6 +53,30 @@ def _print_summary(summary, *, show_outputs: bool = False) -> None:
         click.echo(f"  failed: {failure}", err=True)
 
 
+def _set_cache(ctx: click.Context, param: click.Parameter, value) -> None:
+    # Options of every command that calls models; they only configure the response cache, so they are not
+    # passed to the command function.
+    if value is None or value is False:
+        return
+    from gaia_eval.providers import cache
+
+    if param.name == "no_cache":
+        cache.configure(enabled=False)
+    else:
+        cache.configure(directory=Path(value))
+
+
+def cache_options(command):
+    command = click.option(
+        "--cache-dir", type=click.Path(path_type=Path), default=None, expose_value=False, callback=_set_cache,
+        help="Response cache folder.  [default: $GAIA_EVAL_CACHE_DIR, else $XDG_CACHE_HOME/gaia-eval, else ~/.cache/gaia-eval]",
+    )(command)
+    return click.option(
+        "--no-cache", is_flag=True, expose_value=False, callback=_set_cache,
+        help="Call the model even when the same request was answered before (and do not store replies).",
+    )(command)
+
+
 def _split_types(value: str | None) -> list[str] | None:
     if not value:
         return None
@@ -68,6 +95,7 @@ def cli() -> None:
 
 
 @cli.command()
+@cache_options
 @click.option("--meeting-transcript", "kind", flag_value="meeting", help="Generate meeting transcripts.")
 @click.option("--email", "kind", flag_value="email", help="Generate business emails.")
 @click.option("--pdf", "kind", flag_value="pdf", help="Generate PDF documents, each with a .txt twin (needs an LLM provider).")
@@ -106,6 +134,7 @@ def generate(kind, output_dir, meeting_types, email_types, pdf_types, count_per_
 
 
 @cli.command()
+@cache_options
 @click.option("-d", "--directory", type=click.Path(path_type=Path), default=DEFAULTS["test_data"], help="Folder of input documents.")
 @click.option("-f", "--file", "input_file", type=click.Path(path_type=Path), default=None, help="One input document (wins over -d).")
 @click.option("-p", "--pattern", default="*.txt", help="Glob of input files inside -d (recursive); .txt, .md, .html and .pdf are read.")
@@ -149,6 +178,7 @@ def groundtruth(directory, input_file, pattern, use_case, output_dir, provider, 
 
 
 @cli.command("batch-experiment")
+@cache_options
 @click.option("-c", "--config", "config_path", type=click.Path(path_type=Path), default=None, help="Experiment config JSON.")
 @click.option("-i", "--input", "input_path", type=click.Path(path_type=Path), default=DEFAULTS["groundtruth"], help="Ground truth (file or folder), or a folder of .txt documents.")
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["experiments"], help="Folder to write into.")
@@ -183,6 +213,7 @@ def batch_experiment(config_path, input_path, output_dir, force, retry_errors, c
 
 
 @cli.command("eval")
+@cache_options
 @click.option("-d", "--directory", type=click.Path(path_type=Path), default=DEFAULTS["experiments"], help="Folder of *.experiment.json.")
 @click.option("-f", "--file", "experiment_file", type=click.Path(path_type=Path), default=None, help="One experiment file (wins over -d).")
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["evaluation"], help="Folder to write into.")
@@ -194,13 +225,14 @@ def batch_experiment(config_path, input_path, output_dir, force, retry_errors, c
 @click.option("--judge-base-url", default=None, help="Base URL of the judge's endpoint (an OpenAI-compatible server, a proxy).")
 @click.option("--judge-samples", type=click.IntRange(min=1), default=None, help="Independent judgements per item; the rating is their median.  [default: 1]")
 @click.option("--judge-concurrency", type=click.IntRange(min=1), default=None, help="Max judge calls in flight.  [default: 8]")
+@click.option("--judge-timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS", help="Per-attempt timeout of a judge call; a call silent for longer is retried.  [default: 60]")
 def eval_command(
     directory, experiment_file, output_dir, groundtruth, force, incremental_update, regenerate_report,
-    judge_spec, judge_base_url, judge_samples, judge_concurrency,
+    judge_spec, judge_base_url, judge_samples, judge_concurrency, judge_timeout,
 ) -> None:
     """Score each experiment against ground truth (deterministic rubric), optionally also with an LLM judge."""
     from gaia_eval.errors import UsageError
-    from gaia_eval.scoring.judge.core import DEFAULT_JUDGE_CONCURRENCY, parse_judge_spec
+    from gaia_eval.scoring.judge.core import DEFAULT_JUDGE_CONCURRENCY, DEFAULT_JUDGE_TIMEOUT_S, parse_judge_spec
     from gaia_eval.stages.eval import STANDALONE_NOTE, run_eval
 
     judge = None
@@ -210,9 +242,11 @@ def eval_command(
             base_url=judge_base_url,
             samples=judge_samples or 1,
             concurrency=judge_concurrency or DEFAULT_JUDGE_CONCURRENCY,
+            timeout_s=judge_timeout or DEFAULT_JUDGE_TIMEOUT_S,
         )
-    elif judge_base_url is not None or judge_samples is not None or judge_concurrency is not None:
-        raise UsageError("--judge-base-url, --judge-samples and --judge-concurrency need --judge", fix="add --judge PROVIDER:MODEL")
+    elif any(v is not None for v in (judge_base_url, judge_samples, judge_concurrency, judge_timeout)):
+        raise UsageError("--judge-base-url, --judge-samples, --judge-concurrency and --judge-timeout need --judge",
+                         fix="add --judge PROVIDER:MODEL")
     summary = run_eval(
         experiment_dir=directory,
         experiment_file=experiment_file,

@@ -6,6 +6,7 @@ failed (some items errored, a provider failed for good).
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -66,6 +67,20 @@ class ArtifactError(UsageError):
 
 class MissingCredentialsError(UsageError):
     """A cloud provider needs an API key that is not in the environment."""
+
+
+class StorageError(GaiaEvalError):
+    """A file could not be written (disk full, permissions): the run stops; what was written before stays."""
+
+
+def storage_error(path: str | Path, exc: OSError) -> StorageError:
+    """The one-line error for a write the file system refused mid-run (ENOSPC and the like)."""
+    reason = exc.strerror or type(exc).__name__
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        fix = "free disk space (or pass an output folder on another disk), then run the same command again to resume"
+    else:
+        fix = "check the folder and its disk, then run the same command again to resume"
+    return StorageError(f"cannot be written ({reason})", file=path, fix=fix)
 
 
 class RunFailed(GaiaEvalError):

@@ -464,3 +464,38 @@ def test_a_long_source_is_cut_to_the_excerpts_that_matter():
     assert len(text.split()) <= 300 + 10
     whole, cut = source_for_judge("short source", ["x"], budget_words=300)
     assert (whole, cut) == ("short source", False)
+
+
+def test_a_rerun_asks_again_for_unscored_items_past_the_cache_and_reuses_the_scored(fake_llm, project: Path):
+    fake_llm.script([{"text": "All good."}, {"text": "Still all good."}])  # item 1: call and repair unusable
+    fake_llm.responder = judge_responder
+    out = project / "ev"
+    settings = judge_settings(fake_llm, concurrency=1)
+    run_eval(experiment_file=project / "exp" / "textrank.experiment.json", output_dir=out, judge=settings)
+    first_run_calls = fake_llm.request_count
+    ev = read_artifact(out / "textrank.experiment.eval.json", Evaluation)
+    assert [i.judge.status for i in ev.items] == ["unscored", "scored"]
+
+    summary = run_eval(experiment_file=project / "exp" / "textrank.experiment.json", output_dir=out, judge=settings)
+    assert summary.skipped == 0  # an evaluation with unscored replies is not up to date
+    # Only the unscored item is asked again, and it reaches the model (the cache holds the unusable reply).
+    assert fake_llm.request_count == first_run_calls + 1
+    ev = read_artifact(out / "textrank.experiment.eval.json", Evaluation)
+    assert [i.judge.status for i in ev.items] == ["scored", "scored"]
+    again = run_eval(experiment_file=project / "exp" / "textrank.experiment.json", output_dir=out, judge=settings)
+    assert again.skipped == 1 and fake_llm.request_count == first_run_calls + 1
+
+
+def test_judge_timeout_is_an_option_and_a_hung_call_is_retried_after_it(fake_llm, project: Path):
+    fake_llm.script([{"fault": "hang"}])  # the first judge call never answers
+    fake_llm.responder = judge_responder
+    exp = project / "exp" / "textrank.experiment.json"
+    result = CliRunner().invoke(cli, ["eval", "-f", str(exp), "-o", str(project / "ev"), "--judge",
+                                      "openai:gpt-4o-mini", "--judge-base-url", fake_llm.openai_base_url,
+                                      "--judge-timeout", "0.5", "--judge-concurrency", "1"])
+    assert result.exit_code == 0, result.output
+    ev = read_artifact(project / "ev" / "textrank.experiment.eval.json", Evaluation)
+    first = ev.items[0].judge.samples[0]
+    assert first.status == "scored" and first.attempts == 2  # timed out once, then answered
+    bad = CliRunner().invoke(cli, ["eval", "-f", str(exp), "-o", str(project / "ev2"), "--judge-timeout", "5"])
+    assert bad.exit_code == 2 and "need --judge" in bad.output

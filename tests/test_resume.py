@@ -18,7 +18,7 @@ from gaia_eval.artifacts.store import read_artifact
 from gaia_eval.stages.generate import run_generate
 from gaia_eval.stages.groundtruth import run_groundtruth
 
-TIMING_FIELDS = {"latency_s"}
+TIMING_FIELDS = {"latency_s", "time_to_success_s"}
 
 
 def _cli(*args: str) -> list[str]:
@@ -106,7 +106,7 @@ def test_sigkill_mid_run_then_resume_calls_only_missing_items(fake_llm, qa_groun
     # The resumed file equals an uninterrupted run's, timing fields aside.
     clean = tmp_path / "clean"
     done = subprocess.run(
-        _cli("batch-experiment", "-c", str(config), "-i", str(qa_groundtruth), "-o", str(clean), "--quiet"),
+        _cli("batch-experiment", "-c", str(config), "-i", str(qa_groundtruth), "-o", str(clean), "--quiet", "--no-cache"),
         capture_output=True, text=True, timeout=120,
     )
     assert done.returncode == 0, done.stderr

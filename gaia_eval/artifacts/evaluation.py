@@ -44,6 +44,9 @@ class JudgeSample(Strict):
     calls: int = 0
     attempts: int = 0
     usage: Usage = Field(default_factory=Usage)
+    # Replies answered from the response cache cost nothing: `cached` when every one was, and their tokens.
+    cached: bool = False
+    cached_usage: Usage = Field(default_factory=Usage)
 
 
 class JudgeCriterionResult(Strict):
@@ -100,6 +103,9 @@ class InferenceSummary(Strict):
     latency_p50_s: float
     latency_p95_s: float
     wall_time_s: float
+    time_to_success_p50_s: float = 0.0  # retries, hangs and backoff included
+    time_to_success_p95_s: float = 0.0
+    retried_items: int = 0
 
 
 class SampleAgreement(Strict):

@@ -49,10 +49,11 @@ from gaia_eval.concurrency import (
 from gaia_eval.errors import ArtifactError, ConfigError, InputError
 from gaia_eval.progress import Progress
 from gaia_eval.providers import ProviderSettings, check_provider_name, create_provider
+from gaia_eval.providers.cache import with_cache
 from gaia_eval.providers.base import Provider
 from gaia_eval.providers.pricing import PriceQuote, cost_of, lookup_price, quote_from_config
 from gaia_eval.stages.solvers import Solver, prompt_settings_fingerprint
-from gaia_eval.stages.common import StageSummary, check_output_dir
+from gaia_eval.stages.common import StageSummary, check_output_dir, holds_output_lock
 from gaia_eval.stages.experiment_inputs import WorkItem, Workload, load_workload
 
 CONSOLIDATED_NAME = "consolidated_experiments_report.json"
@@ -142,10 +143,13 @@ def _percentile(sorted_values: list[float], q: float) -> float:
 
 def compute_totals(items: list[ItemResult], wall_time_s: float, quote: PriceQuote) -> ExperimentTotals:
     usage = Usage()
+    paid = Usage()
     for item in items:
         usage = usage + item.usage
-    total, in_cost, out_cost = cost_of(usage, quote)
+        paid = paid + item.paid_usage
+    total, in_cost, out_cost = cost_of(paid, quote)
     latencies = sorted(i.latency_s for i in items if i.status == "ok")
+    to_success = sorted(i.time_to_success_s or i.latency_s for i in items if i.status == "ok")
     done = len(items)
     return ExperimentTotals(
         items=done,
@@ -161,6 +165,9 @@ def compute_totals(items: list[ItemResult], wall_time_s: float, quote: PriceQuot
         latency_max_s=round(latencies[-1], 4) if latencies else 0.0,
         latency_mean_s=round(sum(latencies) / len(latencies), 4) if latencies else 0.0,
         wall_time_s=round(wall_time_s, 3),
+        time_to_success_p50_s=round(_percentile(to_success, 0.5), 4),
+        time_to_success_p95_s=round(_percentile(to_success, 0.95), 4),
+        retried_items=sum(i.status == "ok" and i.attempts > i.calls for i in items),
         throughput_items_per_s=round(done / wall_time_s, 3) if wall_time_s > 0 else 0.0,
     )
 
@@ -168,7 +175,7 @@ def compute_totals(items: list[ItemResult], wall_time_s: float, quote: PriceQuot
 def _refreshed(result: ItemResult, item: WorkItem, quote: PriceQuote) -> ItemResult:
     """Reused answers always carry the current ground truth and the current price, either of which may have
     changed since they were made (neither changes the answer, so no call is needed)."""
-    cost, _, _ = cost_of(result.usage, quote)
+    cost, _, _ = cost_of(result.paid_usage, quote)
     return result.model_copy(
         update={
             "groundtruth_answer": item.expected_answer,
@@ -215,6 +222,7 @@ def _check_same_use_case(path: Path, use_case: str) -> None:
         )
 
 
+@holds_output_lock()
 def run_batch_experiment(
     config_path: Path,
     input_path: Path,
@@ -275,15 +283,14 @@ def run_batch_experiment(
     for plan in plans:
         if plan.todo:
             try:
-                providers[plan.spec.name] = create_provider(
-                    ProviderSettings(
-                        provider=plan.spec.provider,
-                        model=plan.spec.model,
-                        base_url=plan.spec.base_url,
-                        api_key_env=plan.spec.api_key_env,
-                        timeout_s=plan.spec.timeout_s,
-                    )
+                settings = ProviderSettings(
+                    provider=plan.spec.provider,
+                    model=plan.spec.model,
+                    base_url=plan.spec.base_url,
+                    api_key_env=plan.spec.api_key_env,
+                    timeout_s=plan.spec.timeout_s,
                 )
+                providers[plan.spec.name] = with_cache(create_provider(settings), settings)
             except ConfigError as exc:  # e.g. an unknown baseline model: point at the config entry
                 index = config.experiments.index(plan.spec)
                 raise ConfigError(
@@ -355,7 +362,7 @@ async def _run_plans(
         plan, item = job
         assert plan.solver is not None
         outcome = await plan.solver.solve(item, workload.sources[item.source].text)
-        cost, _, _ = cost_of(outcome.usage, plan.quote)
+        cost, _, _ = cost_of(outcome.usage - outcome.cached_usage, plan.quote)
         return ItemResult(
             item_id=item.item_id,
             source=item.source,
@@ -371,10 +378,13 @@ async def _run_plans(
             cost_usd=cost,
             cost_status=plan.quote.status,
             latency_s=round(outcome.latency_s, 4),
+            time_to_success_s=round(outcome.time_to_success_s, 4),
             calls=outcome.calls,
             attempts=outcome.attempts,
             retries=outcome.retries,
             finish_reason=outcome.finish_reason,
+            cached=outcome.calls > 0 and outcome.cached_calls == outcome.calls,
+            cached_usage=outcome.cached_usage,
         )
 
     def on_result(job: tuple[_Plan, WorkItem], result: ItemResult) -> None:

@@ -1,11 +1,14 @@
-"""What every stage shares: the run summary it prints, and finding its input files."""
+"""What every stage shares: the run summary it prints, finding its input files, and holding its output folder."""
 
 from __future__ import annotations
 
+import functools
+import inspect
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gaia_eval.artifacts.lock import folder_lock
 from gaia_eval.artifacts.store import Freshness
 from gaia_eval.errors import InputError
 
@@ -85,3 +88,23 @@ def relative_id(path: Path, root: Path) -> str:
     """The item id of an input: its path relative to the input folder, without extension, '/'-separated."""
     rel = path.relative_to(root) if root in path.parents else Path(path.name)
     return rel.with_suffix("").as_posix()
+
+
+def holds_output_lock(parameter: str = "output_dir", option: str = "-o/--output-dir"):
+    """Decorate a run_<stage> function so it holds its output folder's lock (named by `parameter`) while it runs:
+    a second run on the same folder stops at once with a line naming the holder, instead of paying twice."""
+
+    def decorate(run):
+        signature = inspect.signature(run)
+
+        @functools.wraps(run)
+        def locked(*args, **kwargs):
+            folder = signature.bind(*args, **kwargs).arguments.get(parameter)
+            if folder is None:
+                return run(*args, **kwargs)
+            with folder_lock(Path(folder), option):
+                return run(*args, **kwargs)
+
+        return locked
+
+    return decorate

@@ -30,7 +30,7 @@ from gaia_eval.errors import ArtifactError, InputError, UsageError
 from gaia_eval.scoring.rubric import grading as rubric
 from gaia_eval.scoring.judge.core import JudgeSettings, judge_request
 from gaia_eval.scoring.judge.run import JudgeOutcome, JudgeTarget, judge_experiments, judge_journal_path
-from gaia_eval.stages.common import StageSummary, check_output_dir
+from gaia_eval.stages.common import StageSummary, check_output_dir, holds_output_lock
 from gaia_eval.stages.experiment_inputs import _load_groundtruth_file
 
 CONSOLIDATED_NAME = "consolidated_evaluations_report.json"
@@ -152,8 +152,13 @@ def _evaluate(pending: _Pending, gt_source: str, judged: JudgeOutcome | None) ->
     exp, mode, inputs = pending.experiment, pending.mode, pending.inputs
     criteria_names = rubric.criteria_for(exp.use_case, mode)
     criteria, grade = rubric.aggregate(pending.items, criteria_names, exp.use_case)
-    if judged is not None and not judged.complete:
-        inputs = {**inputs, "judge_pending": f"{judged.summary.failed_samples} judge calls failed"}
+    if judged is not None and (not judged.complete or judged.summary.unscored_samples):
+        # Not current: the next run asks again for the failed calls and the unusable (unscored) replies.
+        inputs = {
+            **inputs,
+            "judge_pending": f"{judged.summary.failed_samples} judge calls failed, "
+            f"{judged.summary.unscored_samples} replies unscored",
+        }
     t = exp.totals
     return Evaluation(
         inputs=inputs,
@@ -178,6 +183,9 @@ def _evaluate(pending: _Pending, gt_source: str, judged: JudgeOutcome | None) ->
             latency_p50_s=t.latency_p50_s,
             latency_p95_s=t.latency_p95_s,
             wall_time_s=t.wall_time_s,
+            time_to_success_p50_s=t.time_to_success_p50_s,
+            time_to_success_p95_s=t.time_to_success_p95_s,
+            retried_items=t.retried_items,
         ),
         evaluated_at=datetime.now(timezone.utc),
         judge=judged.summary if judged is not None else None,
@@ -239,6 +247,7 @@ def _judge_note(judge: JudgeSettings, outcomes: list[JudgeOutcome]) -> str:
     )
 
 
+@holds_output_lock()
 def run_eval(
     *,
     experiment_dir: Path | None = None,

@@ -46,8 +46,9 @@ from gaia_eval.concurrency import (
 from gaia_eval.errors import ArtifactError, InputError, UsageError
 from gaia_eval.progress import Progress
 from gaia_eval.providers import ProviderSettings, create_provider
+from gaia_eval.providers.cache import with_cache
 from gaia_eval.providers.pricing import cost_of, lookup_price
-from gaia_eval.stages.common import StageSummary, ensure_output_dir
+from gaia_eval.stages.common import StageSummary, ensure_output_dir, holds_output_lock
 
 if TYPE_CHECKING:
     from gaia_eval.generation.llm.generate import WrittenDocument
@@ -91,6 +92,7 @@ def _check_types(kind: DocKind, types: Sequence[str] | None) -> list[str]:
     return list(dict.fromkeys(types))
 
 
+@holds_output_lock()
 def run_generate(
     kind: DocKind,
     output_dir: Path,
@@ -308,7 +310,7 @@ async def _write_llm_documents(
     )
     from gaia_eval.generation.llm.session import Session
 
-    provider = create_provider(settings)  # a missing cloud key stops here, before any call (exit 2)
+    provider = with_cache(create_provider(settings), settings)  # a missing cloud key stops here (exit 2)
     quote = lookup_price(settings.provider, settings.model)
     gate = ProviderGate(options.concurrency or DEFAULT_CONCURRENCY)
     policy = RetryPolicy(timeout_s=LLM_TIMEOUT_S)
@@ -322,7 +324,7 @@ async def _write_llm_documents(
 
     def on_result(job: _LLMJob, result: tuple[Outcome, Session]) -> None:
         outcome, session = result
-        cost, _, _ = cost_of(session.usage, quote)
+        cost, _, _ = cost_of(session.paid_usage, quote)
         progress.advance(error=outcome.document is None, cost=cost)
         if outcome.document is None:
             summary.failed += 1

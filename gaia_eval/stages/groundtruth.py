@@ -30,7 +30,7 @@ from gaia_eval.artifacts.store import (
 )
 from gaia_eval.errors import ArtifactError, InputError, UsageError
 from gaia_eval.extract import extract_text
-from gaia_eval.stages.common import StageSummary, check_output_dir, find_inputs, relative_id
+from gaia_eval.stages.common import StageSummary, check_output_dir, find_inputs, holds_output_lock, relative_id
 
 if TYPE_CHECKING:
     from gaia_eval.stages.groundtruth_llm import LLMGroundTruthOptions
@@ -160,6 +160,7 @@ def _build_offline(source: SourceInput, use_case: str, inputs: dict[str, str]) -
     )
 
 
+@holds_output_lock()
 def run_groundtruth(
     *,
     input_dir: Path | None = None,

@@ -35,6 +35,7 @@ from gaia_eval.generation.llm.session import CallFailed, Session, UnreadableRepl
 from gaia_eval.progress import Progress
 from gaia_eval.prompts import prompts_fingerprint, render
 from gaia_eval.providers import ProviderSettings, create_provider
+from gaia_eval.providers.cache import with_cache
 from gaia_eval.providers.base import Message
 from gaia_eval.providers.pricing import cost_of, lookup_price
 from gaia_eval.stages.solvers import doc_label
@@ -345,7 +346,8 @@ async def _run_jobs(
     jobs: list[_Job], use_case: str, options: LLMGroundTruthOptions, summary: StageSummary,
     done: list[tuple[str, Path]],
 ) -> None:
-    provider = create_provider(options.settings)  # a missing cloud key stops here, before any call (exit 2)
+    # A missing cloud key stops here, before any call (exit 2).
+    provider = with_cache(create_provider(options.settings), options.settings)
     quote = lookup_price(options.settings.provider, options.settings.model)
     gate = ProviderGate(options.concurrency or DEFAULT_CONCURRENCY)
     policy = RetryPolicy(timeout_s=LLM_TIMEOUT_S)
@@ -358,7 +360,7 @@ async def _run_jobs(
                           schema_name="qa_pairs" if use_case == "qa" else "summaries")
         prompt = user_prompt(use_case, job.source.text, options)
         drafted = await draft_groundtruth(session, use_case, prompt, job.source.text, options.num_samples)
-        return drafted, session.usage
+        return drafted, session.paid_usage
 
     def on_result(job: _Job, result: tuple[Drafted, Usage]) -> None:
         drafted, usage = result

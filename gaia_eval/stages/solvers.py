@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -116,6 +118,9 @@ class SolveOutcome:
     attempts: int = 0
     retries: list[str] = field(default_factory=list)
     finish_reason: str | None = None
+    cached_calls: int = 0
+    cached_usage: Usage = field(default_factory=Usage)
+    time_to_success_s: float = 0.0
 
 
 class Solver:
@@ -156,7 +161,9 @@ class Solver:
                     raise
             return response
 
+        started = time.monotonic()
         result = await call_with_retries(attempt, self.gate, self.policy)
+        outcome.time_to_success_s += time.monotonic() - started
         outcome.usage = outcome.usage + result.spent_usage
         outcome.calls += 1
         outcome.attempts += result.attempts
@@ -170,6 +177,9 @@ class Solver:
         assert response is not None
         outcome.usage = outcome.usage + response.usage
         outcome.latency_s += response.latency_s
+        if response.cached:
+            outcome.cached_calls += 1
+            outcome.cached_usage = outcome.cached_usage + response.usage
         outcome.finish_reason = response.finish_reason
         return response
 

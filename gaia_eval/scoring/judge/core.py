@@ -28,6 +28,9 @@ from gaia_eval.scoring.judge.prompt import JudgePrompt, judge_prompts_fingerprin
 JUDGE_VERSION = "1"
 JUDGE_PROVIDERS: tuple[str, ...] = tuple(p for p in KNOWN_PROVIDERS if p != "baseline")
 DEFAULT_JUDGE_CONCURRENCY = 8
+# Per attempt. A judge reply is at most JUDGE_MAX_TOKENS; a cloud model writes that in well under a minute, so a
+# call silent for longer is hung and is better retried than waited on (raise it for a slow local model).
+DEFAULT_JUDGE_TIMEOUT_S = 60.0
 # Seven criteria with a 40-word explanation each need about 700 tokens; the rest is headroom.
 JUDGE_MAX_TOKENS = 2048
 RAW_TEXT_LIMIT = 2000
@@ -45,7 +48,7 @@ class JudgeSettings:
     base_url: str | None = None
     samples: int = 1
     concurrency: int = DEFAULT_JUDGE_CONCURRENCY
-    retry: RetryPolicy = field(default_factory=RetryPolicy)
+    retry: RetryPolicy = field(default_factory=lambda: RetryPolicy(timeout_s=DEFAULT_JUDGE_TIMEOUT_S))
     max_tokens: int = JUDGE_MAX_TOKENS
 
     @property
@@ -72,6 +75,7 @@ def parse_judge_spec(
     base_url: str | None = None,
     samples: int = 1,
     concurrency: int = DEFAULT_JUDGE_CONCURRENCY,
+    timeout_s: float = DEFAULT_JUDGE_TIMEOUT_S,
 ) -> JudgeSettings:
     """`PROVIDER:MODEL`, split on the first colon (model ids may hold colons: `ollama:llama3.2:3b`)."""
     provider, _, model = spec.partition(":")
@@ -89,7 +93,10 @@ def parse_judge_spec(
         raise UsageError(f"--judge-samples {samples} is below 1", field="--judge-samples", fix="pass 1 or more")
     if concurrency < 1:
         raise UsageError(f"--judge-concurrency {concurrency} is below 1", field="--judge-concurrency", fix="pass 1 or more")
-    return JudgeSettings(provider=provider, model=model, base_url=base_url, samples=samples, concurrency=concurrency)
+    if not timeout_s > 0:
+        raise UsageError(f"--judge-timeout {timeout_s:g} is not above 0", field="--judge-timeout", fix="pass seconds, e.g. 60")
+    return JudgeSettings(provider=provider, model=model, base_url=base_url, samples=samples, concurrency=concurrency,
+                         retry=RetryPolicy(timeout_s=timeout_s))
 
 
 @dataclass(frozen=True)
@@ -176,7 +183,7 @@ class Judge:
         self.gate = gate
 
     async def _ask(
-        self, request: JudgeRequest, messages: list[Message]
+        self, request: JudgeRequest, messages: list[Message], sample_index: int = 0, refresh: bool = False
     ) -> Attempted[ChatResponse | MalformedResponseError]:
         chat = ChatRequest(
             messages=tuple(messages),
@@ -187,6 +194,8 @@ class Judge:
             schema_name=SCHEMA_NAME,
             timeout_s=self.settings.retry.timeout_s,
             task=TaskContext(kind="generic"),
+            sample_index=sample_index,
+            refresh=refresh,
         )
 
         async def attempt() -> ChatResponse | MalformedResponseError:
@@ -199,15 +208,16 @@ class Judge:
 
         return await call_with_retries(attempt, self.gate, self.settings.retry)
 
-    async def sample(self, request: JudgeRequest, index: int) -> JudgeSample:
+    async def sample(self, request: JudgeRequest, index: int, *, refresh: bool = False) -> JudgeSample:
         """One independent judgement: a call, and when its reply is unusable one repair request quoting the
         problem. Unusable twice -> unscored with the raw reply; a call failing after retries -> failed."""
         messages = [Message(role="user", content=request.prompt.user)]
         record = JudgeSample(index=index, status="unscored")
         reply = _Reply()
+        cached_replies = 0
         for round_ in range(2):  # the first request, then one repair request
             record.repaired = round_ > 0
-            result = await self._ask(request, messages)
+            result = await self._ask(request, messages, index, refresh)
             record.calls += 1
             record.attempts += result.attempts
             record.usage = record.usage + result.spent_usage
@@ -217,9 +227,13 @@ class Judge:
             assert result.value is not None
             if result.value.usage is not None:  # an unreadable reply carries the usage it was billed, if any
                 record.usage = record.usage + result.value.usage
+            if getattr(result.value, "cached", False):
+                record.cached_usage = record.cached_usage + result.value.usage
+                cached_replies += 1
             reply = _read_reply(result.value, request.criteria)
             if reply.verdicts is not None:
                 record.status, record.verdicts = "scored", reply.verdicts
+                record.cached = cached_replies == record.calls
                 return record
             if reply.reply_text:
                 messages.append(Message(role="assistant", content=reply.reply_text))

@@ -136,9 +136,11 @@ def summarize_judgements(
     judgements = [item.judge for item in items if item.judge is not None]
     samples = [s for j in judgements for s in j.samples]
     usage = Usage()
+    paid = Usage()
     for s in samples:
         usage = usage + s.usage
-    cost, _, _ = cost_of(usage, quote)
+        paid = paid + (s.usage - s.cached_usage)
+    cost, _, _ = cost_of(paid, quote)
     return JudgeSummary(
         spec=settings.spec,
         base_url=settings.base_url,
