@@ -432,6 +432,8 @@ def meta_eval(ratings, output, markdown_file, metrics, exclude_systems, judge_sp
     click.echo(run.markdown)
     for path in run.outputs:
         click.echo(f"wrote {path}")
+    if run.failed_judge_calls:
+        raise RunFailed(f"{run.failed_judge_calls} judge call(s) failed; run the same command again (answered calls come from the cache)")
 
 
 def main() -> None:

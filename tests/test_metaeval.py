@@ -274,6 +274,13 @@ def test_the_judge_is_measured_through_the_real_sdk(fake_llm, ratings, monkeypat
     assert result.exit_code == 0, result.output
     assert "judge:gpt-4o-mini" in result.output
     assert fake_llm.request_count == len(rows) - 8  # one call per kept summary
+    judged = next(line for line in result.output.splitlines() if line.startswith("| judge:gpt-4o-mini "))
+    again = CliRunner().invoke(
+        cli, ["meta-eval", str(path), "--exclude-system", "ref", "--judge", "openai:gpt-4o-mini",
+              "--judge-base-url", fake_llm.openai_base_url],
+    )
+    assert again.exit_code == 0 and fake_llm.request_count == len(rows) - 8  # answered from the response cache
+    assert judged in again.output
     no_judge = CliRunner().invoke(cli, ["meta-eval", str(path), "--metrics", "judge:x"])
     assert no_judge.exit_code == 2 and "needs --judge" in no_judge.output
 
@@ -302,3 +309,15 @@ def test_the_report_says_how_far_its_ranking_can_be_trusted(tmp_path, ratings):
     tau = _row(run.result, "grade", "relevance").system_kendall
     assert "How far to trust this ranking** (`meta_eval.json`: grade against human ratings of `ratings.jsonl`" in text
     assert f"relevance system Kendall τ {tau:.2f}" in text and "length alone" in text
+
+
+def test_judge_calls_that_fail_make_the_run_fail_with_exit_1(fake_llm, ratings, monkeypatch):
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    fake_llm.responder = lambda req: {"fault": "500"}
+    path, _ = ratings
+    result = CliRunner().invoke(
+        cli, ["meta-eval", str(path), "--exclude-system", "ref", "--judge", "openai:gpt-4o-mini",
+              "--judge-base-url", fake_llm.openai_base_url],
+    )
+    assert result.exit_code == 1
+    assert "judge call(s) failed" in result.output and "length (baseline)" in result.output

@@ -33,16 +33,19 @@ def _request(settings: JudgeSettings, row: RatedOutput) -> tuple[JudgeRequest, s
     return judge_request(settings, "summarization", mode, item, row.source or "", reference), mode
 
 
-def judge_scores(rows: list[RatedOutput], settings: JudgeSettings) -> tuple[dict[str, list[float]], list[str]]:
-    """Per judge scorer, one value per row (NaN where the judge gave none), and notes on failures."""
+def judge_scores(rows: list[RatedOutput], settings: JudgeSettings) -> tuple[dict[str, list[float]], list[str], int]:
+    """Per judge scorer, one value per row (NaN where the judge gave none), notes on the summaries left out, and
+    the number of calls that failed after retries (the run is then incomplete)."""
     from gaia_eval.providers import ProviderSettings, create_provider
+    from gaia_eval.providers.cache import with_cache
 
     requests = [_request(settings, row) for row in rows]
-    provider = create_provider(
-        ProviderSettings(
-            provider=settings.provider, model=settings.model, base_url=settings.base_url, timeout_s=settings.retry.timeout_s
-        )
+    provider_settings = ProviderSettings(
+        provider=settings.provider, model=settings.model, base_url=settings.base_url, timeout_s=settings.retry.timeout_s
     )
+    # Behind the response cache, as in eval: running meta-eval again (other --metrics, another system left out)
+    # does not pay for the same judgements twice.
+    provider = with_cache(create_provider(provider_settings), provider_settings)
     jobs = [(k, i) for k in range(len(rows)) for i in range(settings.samples)]
 
     async def run() -> list:
@@ -61,6 +64,7 @@ def judge_scores(rows: list[RatedOutput], settings: JudgeSettings) -> tuple[dict
     criteria = [c for mode in sorted(modes) for c in PROSE_CRITERIA[mode]]
     out: dict[str, list[float]] = {name: [], **{f"{name}:{c}": [] for c in dict.fromkeys(criteria)}}
     unscored = 0
+    failed = sum(1 for sample in samples if sample.status == "failed")
     for (request, mode), row_samples in zip(requests, per_row):
         judgement = combine_samples(request, row_samples)
         ratings = {c.criterion: RANK[c.rating] for c in judgement.criteria}
@@ -70,4 +74,6 @@ def judge_scores(rows: list[RatedOutput], settings: JudgeSettings) -> tuple[dict
         for c in dict.fromkeys(criteria):
             out[f"{name}:{c}"].append(float(ratings[c]) if c in ratings else float("nan"))
     notes = [f"{name}: {unscored} of {len(rows)} summaries got no usable judgement (left out)"] if unscored else []
-    return out, notes
+    if failed:
+        notes.append(f"{name}: {failed} judge call(s) failed after retries; run again (answered calls come from the cache)")
+    return out, notes, failed

@@ -77,9 +77,12 @@ ROWWISE = {"kendall": rowwise_kendall, "spearman": rowwise_spearman, "pearson": 
 
 
 def system_means(matrix: Any) -> Any:
+    """Each system's mean over the items it has a value for; NaN for a system with none (no warning)."""
     np = _np()
-    with np.errstate(invalid="ignore"):
-        return np.nanmean(matrix, axis=0)
+    counts = (~np.isnan(matrix)).sum(axis=0)
+    totals = np.where(np.isnan(matrix), 0.0, matrix).sum(axis=0)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(counts > 0, totals / np.maximum(counts, 1), np.nan)
 
 
 def pairwise_accuracy(scorer_means: Any, human_means: Any) -> float | None:

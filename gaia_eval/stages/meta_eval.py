@@ -5,11 +5,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gaia_eval.artifacts.metaeval import MetaEvaluation
 from gaia_eval.artifacts.store import atomic_write_text, fingerprint, fingerprint_file, write_artifact
 from gaia_eval.errors import UsageError
-from gaia_eval.scoring.judge.core import JudgeSettings
+
+if TYPE_CHECKING:
+    from gaia_eval.scoring.judge.core import JudgeSettings
 
 # Where the report looks for the meta-evaluation of a use case's scorers (next to the evaluations).
 DEFAULT_NAME = "meta_eval.json"
@@ -20,6 +23,7 @@ class MetaEvalRun:
     result: MetaEvaluation
     markdown: str
     outputs: list[Path] = field(default_factory=list)
+    failed_judge_calls: int = 0  # the judge's scores are incomplete: the CLI exits 1
 
 
 def _keep_systems(rows: list, exclude: list[str], path: Path) -> list:
@@ -59,6 +63,7 @@ def run_meta_eval(
     ratings = Path(ratings)
     exclude = list(dict.fromkeys(exclude_systems or []))
     rows = _keep_systems(load_ratings(ratings), exclude, ratings)
+    failed_calls = 0
     judge_names = [m for m in (metrics or []) if m.startswith("judge:")]
     table = score_rows(rows, [m for m in metrics or [] if not m.startswith("judge:")] or None)
     if judge_names and judge is None:
@@ -67,7 +72,7 @@ def run_meta_eval(
         if not judge_applicable(rows):
             table.notes.append("the judge is not applicable: some summaries have neither a reference nor a source")
         else:
-            scores, notes = judge_scores(rows, judge)
+            scores, notes, failed_calls = judge_scores(rows, judge)
             table.values.update(scores)
             table.notes += notes
     grid, dimensions, results = analysis.compare(rows, table.values)
@@ -92,7 +97,7 @@ def run_meta_eval(
         notes=table.notes,
     )
     text = meta_eval_markdown(result)
-    run = MetaEvalRun(result, text)
+    run = MetaEvalRun(result, text, failed_judge_calls=failed_calls)
     if output is not None:
         write_artifact(Path(output), result)
         run.outputs.append(Path(output))
