@@ -2,9 +2,9 @@
 systems' mean scores over items) and at summary level (per item, across systems, averaged over items), plus
 pairwise system-ranking accuracy and bootstrap intervals over items.
 
-Point estimates come from scipy.stats (Kendall tau-b, Spearman rho, Pearson r). The bootstrap resamples items
-with replacement B times and recomputes the system-level statistics for all B resamples at once with numpy
-(the same tau-b, rho and r; tests check them against scipy), so 1,000 resamples cost milliseconds, not minutes.
+Point estimates come from scipy.stats (Kendall tau-b, Spearman rho, Pearson r). Intervals are scipy.stats.bootstrap
+(percentile) over items, with the statistic vectorised in numpy (the same tau-b, rho and r, row-wise; tests check them
+against scipy), so 1,000 resamples cost milliseconds, not minutes.
 Data are (items x systems) matrices; a missing summary is NaN and is left out of its means and correlations.
 """
 
@@ -105,43 +105,64 @@ class Correlation:
     ci: tuple[float, float] | None
 
 
-def _bootstrap_system(scores: Any, human: Any, statistics: tuple[str, ...], rng: Any) -> dict[str, Any]:
-    """B resampled system-level statistics: items drawn with replacement, system means as weighted sums."""
+def _resampled_statistic(scores: Any, human: Any, statistic: str) -> Any:
+    """The system-level statistic as scipy.stats.bootstrap calls it (vectorised): each row of `indices` is one
+    resample of item indices; system means are weighted sums over the items drawn (a missing summary is left out
+    of its system's mean)."""
     np = _np()
-    n_items = scores.shape[0]
-    draws = rng.integers(0, n_items, size=(BOOTSTRAP_RESAMPLES, n_items))
-    weights = np.zeros((BOOTSTRAP_RESAMPLES, n_items))
-    np.add.at(weights, (np.arange(BOOTSTRAP_RESAMPLES)[:, None], draws), 1.0)
     present = ~(np.isnan(scores) | np.isnan(human))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        counts = weights @ present
-        s = (weights @ np.where(present, scores, 0.0)) / counts
-        h = (weights @ np.where(present, human, 0.0)) / counts
-    complete = ~(np.isnan(s).any(axis=1) | np.isnan(h).any(axis=1))
-    s, h = s[complete], h[complete]
-    return {name: ROWWISE[name](s, h) for name in statistics}
+    filled_scores, filled_human = np.where(present, scores, 0.0), np.where(present, human, 0.0)
+    rowwise = ROWWISE[statistic]
+
+    def compute(indices: Any, axis: int = -1) -> Any:
+        indices = np.moveaxis(np.asarray(indices), axis, -1)
+        flat = indices.reshape(-1, indices.shape[-1]).astype(int)
+        weights = np.zeros((flat.shape[0], scores.shape[0]))
+        np.add.at(weights, (np.arange(flat.shape[0])[:, None], flat), 1.0)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            counts = weights @ present
+            s = (weights @ filled_scores) / counts
+            h = (weights @ filled_human) / counts
+        values = rowwise(np.nan_to_num(s, nan=0.0), np.nan_to_num(h, nan=0.0))
+        values[np.isnan(s).any(axis=1) | np.isnan(h).any(axis=1)] = np.nan
+        return values.reshape(indices.shape[:-1])
+
+    return compute
 
 
-def _interval(samples: Any) -> tuple[float, float] | None:
+def _interval(scores: Any, human: Any, statistic: str, seed: int) -> tuple[float, float] | None:
+    """The percentile bootstrap interval of scipy.stats.bootstrap over items, as Deutsch, Dror and Roth (2021)
+    use for summarization metrics. Not BCa: with a dozen systems nearly every resample correlates less than the
+    full data (resampled means are noisier), and BCa's bias correction then gives absurdly narrow intervals
+    (0.79 [0.79, 0.85] on DialSummEval). So a percentile interval may sit slightly below a high point estimate."""
+    import warnings
+
+    from scipy.stats import bootstrap
+
     np = _np()
-    samples = samples[~np.isnan(samples)]
-    if len(samples) < BOOTSTRAP_RESAMPLES / 2:
-        return None  # most resamples were degenerate (e.g. constant): no honest interval
-    tail = (1 - CONFIDENCE) / 2 * 100
-    low, high = np.percentile(samples, [tail, 100 - tail])
-    return float(low), float(high)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # a degenerate resample is reported below as "no interval"
+        result = bootstrap(
+            (np.arange(scores.shape[0]),),
+            _resampled_statistic(scores, human, statistic),
+            n_resamples=BOOTSTRAP_RESAMPLES,
+            confidence_level=CONFIDENCE,
+            method="percentile",
+            vectorized=True,
+            random_state=np.random.default_rng(seed),
+        )
+    low, high = float(result.confidence_interval.low), float(result.confidence_interval.high)
+    return None if np.isnan(low) or np.isnan(high) else (low, high)
 
 
 def system_level(scores: Any, human: Any, seed: int = BOOTSTRAP_SEED) -> dict[str, Correlation]:
     """Kendall, Spearman and Pearson of the systems' mean scores with their mean human ratings, each with a 95 %
     percentile bootstrap interval over items. `scores` and `human` are (items x systems)."""
-    np = _np()
     s_means, h_means = system_means(scores), system_means(human)
-    boot = _bootstrap_system(scores, human, STATISTICS, np.random.default_rng(seed))
     out = {}
     for name in STATISTICS:
         value = point_correlation(s_means, h_means, name)
-        out[name] = Correlation(value, _interval(boot[name]) if value is not None else None)
+        out[name] = Correlation(value, _interval(scores, human, name, seed) if value is not None else None)
     return out
 
 
