@@ -37,50 +37,37 @@ def _rouge(rows: list[RatedOutput]) -> dict[str, list[float]]:
     return out
 
 
-def _rubric(rows: list[RatedOutput], comparative: bool) -> dict[str, list[float]]:
-    from gaia_eval.scoring.rubric.standalone import SourceIndex
-
-    indexes: dict[str, SourceIndex] = {}
-    out: dict[str, list[float]] = {}
+def _rubric(rows: list[RatedOutput]) -> dict[str, list[float | None]]:
+    """The grade and every criterion through the adapter; with both references and a source, also the grade
+    the source alone gives (`grade_standalone`)."""
+    out: dict[str, list[float | None]] = {name: [] for name in ("grade", "grade_standalone", *adapter.CRITERIA)}
     for row in rows:
-        if comparative:
-            scores = adapter.score_comparative(row.output, row.references)
-        else:
-            assert row.source is not None
-            index = indexes.setdefault(row.source, SourceIndex(row.source))
-            scores = adapter.score_standalone(row.output, row.source, index)
-        for name, value in scores.criteria.items():
-            out.setdefault(name, []).append(value)
-        out.setdefault("grade" if comparative else "grade_standalone", []).append(scores.grade)
+        scores = adapter.score_summary(row.output, row.source, row.references)
+        out["grade"].append(scores.grade)
+        for name in adapter.CRITERIA:
+            out[name].append(scores.criteria.get(name))
+        both = row.source and row.references
+        out["grade_standalone"].append(adapter.score_summary(row.output, row.source, ()).grade if both else None)
     return out
 
 
 def available_scorers(rows: list[RatedOutput]) -> tuple[list[str], list[str]]:
-    """(scorers that apply to these rows, notes on those that do not)."""
-    with_refs = all(r.references for r in rows)
-    with_source = all(r.source for r in rows)
+    """(scorers that could apply to these rows, notes on those that cannot): reference-based ones need
+    references on every line. Which rubric criteria apply is known once they are scored (see score_rows)."""
     names = ["length"]
     notes = []
-    if with_refs:
-        names += ["rouge1_recall", *ROUGE, "grade", *adapter.PROSE_COMPARATIVE]
+    if all(r.references for r in rows):
+        names += ["rouge1_recall", *ROUGE]
     else:
         missing = sum(1 for r in rows if not r.references)
-        notes.append(
-            f"rouge1_recall, ROUGE and the comparative rubric (grade, {', '.join(adapter.PROSE_COMPARATIVE)}) "
-            f"are not applicable: {missing} of {len(rows)} summaries have no reference"
-        )
-    if with_source:
-        names += [*adapter.PROSE_STANDALONE]
-        names.insert(names.index(adapter.PROSE_STANDALONE[0]), "grade_standalone" if with_refs else "grade")
-    else:
-        missing = sum(1 for r in rows if not r.source)
-        notes.append(f"source-grounded criteria are not applicable: {missing} of {len(rows)} summaries have no source")
-    return names, notes
+        notes.append(f"rouge1_recall and ROUGE are not applicable: {missing} of {len(rows)} summaries have no reference")
+    return names + ["grade", "grade_standalone", *adapter.CRITERIA], notes
 
 
 def score_rows(rows: list[RatedOutput], metrics: list[str] | None = None) -> ScoreTable:
-    """Every applicable (or every chosen) scorer on every row; the baselines always run. Without references the
-    source-grounded grade is `grade`; with both, `grade` is the comparative one and `grade_standalone` the other."""
+    """Every applicable (or every chosen) scorer on every row; the baselines always run. `grade` is the adapter's
+    grade with everything the line gives; with both references and a source, `grade_standalone` is the grade from
+    the source alone."""
     names, notes = available_scorers(rows)
     if metrics:
         unknown = [m for m in metrics if m not in names]
@@ -91,18 +78,25 @@ def score_rows(rows: list[RatedOutput], metrics: list[str] | None = None) -> Sco
             )
         names = [n for n in names if n in BASELINES or n in metrics]
     table = ScoreTable(notes=notes)
-    computed: dict[str, list[float]] = {"length": [float(len(r.output.split())) for r in rows]}
+    computed: dict[str, list] = {"length": [float(len(r.output.split())) for r in rows]}
     if any(n in names for n in ("rouge1_recall", *ROUGE)):
         computed.update(_rouge(rows))
-    comparative_names = {"grade", *adapter.PROSE_COMPARATIVE}
-    if all(r.references for r in rows) and comparative_names & set(names):
-        computed.update(_rubric(rows, comparative=True))
-    standalone_names = {*adapter.PROSE_STANDALONE, "grade_standalone"} | (set() if all(r.references for r in rows) else {"grade"})
-    if all(r.source for r in rows) and standalone_names & set(names):
-        standalone = _rubric(rows, comparative=False)
-        if all(r.references for r in rows):
-            computed.update(standalone)
-        else:
-            computed.update({("grade" if k == "grade_standalone" else k): v for k, v in standalone.items()})
-    table.values = {n: computed[n] for n in names}
+    if any(n in names for n in ("grade", "grade_standalone", *adapter.CRITERIA)):
+        computed.update(_rubric(rows))
+    left_out: dict[int, list[str]] = {}  # number of summaries lacking an input -> the scorers that need it
+    for name in names:
+        values = computed[name]
+        missing = sum(1 for v in values if v is None)
+        if missing == len(values) and name == "grade_standalone":
+            continue  # only meaningful with both references and a source
+        if missing:
+            left_out.setdefault(missing, []).append(name)
+            continue
+        table.values[name] = values
+    for missing, scorers in left_out.items():
+        verb = "is" if len(scorers) == 1 else "are"
+        table.notes.append(
+            f"{', '.join(scorers)} {verb} not applicable: {missing} of {len(rows)} summaries lack the reference or "
+            "source it needs"
+        )
     return table
