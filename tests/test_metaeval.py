@@ -321,3 +321,12 @@ def test_judge_calls_that_fail_make_the_run_fail_with_exit_1(fake_llm, ratings, 
     )
     assert result.exit_code == 1
     assert "judge call(s) failed" in result.output and "length (baseline)" in result.output
+
+
+def test_the_cli_does_not_import_the_statistics_libraries_at_start():
+    import subprocess
+    import sys
+
+    code = "import sys, gaia_eval.cli; print(sorted(m for m in ('numpy', 'scipy', 'rouge_score', 'nltk') if m in sys.modules))"
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
