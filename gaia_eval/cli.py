@@ -497,6 +497,42 @@ def visualize(workspace, host, port, no_browser, test_data_dir, groundtruth_dir,
     run_visualize(workspace, host=host, port=port, open_browser=not no_browser, folders=folders, echo=click.echo)
 
 
+@cli.command("meta-eval")
+@click.argument("ratings", type=click.Path(path_type=Path))
+@click.option("-o", "--output", type=click.Path(path_type=Path), default=None, help="Write the result as JSON here (the markdown goes beside it as .md). evaluation/meta_eval.json is where `report` looks.")
+@click.option("--markdown", "markdown_file", type=click.Path(path_type=Path), default=None, help="Write the markdown table here.")
+@click.option("--metrics", default=None, help="Comma-separated scorers to measure (the baselines length and rouge1_recall always run) [default: every applicable one].")
+@click.option("--exclude-system", "exclude_systems", multiple=True, metavar="NAME", help="Leave this system out, e.g. the one whose output is the reference (repeatable).")
+@click.option("--judge", "judge_spec", default=None, metavar="PROVIDER:MODEL", help="Also measure the LLM judge, e.g. anthropic:claude-sonnet-4-6 (one call per summary).")
+@click.option("--judge-base-url", default=None, help="Base URL of the judge's endpoint.")
+def meta_eval(ratings, output, markdown_file, metrics, exclude_systems, judge_spec, judge_base_url) -> None:
+    """Measure how well each scorer agrees with human ratings (RATINGS.jsonl or .csv): system-level Kendall,
+    Spearman and Pearson with bootstrap intervals, summary-level correlation, pairwise accuracy."""
+    from gaia_eval.errors import UsageError
+    from gaia_eval.stages.meta_eval import run_meta_eval
+
+    judge = None
+    if judge_spec is not None:
+        from gaia_eval.scoring.judge import parse_judge_spec
+
+        judge = parse_judge_spec(judge_spec, base_url=judge_base_url)
+    elif judge_base_url is not None:
+        raise UsageError("--judge-base-url needs --judge", fix="add --judge PROVIDER:MODEL")
+    run = run_meta_eval(
+        ratings,
+        metrics=_split_types(metrics),
+        exclude_systems=list(exclude_systems),
+        judge=judge,
+        output=output,
+        markdown=markdown_file,
+    )
+    click.echo(run.markdown)
+    for path in run.outputs:
+        click.echo(f"wrote {path}")
+    if run.failed_judge_calls:
+        raise RunFailed(f"{run.failed_judge_calls} judge call(s) failed; run the same command again (answered calls come from the cache)")
+
+
 def main() -> None:
     cli(prog_name="gaia-eval")
 

@@ -9,6 +9,11 @@ from __future__ import annotations
 
 from gaia_eval.lazy import lazy_exports
 _LAZY = {
+    "ordinal_alpha": "agreement",
+    "RANK": "criteria",
+    "combine_samples": "core",
+    "JudgeRequest": "core",
+    "Judge": "core",
     "DEFAULT_JUDGE_CONCURRENCY": "core",
     "DEFAULT_JUDGE_TIMEOUT_S": "core",
     "JudgeOutcome": "run",
