@@ -297,9 +297,39 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
     }
 
 
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
+
+
+def _neutral(value: Any) -> Any:
+    """A cell a spreadsheet shows as text: a string that starts like a formula (=HYPERLINK(, @SUM( ...) gets a
+    leading apostrophe (OWASP's advice for CSV injection); numbers stay numbers."""
+    return f"'{value}" if isinstance(value, str) and value.startswith(_FORMULA_START) else value
+
+
+class _NeutralWriter:
+    def __init__(self, out: io.StringIO) -> None:
+        self._writer = csv.writer(out, lineterminator="\n")
+
+    def writerow(self, row: list[Any]) -> None:
+        self._writer.writerow([_neutral(v) for v in row])
+
+
+class _Markdown(str):
+    """Markdown we wrote ourselves: rendered as is, not escaped like names and model fields."""
+
+
+def _md_escape(value: Any) -> Any:
+    """Every string a user or a model supplied (experiment names, model ids, judge specs) as inert text in a
+    markdown table: no HTML (`<img onerror=...>` shows as text), no `|` breaking the table, no line breaks."""
+    if not isinstance(value, str) or isinstance(value, _Markdown):
+        return value
+    text = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
+    return " ".join(text.split()) if "\n" in text or "\r" in text else text
+
+
 def _csv(data: dict[str, Any]) -> str:
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = _NeutralWriter(out)
     # One row per model x criterion x scorer. Judge rows carry the judge's grade, judged items and the judge's
     # own cost, never the model's.
     writer.writerow(
@@ -338,8 +368,9 @@ def render_markdown(data: dict[str, Any]) -> str:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        finalize=_md_escape,  # every {{ value }} the template prints is escaped, but our own markdown
     )
-    return env.get_template("report.md.j2").render(data=data, rubric_markdown=rubric.rubric_markdown())
+    return env.get_template("report.md.j2").render(data=data, rubric_markdown=_Markdown(rubric.rubric_markdown()))
 
 
 def run_report(eval_dir: Path, output_file: Path = Path("reports/report.md")) -> StageSummary:

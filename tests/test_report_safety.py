@@ -1,0 +1,41 @@
+"""What a user or a model supplied reaches report.md as inert text and report.csv as no formula."""
+
+from __future__ import annotations
+
+import csv
+from pathlib import Path
+
+import orjson
+
+from gaia_eval.stages.batch_experiment import run_batch_experiment
+from gaia_eval.stages.eval import run_eval
+from gaia_eval.stages.generate import run_generate
+from gaia_eval.stages.groundtruth import run_groundtruth
+from gaia_eval.stages.report import run_report
+
+HOSTILE_NAME = "<img src=x onerror=alert(1)>|pwn"
+FORMULA_MODEL = "=HYPERLINK(\"http://evil.example\",\"x\")"
+
+
+def test_names_and_model_fields_are_escaped_in_markdown_and_neutral_in_csv(tmp_path: Path) -> None:
+    run_generate("meeting", tmp_path / "docs", types=["standup"], seed=4)
+    run_groundtruth(input_dir=tmp_path / "docs", use_case="summarization", output_dir=tmp_path / "gt")
+    config = tmp_path / "c.json"
+    config.write_bytes(orjson.dumps({"experiments": [
+        {"name": HOSTILE_NAME, "provider": "baseline", "model": "lead"},
+    ]}))
+    run_batch_experiment(config, tmp_path / "gt", tmp_path / "exp", show_progress=False)
+    experiment = next((tmp_path / "exp").glob("*.experiment.json"))
+    data = orjson.loads(experiment.read_bytes())
+    data["spec"]["model"] = FORMULA_MODEL  # as a hand-edited or imported experiment could say
+    experiment.write_bytes(orjson.dumps(data))
+    run_eval(experiment_dir=tmp_path / "exp", output_dir=tmp_path / "ev")
+    run_report(tmp_path / "ev", tmp_path / "r" / "report.md")
+    markdown = (tmp_path / "r" / "report.md").read_text()
+    assert "<img" not in markdown and "&lt;img src=x onerror=alert(1)&gt;\\|pwn" in markdown
+    table_rows = [line for line in markdown.splitlines() if line.startswith("| 1 |")]
+    assert table_rows and all(row.count("|") - row.count("\\|") == table_rows[0].count("|") - table_rows[0].count("\\|")
+                              for row in table_rows)
+    rows = list(csv.DictReader((tmp_path / "r" / "report.csv").open()))
+    assert rows and all(row["model"] == "'" + FORMULA_MODEL for row in rows)
+    assert all(not row["experiment"].startswith(("=", "+", "-", "@")) for row in rows)
