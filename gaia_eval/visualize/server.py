@@ -34,6 +34,8 @@ class Roots:
         base = self.folders.get(root)
         if base is None:
             return None
+        if "\x00" in rel:
+            raise ValueError("NUL in a path")
         base = base.resolve()
         target = (base / rel).resolve()
         if base != target and base not in target.parents:
@@ -94,6 +96,8 @@ def compare(roots: Roots, root: str, a: str, b: str) -> dict[str, Any] | None:
     if any(f is None or "json" not in f or f["json"].get("kind") != "experiment" for f in files):
         return None
     left, right = (f["json"] for f in files)  # type: ignore[index]
+    if not isinstance(left.get("items"), list) or not isinstance(right.get("items"), list):
+        raise ValueError("an experiment without items")
     right_items = {i["item_id"]: i for i in right["items"]}
     rows = []
     for item in left["items"]:
@@ -117,6 +121,17 @@ class _Handler(BaseHTTPRequestHandler):
         pass  # quiet: the terminal shows the URL, not every request
 
     def do_GET(self) -> None:  # noqa: N802 - stdlib naming
+        if not self.server.host_allowed(self.headers.get("Host", "")):
+            # DNS rebinding: a web page on another name that resolves here must not read local results.
+            self._send(HTTPStatus.MISDIRECTED_REQUEST, b"unknown host name", "text/plain")
+            return
+        try:
+            self._route()
+        except (ValueError, KeyError, TypeError, OSError) as exc:  # a bad path or a file of an unexpected shape
+            self._send(HTTPStatus.BAD_REQUEST, orjson.dumps({"error": f"bad request: {type(exc).__name__}"}),
+                       "application/json")
+
+    def _route(self) -> None:
         url = urlparse(self.path)
         query = {k: v[0] for k, v in parse_qs(url.query).items()}
         roots = self.server.roots
@@ -153,6 +168,17 @@ class ViewerServer(ThreadingHTTPServer):
     def __init__(self, host: str, port: int, roots: Roots) -> None:
         self.roots = roots
         super().__init__((host, port), _Handler)
+        bound = self.server_address[0]
+        self._hosts = {"127.0.0.1", "localhost", "::1", "[::1]", host, bound}
+
+    def host_allowed(self, header: str) -> bool:
+        """Only the names this server was bound under (and the loopback names) may be asked for."""
+        name = header.strip().lower()
+        if name.startswith("["):
+            name = name[: name.find("]") + 1]
+        elif name.count(":") == 1:
+            name = name.split(":", 1)[0]
+        return name in self._hosts
 
     @property
     def url(self) -> str:
