@@ -39,3 +39,15 @@ def test_names_and_model_fields_are_escaped_in_markdown_and_neutral_in_csv(tmp_p
     rows = list(csv.DictReader((tmp_path / "r" / "report.csv").open()))
     assert rows and all(row["model"] == "'" + FORMULA_MODEL for row in rows)
     assert all(not row["experiment"].startswith(("=", "+", "-", "@")) for row in rows)
+
+
+def test_the_quickstart_report_references_its_chart_images_and_they_exist(tmp_path: Path) -> None:
+    from gaia_eval.stages.quickstart import run_quickstart
+
+    run_quickstart(tmp_path, echo=lambda _: None)
+    report = tmp_path / "reports" / "report.md"
+    images = [line.split("](", 1)[1].rstrip(")") for line in report.read_text().splitlines() if line.startswith("![")]
+    assert len(images) >= 9  # four charts per use case, three use cases (trade-off drawn when there is data)
+    for rel in images:
+        svg = (report.parent / rel).read_text()
+        assert svg.startswith("<?xml") and "<svg" in svg and "<path" in svg  # a drawn chart, not an empty file

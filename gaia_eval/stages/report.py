@@ -209,6 +209,8 @@ def _model_row(path: Path, ev: Evaluation, eval_dir: Path) -> dict[str, Any]:
         "experiment_fingerprint": ev.experiment_fingerprint,
         "groundtruth_source": ev.groundtruth_source,
         "judge": _judge_row(ev.judge),
+        # Per item, the rubric's 0-100 points (the grade is their mean over ratings): for the distribution chart.
+        "item_scores": [round(v, 1) for v in _item_points(ev).values()],
     }
 
 
@@ -383,6 +385,11 @@ def run_report(eval_dir: Path, output_file: Path = Path("reports/report.md")) ->
     data = build_report_data(Path(eval_dir))
     check_output_dir(output_file.parent, "-o/--output-file")
     summary = StageSummary("report")
+    from gaia_eval.stages.report_charts import write_charts  # matplotlib loads only when a report is written
+
+    charts = write_charts(data, output_file)
+    if charts:
+        summary.notes.append(f"charts: {len(charts)} written in {charts[0].parent}")
     for path, written in (
         (output_file, atomic_write_text(output_file, render_markdown(data))),
         (output_file.with_suffix(".csv"), atomic_write_text(output_file.with_suffix(".csv"), _csv(data))),
