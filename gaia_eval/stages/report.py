@@ -9,12 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from gaia_eval.artifacts.evaluation import RATINGS, Evaluation, JudgeSummary
-from gaia_eval.artifacts.store import atomic_write_text, fingerprint_file, read_artifact, write_json
+from gaia_eval.artifacts.store import atomic_write_bytes, atomic_write_text, fingerprint_file, read_artifact, write_json
 from gaia_eval.errors import InputError
 from gaia_eval.metaeval.trust import trust_for
 from gaia_eval.scoring import rubric
 from gaia_eval.scoring.judge import criterion_labels
 from gaia_eval.stages.common import StageSummary, check_output_dir
+from gaia_eval.stages.report_junit import junit_xml
 
 MIN_ITEMS_FOR_RANKING = 30
 USE_CASE_TITLES = {"summarization": "Summarization", "email": "Email summarization", "qa": "Question answering"}
@@ -394,6 +395,8 @@ def run_report(eval_dir: Path, output_file: Path = Path("reports/report.md")) ->
         (output_file, atomic_write_text(output_file, render_markdown(data))),
         (output_file.with_suffix(".csv"), atomic_write_text(output_file.with_suffix(".csv"), _csv(data))),
         (output_file.with_suffix(".json"), write_json(output_file.with_suffix(".json"), data)),
+        (output_file.with_suffix(".junit.xml"),
+         atomic_write_bytes(output_file.with_suffix(".junit.xml"), junit_xml(_load_evaluations(Path(eval_dir)), Path(eval_dir)))),
     ):
         summary.outputs.append(path)
         if written:

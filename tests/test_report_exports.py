@@ -1,4 +1,4 @@
-"""What a user or a model supplied reaches report.md as inert text and report.csv as no formula."""
+"""What the report exports: names and model fields inert in report.md and report.csv, chart images, JUnit XML."""
 
 from __future__ import annotations
 
@@ -51,3 +51,25 @@ def test_the_quickstart_report_references_its_chart_images_and_they_exist(tmp_pa
     for rel in images:
         svg = (report.parent / rel).read_text()
         assert svg.startswith("<?xml") and "<svg" in svg and "<path" in svg  # a drawn chart, not an empty file
+
+
+def test_junit_xml_has_one_case_per_item_and_fails_the_items_that_failed(tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    from gaia_eval.artifacts.evaluation import Evaluation
+    from gaia_eval.artifacts.store import read_artifact
+    from gaia_eval.stages.quickstart import run_quickstart
+
+    run_quickstart(tmp_path, echo=lambda _: None)
+    root = ET.parse(tmp_path / "reports" / "report.junit.xml").getroot()
+    suites = root.findall("testsuite")
+    evaluations = [read_artifact(p, Evaluation) for p in (tmp_path / "evaluation").rglob("*.experiment.eval.json")]
+    assert len(suites) == len(evaluations)
+    for suite in suites:
+        use_case, name = suite.get("name").split(".", 1)
+        ev = next(e for e in evaluations if e.experiment_name == name and e.use_case == use_case)
+        cases = suite.findall("testcase")
+        assert [c.get("name") for c in cases] == [i.item_id for i in ev.items]
+        assert int(suite.get("failures")) == sum(c.find("failure") is not None for c in cases)
+        if ev.use_case == "qa":  # a qa item fails exactly when its answer did not pass
+            assert [c.find("failure") is not None for c in cases] == [not i.passed for i in ev.items]
