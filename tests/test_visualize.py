@@ -85,3 +85,20 @@ def test_a_nul_in_a_path_and_a_compare_without_items_answer_400_not_a_dropped_co
     finally:
         empty.unlink()
     assert _status(viewer, "/api/files") == 200  # and the server is still up
+
+
+def test_the_dashboard_lists_every_evaluation_on_disk_grouped_by_use_case(viewer):
+    board = orjson.loads(get(viewer, "/api/dashboard")[1])
+    on_disk = list(viewer.roots.folders["evaluation"].rglob("*.experiment.eval.json"))
+    assert board["total_evaluations"] == len(on_disk) >= 6
+    assert sum(len(s["models"]) for s in board["sections"]) == len(on_disk)
+    assert {s["use_case"] for s in board["sections"]} == {"summarization", "email", "qa"}
+    row = board["sections"][0]["models"][0]
+    assert {"grade", "ci_low", "ci_high", "rating", "errors", "cost", "tokens_in", "latency_p95_s"} <= row.keys()
+
+
+def test_a_chart_is_served_as_svg(viewer):
+    board = orjson.loads(get(viewer, "/api/dashboard")[1])
+    status, svg = get(viewer, f"/api/chart?section=0&kind={board['sections'][0]['charts'][0]['kind']}")
+    assert status == 200 and svg.startswith(b"<?xml") and b"<svg" in svg
+    assert _status(viewer, "/api/chart?section=99&kind=grade") == 404

@@ -141,6 +141,18 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(list_files(roots))
         elif url.path == "/api/file":
             self._json(read_file(roots, query.get("root", ""), query.get("path", "")))
+        elif url.path == "/api/dashboard":
+            from gaia_eval.visualize.dashboard import dashboard
+
+            self._json(dashboard(roots.folders["evaluation"]))
+        elif url.path == "/api/chart":
+            from gaia_eval.visualize.dashboard import chart_svg
+
+            svg = chart_svg(roots.folders["evaluation"], int(query.get("section", "-1")), query.get("kind", ""))
+            if svg is None:
+                self._send(HTTPStatus.NOT_FOUND, b"no such chart", "text/plain")
+            else:
+                self._send(HTTPStatus.OK, svg, "image/svg+xml")
         elif url.path == "/api/compare":
             self._json(compare(roots, query.get("root", "experiments"), query.get("a", ""), query.get("b", "")))
         else:
