@@ -183,6 +183,14 @@ class ViewerServer(ThreadingHTTPServer):
         bound = self.server_address[0]
         self._hosts = {"127.0.0.1", "localhost", "::1", "[::1]", host, bound}
 
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A browser that navigates away closes its connections mid-reply: not an error worth a traceback."""
+        import sys
+
+        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            return
+        super().handle_error(request, client_address)
+
     def host_allowed(self, header: str) -> bool:
         """Only the names this server was bound under (and the loopback names) may be asked for."""
         name = header.strip().lower()
