@@ -73,3 +73,18 @@ def test_junit_xml_has_one_case_per_item_and_fails_the_items_that_failed(tmp_pat
         assert int(suite.get("failures")) == sum(c.find("failure") is not None for c in cases)
         if ev.use_case == "qa":  # a qa item fails exactly when its answer did not pass
             assert [c.find("failure") is not None for c in cases] == [not i.passed for i in ev.items]
+
+
+def test_the_report_gives_timing_tokens_and_cost_per_model(tmp_path: Path) -> None:
+    from gaia_eval.stages.quickstart import run_quickstart
+
+    run_quickstart(tmp_path, echo=lambda _: None)
+    markdown = (tmp_path / "reports" / "report.md").read_text()
+    assert markdown.count("### Time, tokens and cost per model") == 3  # one per use case
+    data = orjson.loads((tmp_path / "reports" / "report.json").read_bytes())
+    for section in data["sections"]:
+        for row in section["models"]:
+            timing = row["timing"]
+            assert timing["min_s"] <= timing["p50_s"] <= timing["p95_s"] <= timing["max_s"]
+            assert timing["min_s"] <= timing["mean_s"] <= timing["max_s"]
+            assert row["cost_per_item_usd"] == 0  # offline baselines cost nothing

@@ -110,6 +110,9 @@ class InferenceSummary(Strict):
     time_to_success_p50_s: float = 0.0  # retries, hangs and backoff included
     time_to_success_p95_s: float = 0.0
     retried_items: int = 0
+    latency_min_s: float = 0.0  # over the items the model answered
+    latency_max_s: float = 0.0
+    items_answered: int = 0  # ok items: the denominator of cost per item
 
 
 class SampleAgreement(Strict):

@@ -201,6 +201,14 @@ def _model_row(path: Path, ev: Evaluation, eval_dir: Path) -> dict[str, Any]:
         "latency_text": _latency_text(ev) if answered else "—",
         "latency_mean_s": ev.inference.latency_mean_s if answered else None,
         "latency_p95_s": ev.inference.latency_p95_s,
+        "timing": {
+            "min_s": ev.inference.latency_min_s, "max_s": ev.inference.latency_max_s,
+            "mean_s": ev.inference.latency_mean_s, "p50_s": ev.inference.latency_p50_s,
+            "p95_s": ev.inference.latency_p95_s,
+        } if answered else None,
+        "cost_per_item_usd": (round(ev.inference.cost_usd / ev.inference.items_answered, 6)
+                              if answered and ev.inference.cost_usd is not None and ev.inference.items_answered
+                              else None),
         "input_tokens": ev.inference.usage.input_tokens,
         "output_tokens": ev.inference.usage.output_tokens,
         "time_to_success_p50_s": ev.inference.time_to_success_p50_s,
