@@ -11,6 +11,7 @@ from typing import Any
 from gaia_eval.artifacts.evaluation import RATINGS, Evaluation, JudgeSummary
 from gaia_eval.artifacts.store import atomic_write_text, fingerprint_file, read_artifact, write_json
 from gaia_eval.errors import InputError
+from gaia_eval.reporting.safe_cells import csv_cell, md_cell
 from gaia_eval.scoring.rubric import grading as rubric
 from gaia_eval.scoring.judge.criteria import criterion_labels
 from gaia_eval.stages.common import StageSummary, check_output_dir
@@ -153,7 +154,12 @@ def _model_row(path: Path, ev: Evaluation, eval_dir: Path) -> dict[str, Any]:
         "cost_status": ev.inference.cost_status,
         "cost_text": _cost_text(ev.inference.cost_usd, ev.inference.cost_status),
         "latency_mean_s": ev.inference.latency_mean_s,
+        "latency_p50_s": ev.inference.latency_p50_s,
         "latency_p95_s": ev.inference.latency_p95_s,
+        "wall_time_s": ev.inference.wall_time_s,
+        "input_tokens": ev.inference.usage.input_tokens,
+        "output_tokens": ev.inference.usage.output_tokens,
+        "cost_per_item_usd": ev.inference.cost_usd / ev.grade.n_items if ev.inference.cost_usd is not None and ev.grade.n_items else None,
         "evaluation_file": path.relative_to(eval_dir).as_posix(),
         "evaluation_fingerprint": fingerprint_file(path),
         "experiment_file": ev.experiment_file,
@@ -247,15 +253,26 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
     }
 
 
+class _SafeWriter:
+    """Every text cell neutralised against spreadsheet formulas (see reporting.safe_cells)."""
+
+    def __init__(self, writer: Any) -> None:
+        self._writer = writer
+
+    def writerow(self, row: list[Any]) -> None:
+        self._writer.writerow([csv_cell(v) for v in row])
+
+
 def _csv(data: dict[str, Any]) -> str:
     out = io.StringIO()
-    writer = csv.writer(out, lineterminator="\n")
+    writer = _SafeWriter(csv.writer(out, lineterminator="\n"))
     # One row per model x criterion x scorer. Judge rows carry the judge's grade, judged items and the judge's
     # own cost, never the model's.
     writer.writerow(
         ["use_case", "rank", "experiment", "provider", "model", "criterion", "criterion_score", "excellent", "good",
          "fair", "poor", "mean_value", "quality_score", "overall_rating", "pass_rate", "items", "errors", "cost_usd",
-         "cost_status", "latency_mean_s", "scorer"]
+         "cost_status", "latency_mean_s", "scorer", "latency_p50_s", "latency_p95_s", "input_tokens",
+         "output_tokens", "cost_per_item_usd", "groundtruth_source"]
     )
     for section in data["sections"]:
         for row in section["models"]:
@@ -264,7 +281,9 @@ def _csv(data: dict[str, Any]) -> str:
                     [section["use_case"], row["rank"], row["experiment_name"], row["provider"], row["model"], crit,
                      c["score"], *(c["counts"].get(r, 0) for r in RATINGS), c["mean_value"], row["quality_score"],
                      row["overall_rating"], row["pass_rate"], row["n_items"], row["errors"], row["cost_usd"],
-                     row["cost_status"], row["latency_mean_s"], "deterministic"]
+                     row["cost_status"], row["latency_mean_s"], "deterministic", row["latency_p50_s"],
+                     row["latency_p95_s"], row["input_tokens"], row["output_tokens"], row["cost_per_item_usd"],
+                     row["groundtruth_source"]]
                 )
             judge = row["judge"]
             if judge is None:
@@ -274,7 +293,8 @@ def _csv(data: dict[str, Any]) -> str:
                     [section["use_case"], row["rank"], row["experiment_name"], row["provider"], row["model"], crit,
                      c["score"], *(c["counts"].get(r, 0) for r in RATINGS), None, judge["quality_score"],
                      judge["overall_rating"], None, judge["judged_items"], row["errors"], judge["cost_usd"],
-                     judge["cost_status"], None, f"judge:{judge['spec']}"]
+                     judge["cost_status"], None, f"judge:{judge['spec']}", None, None, judge["input_tokens"],
+                     judge["output_tokens"], None, row["groundtruth_source"]]
                 )
     return out.getvalue()
 
@@ -289,6 +309,7 @@ def render_markdown(data: dict[str, Any]) -> str:
         lstrip_blocks=True,
         keep_trailing_newline=True,
     )
+    env.filters["md"] = md_cell
     return env.get_template("report.md.j2").render(data=data, rubric_markdown=rubric.rubric_markdown())
 
 
@@ -300,7 +321,12 @@ def run_report(eval_dir: Path, output_file: Path = Path("reports/report.md")) ->
     data = build_report_data(Path(eval_dir))
     check_output_dir(output_file.parent, "-o/--output-file")
     summary = StageSummary("report")
+    from gaia_eval.reporting.files import write_charts, write_junit
+
+    chart_results = write_charts(data, output_file)
     for path, written in (
+        *chart_results,
+        write_junit(data, output_file),
         (output_file, atomic_write_text(output_file, render_markdown(data))),
         (output_file.with_suffix(".csv"), atomic_write_text(output_file.with_suffix(".csv"), _csv(data))),
         (output_file.with_suffix(".json"), write_json(output_file.with_suffix(".json"), data)),

@@ -1,0 +1,1 @@
+"""Report outputs beyond the markdown table: charts (SVG), safe cells for markdown and CSV, JUnit XML."""
