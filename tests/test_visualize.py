@@ -51,3 +51,49 @@ def test_nothing_outside_the_roots_is_served(viewer, path):
     with pytest.raises(urllib.error.HTTPError) as err:
         get(viewer, path)
     assert err.value.code == 404
+
+
+def _raw(server: ViewerServer, path: str, host: str | None = None) -> int:
+    request = urllib.request.Request(server.url.rstrip("/") + path, headers={"Host": host} if host else {})
+    try:
+        with urllib.request.urlopen(request, timeout=5) as response:
+            return response.status
+    except urllib.error.HTTPError as err:
+        return err.code
+
+
+def test_only_the_bound_host_names_are_answered(viewer):
+    # A DNS-rebinding page reaches 127.0.0.1 under its own name; it must not read local results.
+    assert _raw(viewer, "/api/dashboard", host="evil.example.com") == 403
+    assert _raw(viewer, "/api/dashboard", host=f"localhost:{viewer.server_address[1]}") == 200
+
+
+@pytest.mark.parametrize("path", ["/api/file?root=experiments&path=%00", "/api/compare?a=qa/consolidated_experiments_report.json&b=qa/consolidated_experiments_report.json"])
+def test_bad_requests_get_400_not_a_dropped_connection(viewer, path):
+    assert _raw(viewer, path) == 400
+
+
+def test_dashboard_item_and_report_apis(viewer):
+    dash = orjson.loads(get(viewer, "/api/dashboard")[1])
+    assert sorted(uc["use_case"] for uc in dash["use_cases"]) == ["email", "qa", "summarization"]
+    assert sum(len(uc["models"]) for uc in dash["use_cases"]) == 6
+    item = orjson.loads(get(viewer, "/api/item?use_case=qa")[1])
+    assert len(item["models"]) == 2 and item["source"] and item["groundtruth"]
+    assert "<table>" in orjson.loads(get(viewer, "/api/report?path=report.md")[1])["html"]
+    assert orjson.loads(get(viewer, "/api/live")[1]) == {"runs": []}
+    for page in ("/", "/item/qa/x", "/report/report.md", "/eval/qa/a.json", "/compare?a=1&b=2", "/files"):
+        assert b"/static/app.js" in get(viewer, page)[1]  # every view has its own URL
+
+
+def test_quickstart_report_references_its_charts_and_they_exist(viewer):
+    from pathlib import Path
+
+    reports = viewer.roots.folders["reports"]
+    text = (reports / "report.md").read_text()
+    import re
+
+    images = re.findall(r"!\[[^\]]*\]\(([^)]+\.svg)\)", text)
+    assert len(images) >= 6
+    for rel in images:
+        assert (Path(reports) / rel).stat().st_size > 1000
+    assert (reports / "report.junit.xml").read_text().count("<testcase") > 100

@@ -62,8 +62,8 @@ def grade_chart(section: dict[str, Any]) -> str:
         ax.axvspan(floor, 100 if floor == 85 else {0: 34, 34: 67, 67: 85}[floor], color=color, zorder=0)
     ax.barh(names, grades, color="#3b6ea8", height=0.55, zorder=2)
     ax.errorbar(grades, names, xerr=[lows, highs], fmt="none", ecolor="#222", capsize=3, zorder=3)
-    for y, g in enumerate(grades):
-        ax.text(min(g + 1.5, 92), y, f"{g:.1f}", va="center", fontsize=8, zorder=4)
+    for y, (g, high) in enumerate(zip(grades, highs)):
+        ax.text(min(g + high + 1.5, 91), y, f"{g:.1f}", va="center", fontsize=8, fontweight="bold", zorder=4)
     ax.set_xlim(0, 100)
     ax.set_xlabel("grade (0–100); bands Poor / Fair / Good / Excellent")
     ax.spines[["top", "right"]].set_visible(False)
@@ -91,8 +91,8 @@ def scatter_chart(section: dict[str, Any], axis: str) -> str | None:
     plt = _plt()
     key = "cost_usd" if axis == "cost" else "latency_mean_s"
     models = [m for m in section["models"] if m.get(key) is not None]
-    if not models:
-        return None
+    if not models or not any(m[key] for m in models):
+        return None  # nothing measured (e.g. every model local at $0): an empty axis says nothing
     points = [(float(m[key]), float(m["quality_score"])) for m in models]
     front = pareto_front(points)
     fig, ax = plt.subplots(figsize=(6.4, 3.6))
