@@ -9,7 +9,10 @@ from pathlib import Path
 import click
 
 from gaia_eval import __version__
+from gaia_eval.cli_lists import ListOptionsCommand
 from gaia_eval.errors import GaiaEvalError, RunFailed
+from gaia_eval.providers.names import LLM_PROVIDERS
+from gaia_eval.scoring.answers.mode_names import MODES as MATCH_MODES
 
 DEFAULTS = {
     "test_data": Path("test_data"),
@@ -24,6 +27,9 @@ class GaiaGroup(click.Group):
     """Turns our errors into a clean one-line message; never a traceback for an expected failure."""
 
     def invoke(self, ctx: click.Context):
+        cache = sys.modules.get("gaia_eval.providers.cache")
+        if cache is not None:  # an earlier invocation in this process (tests, Python callers) set options
+            cache.configure(reset=True)
         try:
             return super().invoke(ctx)
         except GaiaEvalError as exc:
@@ -50,10 +56,34 @@ def _print_summary(summary, *, show_outputs: bool = False) -> None:
         click.echo(f"  failed: {failure}", err=True)
 
 
+def _set_cache(ctx: click.Context, param: click.Parameter, value) -> None:
+    # Options of every command that calls models; they only configure the response cache, so they are not
+    # passed to the command function.
+    if value is None or value is False:
+        return
+    from gaia_eval.providers import cache
+
+    if param.name == "no_cache":
+        cache.configure(enabled=False)
+    else:
+        cache.configure(directory=Path(value))
+
+
+def cache_options(command):
+    command = click.option(
+        "--cache-dir", type=click.Path(path_type=Path), default=None, expose_value=False, callback=_set_cache,
+        help="Response cache folder.  [default: $GAIA_EVAL_CACHE_DIR, else $XDG_CACHE_HOME/gaia-eval, else ~/.cache/gaia-eval]",
+    )(command)
+    return click.option(
+        "--no-cache", is_flag=True, expose_value=False, callback=_set_cache,
+        help="Call the model even when the same request was answered before (and do not store replies).",
+    )(command)
+
+
 def _split_types(value: str | None) -> list[str] | None:
-    if not value:
-        return None
-    return [t for t in value.replace(",", " ").split() if t]
+    from gaia_eval.cli_lists import split_list
+
+    return split_list(value)
 
 
 @click.group(cls=GaiaGroup, context_settings={"help_option_names": ["-h", "--help"], "show_default": True})
@@ -67,18 +97,19 @@ def cli() -> None:
     """
 
 
-@cli.command()
+@cli.command(cls=ListOptionsCommand, list_options=("--meeting-types", "--email-types", "--pdf-types"))
+@cache_options
 @click.option("--meeting-transcript", "kind", flag_value="meeting", help="Generate meeting transcripts.")
 @click.option("--email", "kind", flag_value="email", help="Generate business emails.")
 @click.option("--pdf", "kind", flag_value="pdf", help="Generate PDF documents, each with a .txt twin (needs an LLM provider).")
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["test_data"], help="Folder to write into (exactly there).")
-@click.option("--meeting-types", default=None, help="Comma-separated meeting types [default: all 8].")
-@click.option("--email-types", default=None, help="Comma-separated email types [default: all 8].")
-@click.option("--pdf-types", default=None, help="Comma-separated PDF document types [default: all 8].")
+@click.option("--meeting-types", default=None, help="Meeting types, as words or commas: standup planning or standup,planning [default: all 8].")
+@click.option("--email-types", default=None, help="Email types, as words or commas [default: all 8].")
+@click.option("--pdf-types", default=None, help="PDF document types, as words or commas [default: all 8].")
 @click.option("--count-per-type", type=int, default=1, help="Documents per type.")
 @click.option("--target-tokens", type=int, default=None, help="Target length in tokens [default: 1000 meetings, 800 emails, 1500 PDFs].")
 @click.option("--seed", type=int, default=0, help="Random seed: same seed, same documents (with an LLM: same briefs).")
-@click.option("--provider", type=click.Choice(["offline", "anthropic", "openai", "lemonade", "ollama", "vllm", "lmstudio", "llamacpp"]), default="offline", help="Who writes the documents: the offline generator or an LLM.")
+@click.option("--provider", type=click.Choice(["offline", *LLM_PROVIDERS]), default="offline", help="Who writes the documents: the offline generator or an LLM.")
 @click.option("--model", default=None, help="Model of the LLM provider (required with one).")
 @click.option("--base-url", default=None, help="Endpoint of the LLM provider (a local server's URL, a proxy).")
 @click.option("--concurrency", type=click.IntRange(min=1), default=None, help="Max LLM calls in flight [default: 16].")
@@ -106,12 +137,13 @@ def generate(kind, output_dir, meeting_types, email_types, pdf_types, count_per_
 
 
 @cli.command()
+@cache_options
 @click.option("-d", "--directory", type=click.Path(path_type=Path), default=DEFAULTS["test_data"], help="Folder of input documents.")
 @click.option("-f", "--file", "input_file", type=click.Path(path_type=Path), default=None, help="One input document (wins over -d).")
-@click.option("-p", "--pattern", default="*.txt", help="Glob of input files inside -d (recursive); .txt, .md, .html and .pdf are read.")
+@click.option("-p", "--pattern", default=None, help="Glob of input files inside -d (recursive); .txt, .md, .html and .pdf are read.  [default: *.txt and *.pdf; a PDF with a .txt twin is read once]")
 @click.option("-u", "--use-case", default="summarization", help="summarization, qa or email.")
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["groundtruth"], help="Folder to write into.")
-@click.option("--provider", type=click.Choice(["offline", "anthropic", "openai", "lemonade", "ollama", "vllm", "lmstudio", "llamacpp"]), default="offline", help="Who builds the ground truth: planted facts (offline) or an LLM.")
+@click.option("--provider", type=click.Choice(["offline", *LLM_PROVIDERS]), default="offline", help="Who builds the ground truth: planted facts (offline) or an LLM.")
 @click.option("--model", default=None, help="Model of the LLM provider (required with one).")
 @click.option("--base-url", default=None, help="Endpoint of the LLM provider (a local server's URL, a proxy).")
 @click.option("--num-samples", type=click.IntRange(min=1), default=5, help="qa with an LLM: question-answer pairs per document.")
@@ -148,59 +180,108 @@ def groundtruth(directory, input_file, pattern, use_case, output_dir, provider, 
         )
 
 
-@cli.command("batch-experiment")
-@click.option("-c", "--config", "config_path", type=click.Path(path_type=Path), default=None, help="Experiment config JSON.")
-@click.option("-i", "--input", "input_path", type=click.Path(path_type=Path), default=DEFAULTS["groundtruth"], help="Ground truth (file or folder), or a folder of .txt documents.")
+@cli.command("import-groundtruth")
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["groundtruth"], help="Folder to write into.")
+@click.option("--id-field", default="item_id", help="Field with the item id (a .json file holding one item defaults to its file name).")
+@click.option("--source-field", default="source", help="Field with the source text, or a path to a .txt/.md/.html/.pdf file relative to the data file.")
+@click.option("--source-file", default=None, help="Path template of each item's source, relative to the data file, e.g. '{item_id}.txt' (wins over --source-field).")
+@click.option("--references-field", default="references", help="Field with the human reference summary (text or list); dotted paths map over lists, e.g. general_queries.answer.")
+@click.option("--qa-field", default="qa", help="Field with a list of question-answer objects.")
+@click.option("--question-key", default="question", help="Key of the question inside each qa object.")
+@click.option("--answer-key", default="answer", help="Key of the answer inside each qa object.")
+def import_groundtruth(files, output_dir, id_field, source_field, source_file, references_field, qa_field, question_key, answer_key) -> None:
+    """Import your own ground truth (human reference summaries and/or question-answer pairs) from .jsonl, .csv or .json."""
+    from gaia_eval.stages.import_data import GroundTruthFields, run_import_groundtruth
+
+    fields = GroundTruthFields(id=id_field, source=source_field, source_file=source_file, references=references_field,
+                               qa=qa_field, question=question_key, answer=answer_key)
+    _print_summary(run_import_groundtruth(list(files), output_dir, fields), show_outputs=True)
+
+
+@cli.command("import-outputs")
+@click.argument("file", type=click.Path(path_type=Path))
+@click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["experiments"], help="Folder to write into.")
+@click.option("-g", "--groundtruth", type=click.Path(path_type=Path), default=None, help="Consolidated ground truth giving each item's source text (when the rows have no source column).")
+def import_outputs(file, output_dir, groundtruth) -> None:
+    """Import many systems' outputs (item_id, system, output; optional source, input_tokens, output_tokens, cost_usd, latency_s): one experiment per system, scored by `eval -g`."""
+    from gaia_eval.stages.import_data import run_import_outputs
+
+    _print_summary(run_import_outputs(file, output_dir, groundtruth=groundtruth), show_outputs=True)
+
+
+@cli.command("batch-experiment", cls=ListOptionsCommand, repeat_options=("-i", "--input"))
+@cache_options
+@click.option("-c", "--config", "config_path", type=click.Path(path_type=Path), default=None, help="Experiment config JSON [default: the offline baselines for the input's use case].")
+@click.option("-i", "--input", "input_paths", type=click.Path(path_type=Path), multiple=True, help="Ground truth (file or folder), or a folder of .txt documents; several files (a shell glob) each get a subfolder of -o.  [default: groundtruth]")
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["experiments"], help="Folder to write into.")
 @click.option("--force", is_flag=True, help="Re-run every item, even journaled or finished ones.")
 @click.option("--retry-errors", is_flag=True, help="Re-run only the items that ended in error.")
 @click.option("--concurrency", type=click.IntRange(min=1), default=None, help="Max calls in flight per provider [default: config max_concurrency, else 16].")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--create-sample-config", type=click.Path(path_type=Path), default=None, help="Write a valid sample config to PATH and exit.")
-def batch_experiment(config_path, input_path, output_dir, force, retry_errors, concurrency, quiet, create_sample_config) -> None:
+def batch_experiment(config_path, input_paths, output_dir, force, retry_errors, concurrency, quiet, create_sample_config) -> None:
     """Run every configured model over every item, concurrently and resumably."""
-    from gaia_eval.stages.batch_experiment import run_batch_experiment, write_sample_config
+    from gaia_eval.stages.batch_experiment import output_dirs_for_inputs, run_batch_experiment
 
     if create_sample_config is not None:
-        click.echo(f"wrote {write_sample_config(create_sample_config)}")
+        click.echo(f"wrote {write_sample_config_path(create_sample_config)}")
         return
-    if config_path is None:
-        raise click.UsageError("missing -c/--config (or use --create-sample-config PATH)")
-    summary = run_batch_experiment(
-        config_path,
-        input_path,
-        output_dir,
-        force=force,
-        retry_errors=retry_errors,
-        concurrency=concurrency,
-        show_progress=False if quiet else None,
-    )
-    _print_summary(summary)
-    click.echo(f"  items: {summary.items_ok} ok, {summary.items_error} errors; {summary.calls_made} model calls made")
-    if summary.items_error:
-        command = f"gaia-eval batch-experiment -c {config_path} -i {input_path} -o {output_dir} --retry-errors"
-        raise RunFailed(f"{summary.items_error} items errored after retries; re-run only them with: {command}")
+    inputs = list(input_paths) or [DEFAULTS["groundtruth"]]
+    errors = 0
+    damaged: list[str] = []
+    for input_path, out_dir in output_dirs_for_inputs(inputs, output_dir):
+        summary = run_batch_experiment(
+            config_path,
+            input_path,
+            out_dir,
+            force=force,
+            retry_errors=retry_errors,
+            concurrency=concurrency,
+            show_progress=False if quiet else None,
+        )
+        _print_summary(summary)
+        click.echo(f"  items: {summary.items_ok} ok, {summary.items_error} errors; {summary.calls_made} requests sent to models (baselines not counted)")
+        errors += summary.items_error
+        damaged += summary.damaged
+    for line in damaged:
+        click.echo(f"  damaged: {line}", err=True)
+    if damaged:
+        raise RunFailed(f"{len(damaged)} experiment file(s) are damaged and were left out of the consolidated report (listed above); delete them and run the same command again to remake them")
+    if errors:
+        config = f"-c {config_path} " if config_path else ""
+        command = f"gaia-eval batch-experiment {config}{' '.join(f'-i {p}' for p in inputs)} -o {output_dir} --retry-errors"
+        raise RunFailed(f"{errors} items errored after retries; re-run only them with: {command}")
 
 
-@cli.command("eval")
-@click.option("-d", "--directory", type=click.Path(path_type=Path), default=DEFAULTS["experiments"], help="Folder of *.experiment.json.")
-@click.option("-f", "--file", "experiment_file", type=click.Path(path_type=Path), default=None, help="One experiment file (wins over -d).")
+def write_sample_config_path(path: Path) -> Path:
+    from gaia_eval.stages.batch_experiment import write_sample_config
+
+    return write_sample_config(path)
+
+
+@cli.command("eval", cls=ListOptionsCommand, repeat_options=("-g", "--groundtruth"))
+@cache_options
+@click.option("-d", "--directory", type=click.Path(path_type=Path), default=DEFAULTS["experiments"], help="Folder of *.experiment.json and/or filled *.template.{json,csv,jsonl,xml}.")
+@click.option("-f", "--file", "experiment_file", type=click.Path(path_type=Path), default=None, help="One experiment file or filled template (wins over -d).")
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["evaluation"], help="Folder to write into.")
-@click.option("-g", "--groundtruth", type=click.Path(path_type=Path), default=None, help="External ground truth (for experiments run on raw documents).")
+@click.option("-g", "--groundtruth", type=click.Path(path_type=Path), multiple=True, help="External ground truth (for experiments run on raw documents); several files (a shell glob) merge.")
 @click.option("--force", is_flag=True, help="Re-score even evaluations that are up to date (with --judge: judge every item again).")
-@click.option("--incremental-update", is_flag=True, help="Only update consolidated_evaluations_report.json from changed eval files.")
-@click.option("--regenerate-report", is_flag=True, help="Only rebuild consolidated_evaluations_report.json from every eval file.")
+@click.option("--incremental-update", is_flag=True, help="Evaluate new and changed experiments, skip up-to-date ones, and update consolidated_evaluations_report.json from the changed evaluation files only (what a plain run does).")
+@click.option("--regenerate-report", is_flag=True, help="Only rebuild consolidated_evaluations_report.json from every evaluation file; nothing is scored.")
 @click.option("--judge", "judge_spec", default=None, metavar="PROVIDER:MODEL", help="Also grade with an LLM judge, e.g. anthropic:claude-sonnet-4-6, openai:gpt-4o-mini, ollama:llama3.2:3b (split on the first colon). The deterministic rubric always runs too.")
 @click.option("--judge-base-url", default=None, help="Base URL of the judge's endpoint (an OpenAI-compatible server, a proxy).")
 @click.option("--judge-samples", type=click.IntRange(min=1), default=None, help="Independent judgements per item; the rating is their median.  [default: 1]")
 @click.option("--judge-concurrency", type=click.IntRange(min=1), default=None, help="Max judge calls in flight.  [default: 8]")
+@click.option("--judge-timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS", help="Per-attempt timeout of a judge call; a call silent for longer is retried.  [default: 60]")
+@click.option("--judge-criteria", default=None, metavar="NAMES|FILE.json", help="The judge's summary criteria instead of the meeting ones: names among coherence, consistency, fluency, relevance, or a JSON list of {id, label, question}.")
 def eval_command(
     directory, experiment_file, output_dir, groundtruth, force, incremental_update, regenerate_report,
-    judge_spec, judge_base_url, judge_samples, judge_concurrency,
+    judge_spec, judge_base_url, judge_samples, judge_concurrency, judge_timeout, judge_criteria,
 ) -> None:
     """Score each experiment against ground truth (deterministic rubric), optionally also with an LLM judge."""
     from gaia_eval.errors import UsageError
-    from gaia_eval.scoring.judge.core import DEFAULT_JUDGE_CONCURRENCY, parse_judge_spec
+    from gaia_eval.scoring.judge import DEFAULT_JUDGE_CONCURRENCY, DEFAULT_JUDGE_TIMEOUT_S, parse_judge_spec
     from gaia_eval.stages.eval import STANDALONE_NOTE, run_eval
 
     judge = None
@@ -210,14 +291,18 @@ def eval_command(
             base_url=judge_base_url,
             samples=judge_samples or 1,
             concurrency=judge_concurrency or DEFAULT_JUDGE_CONCURRENCY,
+            timeout_s=judge_timeout or DEFAULT_JUDGE_TIMEOUT_S,
+            criteria=judge_criteria,
         )
-    elif judge_base_url is not None or judge_samples is not None or judge_concurrency is not None:
-        raise UsageError("--judge-base-url, --judge-samples and --judge-concurrency need --judge", fix="add --judge PROVIDER:MODEL")
+    elif any(v is not None for v in (judge_base_url, judge_samples, judge_concurrency, judge_timeout, judge_criteria)):
+        raise UsageError("--judge-base-url, --judge-samples, --judge-concurrency, --judge-timeout and --judge-criteria "
+                         "need --judge",
+                         fix="add --judge PROVIDER:MODEL")
     summary = run_eval(
         experiment_dir=directory,
         experiment_file=experiment_file,
         output_dir=output_dir,
-        groundtruth=groundtruth,
+        groundtruth=list(groundtruth) or None,
         force=force,
         incremental_update=incremental_update,
         regenerate_report=regenerate_report,
@@ -228,17 +313,45 @@ def eval_command(
     _print_summary(summary)
     if summary.failed:
         raise RunFailed(f"{summary.failed} evaluation(s) have judge calls that failed; run the same command again to call only them")
+    if summary.damaged:
+        for line in summary.damaged:
+            click.echo(f"  damaged: {line}", err=True)
+        raise RunFailed(f"{len(summary.damaged)} evaluation file(s) are damaged and were left out of the index (listed above); delete them and run the same command again to remake them")
+    if summary.empty_responses:
+        raise RunFailed("some template responses are empty (listed above) and count as errors; paste them in and run the same command again")
 
 
 @cli.command()
 @click.option("-d", "--eval-dir", type=click.Path(path_type=Path), default=DEFAULTS["evaluation"], help="Folder of *.experiment.eval.json.")
-@click.option("-o", "--output-file", type=click.Path(path_type=Path), default=DEFAULTS["report"], help="Markdown file; .csv and .json are written beside it.")
+@click.option("-o", "--output-file", type=click.Path(path_type=Path), default=DEFAULTS["report"], help="Markdown file (or an existing folder: FOLDER/report.md); .csv and .json are written beside it.")
 def report(eval_dir, output_file) -> None:
     """Write the markdown report (plus CSV and JSON) with the model performance table."""
     from gaia_eval.stages.report import run_report
 
     summary = run_report(eval_dir, output_file)
     _print_summary(summary, show_outputs=True)
+
+
+@cli.command(cls=ListOptionsCommand, list_options=("--styles",))
+@click.option("-i", "--input", "input_file", type=click.Path(path_type=Path), required=True, help="The document to summarize (.txt, .md, .html or .pdf).")
+@click.option("--styles", default="all", help="Styles, as words or commas: all, or brief detailed bullets executive participants action_items (and gaia-eval's own names).")
+@click.option("--combined-prompt", is_flag=True, help="One call for every style (cheaper, less focused) instead of one call per style.")
+@click.option("--provider", type=click.Choice(["baseline", "anthropic", "openai", "lemonade", "ollama", "vllm", "lmstudio", "llamacpp"]), default="baseline", help="Who summarizes: an offline baseline or an LLM.")
+@click.option("--model", default=None, help="Model of the provider [default with baseline: textrank].")
+@click.option("--base-url", default=None, help="Endpoint of the provider (a local server's URL, a proxy).")
+@click.option("--max-tokens", type=click.IntRange(min=1), default=1024, help="Output budget of each reply.")
+@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Also write the summaries, usage and cost as JSON.")
+def summarize(input_file, styles, combined_prompt, provider, model, base_url, max_tokens, output) -> None:
+    """Summarize one file in the styles asked for, with batch-experiment's prompts and providers."""
+    from gaia_eval.stages.summarize import run_summarize
+
+    result = run_summarize(
+        input_file, styles=_split_types(styles), combined_prompt=combined_prompt, provider=provider, model=model,
+        base_url=base_url, max_tokens=max_tokens, output=output,
+    )
+    click.echo(result.render())
+    if output is not None:
+        click.echo(f"\nwrote {output}")
 
 
 @cli.command()
@@ -262,9 +375,14 @@ def quickstart(output_dir) -> None:
 @click.option("--repeats", type=click.IntRange(min=1), default=1, help="Run each task K times: per-task pass rates and pass^k.")
 @click.option("--concurrency", type=click.IntRange(min=1), default=4, help="Tasks in flight at once.")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write every result, trajectories included, as JSON.")
-@click.option("--strict", is_flag=True, help="Exit 2 instead of 0 when the runner's API key is not set.")
+@click.option("--strict", is_flag=True, help="Exit 2 instead of 0 when the runner's API key is not set (the default when CI is set).")
+@click.option("--allow-skip", is_flag=True, help="With CI set, exit 0 when the runner's API key is not set (nothing gated).")
+@click.option("--max-steps", type=click.IntRange(min=1), default=8, help="react: model turns per task before it fails with that reason.")
+@click.option("--task-timeout", type=click.FloatRange(min=0, min_open=True), default=300.0, metavar="SECONDS", help="react: wall time per task (steps and retries included) before it fails with that reason.")
+@click.option("--reply-tokens", type=click.IntRange(min=1), default=1024, help="react: reply budget (max_tokens) of each model turn.")
+@click.option("--attempt-timeout", type=click.FloatRange(min=0, min_open=True), default=120.0, metavar="SECONDS", help="react: per-attempt timeout of a model call (raise it for a slow local model).")
 @click.pass_context
-def bench(ctx, suite, runner, baseline, save_baseline, tolerance, max_steps_increase, max_tool_error_increase, repeats, concurrency, output, strict) -> None:
+def bench(ctx, suite, runner, baseline, save_baseline, tolerance, max_steps_increase, max_tool_error_increase, repeats, concurrency, output, strict, allow_skip, max_steps, task_timeout, reply_tokens, attempt_timeout) -> None:
     """Run an agent benchmark SUITE (a builtin name or a .json/.jsonl file) and gate it on a baseline.
 
     `gaia-eval bench list` lists the builtin suites. Prints the per-task table, success rate, average
@@ -278,6 +396,9 @@ def bench(ctx, suite, runner, baseline, save_baseline, tolerance, max_steps_incr
             suite, runner=runner, baseline=baseline, save_baseline_to=save_baseline, tolerance=tolerance,
             repeats=repeats, concurrency=concurrency, output=output, strict=strict,
             max_steps_increase=max_steps_increase, max_tool_error_increase=max_tool_error_increase,
+            allow_skip=allow_skip,
+            react_options={"max_steps": max_steps, "task_timeout_s": task_timeout, "reply_tokens": reply_tokens,
+                           "attempt_timeout_s": attempt_timeout},
         )
     )
 
@@ -285,7 +406,7 @@ def bench(ctx, suite, runner, baseline, save_baseline, tolerance, max_steps_incr
 @cli.command("check-answer")
 @click.argument("expected", required=False)
 @click.argument("answer", required=False)
-@click.option("--mode", type=click.Choice(["gaia", "gaia-official", "lenient", "exact", "f1", "numeric", "contains", "regex", "fuzzy", "semantic"]), default="gaia", help="How to compare (gaia: strict on the value, tolerant of format).")
+@click.option("--mode", type=click.Choice(MATCH_MODES), default="gaia", help="How to compare (gaia: strict on the value, tolerant of format).")
 @click.option("--rel-tol", type=click.FloatRange(min=0), default=None, help="Relative tolerance for numbers [default: float rounding only].")
 @click.option("--abs-tol", type=click.FloatRange(min=0), default=None, help="Absolute tolerance for numbers.")
 @click.option("--threshold", type=float, default=None, help="Pass mark of f1 (0..1), fuzzy (0..100) or semantic (-1..1).")
@@ -302,7 +423,7 @@ def check_answer(ctx, expected, answer, mode, rel_tol, abs_tol, threshold, unord
     """
     import orjson
 
-    from gaia_eval.scoring.answers.match import check_answers_file, format_verdict, match_answer
+    from gaia_eval.scoring.answers import check_answers_file, format_verdict, match_answer
 
     options = {"rel_tol": rel_tol, "abs_tol": abs_tol, "threshold": threshold, "ordered": False if unordered else None}
     options = {name: value for name, value in options.items() if value is not None}
@@ -320,17 +441,23 @@ def check_answer(ctx, expected, answer, mode, rel_tol, abs_tol, threshold, unord
 
 
 @cli.command("create-template")
-@click.option("-i", "--input", "groundtruth", type=click.Path(path_type=Path), default=DEFAULTS["groundtruth"] / "qa", help="Ground truth (file or folder) to make the template from.")
-@click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["experiments"], help="Folder for <name>.template.json.")
-@click.option("--name", required=True, help="The system whose answers will be filled in, as reports will show it.")
-@click.option("--model", default="manual", help="What produced the answers (free text, e.g. 'acme-rag v2').")
-def create_template(groundtruth, output_dir, name, model) -> None:
-    """Write a template to fill with a third-party system's answers (questions and documents, no answers)."""
-    from gaia_eval.stages.template import run_create_template
+@click.option("-d", "--directory", "-i", "--input", "input_path", type=click.Path(path_type=Path), default=DEFAULTS["groundtruth"], help="Ground truth (folder or file), or a folder of raw test documents (standalone scoring).")
+@click.option("-u", "--use-case", type=click.Choice(["summarization", "qa", "email"]), default=None, help="Use case [default: the ground truth's].")
+@click.option("--format", "fmt", type=click.Choice(["json", "csv", "jsonl", "xml"]), default="json", help="File format: csv opens in a spreadsheet; json, jsonl and xml are for editing by hand or by script.")
+@click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=Path("templates"), help="Folder for <name>.template.<format>.")
+@click.option("--name", default=None, help="The system whose responses will be filled in [default: the file stem, <use_case>; rename the file to rename the system].")
+@click.option("--model", default="manual", help="What produced the responses (free text, e.g. 'acme-rag v2').")
+@click.option("--include-groundtruth", is_flag=True, help="Also write each record's expected answer as `ground_truth` (the person filling it in will see it).")
+def create_template(input_path, use_case, fmt, output_dir, name, model, include_groundtruth) -> None:
+    """Write a template to fill with a third-party system's responses: one record per test item with
+    test_id, input_text, an empty response and the evaluation criteria."""
+    from gaia_eval.stages.response_template import run_create_response_template
 
-    path = run_create_template(groundtruth, output_dir, name, model=model)
+    path = run_create_response_template(
+        input_path, output_dir, use_case=use_case, fmt=fmt, name=name, model=model, include_groundtruth=include_groundtruth
+    )
     click.echo(f"wrote {path}")
-    click.echo(f"  fill in the answers, then: gaia-eval import-template {path} -o {output_dir}")
+    click.echo(f"  paste the responses into `response`, then: gaia-eval eval -f {path} -o evaluation")
 
 
 @cli.command("import-template")
@@ -359,11 +486,51 @@ def import_template(template, groundtruth, output_dir) -> None:
 @click.option("--reports-dir", type=click.Path(path_type=Path), default=None, help="Override workspace/reports.")
 def visualize(workspace, host, port, no_browser, test_data_dir, groundtruth_dir, experiments_dir, evaluations_dir, reports_dir) -> None:
     """Browse documents, ground truth, experiments, evaluations and reports in a local web viewer."""
+    from gaia_eval.errors import InputError
     from gaia_eval.visualize import run_visualize
 
+    if not workspace.is_dir():
+        raise InputError("folder not found", file=workspace, field="--workspace",
+                         fix="pass the folder that holds experiments/ and evaluation/ (or leave --workspace out for .)")
     folders = {"test_data": test_data_dir, "groundtruth": groundtruth_dir, "experiments": experiments_dir,
                "evaluation": evaluations_dir, "reports": reports_dir}
     run_visualize(workspace, host=host, port=port, open_browser=not no_browser, folders=folders, echo=click.echo)
+
+
+@cli.command("meta-eval")
+@click.argument("ratings", type=click.Path(path_type=Path))
+@click.option("-o", "--output", type=click.Path(path_type=Path), default=None, help="Write the result as JSON here (the markdown goes beside it as .md). evaluation/meta_eval.json is where `report` looks.")
+@click.option("--markdown", "markdown_file", type=click.Path(path_type=Path), default=None, help="Write the markdown table here.")
+@click.option("--metrics", default=None, help="Comma-separated scorers to measure (the baselines length and rouge1_recall always run) [default: every applicable one].")
+@click.option("--exclude-system", "exclude_systems", multiple=True, metavar="NAME", help="Leave this system out, e.g. the one whose output is the reference (repeatable).")
+@click.option("--judge", "judge_spec", default=None, metavar="PROVIDER:MODEL", help="Also measure the LLM judge, e.g. anthropic:claude-sonnet-4-6 (one call per summary).")
+@click.option("--judge-base-url", default=None, help="Base URL of the judge's endpoint.")
+def meta_eval(ratings, output, markdown_file, metrics, exclude_systems, judge_spec, judge_base_url) -> None:
+    """Measure how well each scorer agrees with human ratings (RATINGS.jsonl or .csv): system-level Kendall,
+    Spearman and Pearson with bootstrap intervals, summary-level correlation, pairwise accuracy."""
+    from gaia_eval.errors import UsageError
+    from gaia_eval.stages.meta_eval import run_meta_eval
+
+    judge = None
+    if judge_spec is not None:
+        from gaia_eval.scoring.judge import parse_judge_spec
+
+        judge = parse_judge_spec(judge_spec, base_url=judge_base_url)
+    elif judge_base_url is not None:
+        raise UsageError("--judge-base-url needs --judge", fix="add --judge PROVIDER:MODEL")
+    run = run_meta_eval(
+        ratings,
+        metrics=_split_types(metrics),
+        exclude_systems=list(exclude_systems),
+        judge=judge,
+        output=output,
+        markdown=markdown_file,
+    )
+    click.echo(run.markdown)
+    for path in run.outputs:
+        click.echo(f"wrote {path}")
+    if run.failed_judge_calls:
+        raise RunFailed(f"{run.failed_judge_calls} judge call(s) failed; run the same command again (answered calls come from the cache)")
 
 
 def main() -> None:

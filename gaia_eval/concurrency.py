@@ -45,18 +45,27 @@ class RetryPolicy:
 class RateLimiter:
     """Requests-per-minute pacing: calls are spaced at least 60/rpm seconds apart, in arrival order."""
 
-    def __init__(self, requests_per_minute: float) -> None:
+    def __init__(
+        self,
+        requests_per_minute: float,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], Awaitable[None]] = asyncio.sleep,
+    ) -> None:
+        # clock and sleep are injectable so that tests check the pacing on a fake clock, not on wall time
         self.interval = 60.0 / requests_per_minute
         self._next_at = 0.0
         self._lock = asyncio.Lock()
+        self._clock = clock
+        self._sleep = sleep
 
     async def acquire(self) -> None:
         async with self._lock:
-            now = time.monotonic()
+            now = self._clock()
             wait = self._next_at - now
             self._next_at = max(now, self._next_at) + self.interval
         if wait > 0:
-            await asyncio.sleep(wait)
+            await self._sleep(wait)
 
 
 class ProviderGate:

@@ -6,6 +6,7 @@ failed (some items errored, a provider failed for good).
 
 from __future__ import annotations
 
+import errno
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -68,6 +69,20 @@ class MissingCredentialsError(UsageError):
     """A cloud provider needs an API key that is not in the environment."""
 
 
+class StorageError(GaiaEvalError):
+    """A file could not be written (disk full, permissions): the run stops; what was written before stays."""
+
+
+def storage_error(path: str | Path, exc: OSError) -> StorageError:
+    """The one-line error for a write the file system refused mid-run (ENOSPC and the like)."""
+    reason = exc.strerror or type(exc).__name__
+    if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+        fix = "free disk space (or pass an output folder on another disk), then run the same command again to resume"
+    else:
+        fix = "check the folder and its disk, then run the same command again to resume"
+    return StorageError(f"cannot be written ({reason})", file=path, fix=fix)
+
+
 class RunFailed(GaiaEvalError):
     """The run finished but some work failed; the artifacts record which and why."""
 
@@ -98,6 +113,13 @@ class ServerError(ProviderError):
 class ProviderTimeoutError(ProviderError):
     retryable = True
     reason = "timeout"
+
+
+class ContextOverflowError(ProviderError):
+    """The prompt does not fit the model's context window. Not transient: the same request fails the same way,
+    so it is never retried; the fix is a shorter input or a model served with a larger context."""
+
+    reason = "context_overflow"
 
 
 class ConnectionFailedError(ProviderError):

@@ -103,16 +103,16 @@ NUMBERS = _gaia([
     ("15", "15 percent", True),
     ("50%", "0.5", False),
     ("0.15", "15%", False),
-    ("7", "7 km", True),
+    ("7", "7 km", False),  # a unit the expected answer does not carry is another answer (issue 12)
     ("7 km", "7 kilometres", True),
     ("7 km", "7 miles", False),
     ("12 kg", "12 kilograms", True),
     ("12 km/h", "12 mph", False),
     ("12 apples", "12 pears", False),
     ("12 apples", "12 red apples", True),
-    ("12", "12 years old", True),
-    ("30", "30\u00b0C", True),
-    ("-5", "-5\u00b0C", True),
+    ("12", "12 years old", False),  # unit not carried; with question="How old ...?" it matches
+    ("30", "30\u00b0C", False),  # unit not carried
+    ("-5", "-5\u00b0C", False),  # unit not carried
     ("1500000", "1.5 million", True),
     ("1500000", "1.5M", True),
     ("1500000", "$1.5 million", True),
@@ -145,8 +145,8 @@ NUMBERS = _gaia([
     ("3", "third", True),
     ("Third", "3rd", True),
     ("2", "second place", True),
-    ("12", "approximately 12", True),
-    ("12", "~12", True),
+    ("12", "approximately 12", False),  # an approximation is not the exact number
+    ("12", "~12", False),
     ("0", "None", True),
     ("0", "zero", True),
     ("-5", "\u20145", True),
@@ -183,10 +183,10 @@ NUMBERS_IN_TEXT = _gaia([
     ("12", "at least 12", False),
     ("12", "more than 12", False),
     ("12", "At most 12.", False),
-    ("12", "Roughly 12.", True),
+    ("12", "Roughly 12.", False),
     ("12", "I'm not sure, but the answer is 12", False),
     ("12", "12 apples and 3 oranges", False),
-    ("3.5", "3.5 km (about 2.2 miles)", True),
+    ("3.5 km", "3.5 km (about 2.2 miles)", True),  # the leading answer; the aside converts it
     ("4", "2 + 2 = 4", True),
     ("13", "16 - 3 = 13", True),
     ("16", "16 - 3 = 13", False),
@@ -266,7 +266,7 @@ STRINGS = _gaia([
     ("A", "a", True),
     ("A", "B", False),
     ("B", "The answer is B.", True),
-    ("seagull", "sea gull", True),
+    ("seagull", "sea gull", False),  # removing a space never merges two words into another word
     ("Jean-Paul Sartre", "Jean Paul Sartre", True),
     ("Washington D.C.", "Washington, D.C.", True),
     ("U.S.", "US", True),
@@ -476,14 +476,16 @@ BOUNDS = _gaia([
     ("42", "42 at most", False),
     ("42", "42, at most", False),
     ("42", "42 or more", False),
-    # an approximation commits to the value, in words or symbols, as "approximately 12" does
-    ("42", "~42", True),
-    ("42", "\u224842", True),
-    ("42", "\u2248 42", True),
-    ("42", "about 42", True),
+    # an approximation, in words or symbols, is not the exact number (issue 12); an approximate expected answer
+    # accepts one
+    ("42", "~42", False),
+    ("42", "\u224842", False),
+    ("42", "\u2248 42", False),
+    ("42", "about 42", False),
+    ("about 42", "about 42", True),
     ("42", "6 * 7 => 42", True),  # an arrow, not a bound
     ("42", "40 + 2 = 42", True),
-    ("42", "after 42 days", True),  # a duration: "after" bounds only points in time
+    ("42 days", "after 42 days", True),  # a duration: "after" bounds only points in time
     # dates: before / after / since / until bound a day; "by" gives a due date, "from" a start
     ("May 4", "after May 4", False),
     ("May 4", "since May 4", False),
@@ -610,7 +612,7 @@ GRADER_SET: list[tuple[str, str, bool]] = [
     ("S\u00e3o Paulo", "Sao Paulo", True),
     ("1000", "1,000", True),
     ("1000", "$1,000", True),
-    ("1000", "1000 km", True),
+    ("1000", "1000 km", False),  # relabelled for issue 12: a unit the expected answer does not carry is not a match
     ("1000", "one thousand", True),
     ("1000", "10000", False),
     ("1000", "100", False),

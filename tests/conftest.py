@@ -17,3 +17,11 @@ def fake_llm() -> Iterator[FakeLLMServer]:
         yield server
     finally:
         server.stop()
+
+
+@pytest.fixture(autouse=True)
+def _private_response_cache(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Every test gets its own empty response cache, so no test is answered from another's calls (or from the
+    developer's ~/.cache) and call counts mean what they say. Subprocesses inherit it through the environment."""
+    monkeypatch.setenv("GAIA_EVAL_CACHE_DIR", str(tmp_path_factory.mktemp("response-cache")))
+    monkeypatch.delenv("GAIA_EVAL_NO_CACHE", raising=False)

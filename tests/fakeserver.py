@@ -17,7 +17,9 @@ responder (by default an echo of the last user message, or a minimal valid objec
 A reply is a dict: {"text"} | {"json"} | {"tool_calls": [{"name", "arguments", "id"?}], "text"?} (OpenAI
 arguments given as a str are sent verbatim) |
 {"fault": "<HTTP status>" | "hang" | "malformed" | "no_choices" | "truncated" | "refusal",
-"retry_after"?: seconds, "retry_after_ms"?: ms}; any reply may carry "usage": {"input_tokens", "output_tokens"}.
+"retry_after"?: seconds, "retry_after_ms"?: ms}; any reply may carry "usage": {"input_tokens", "output_tokens"}
+and "finish_reason" (OpenAI protocol: replayed as is, e.g. a real model's "length"); an HTTP fault may carry
+"error_body", sent verbatim (e.g. llama.cpp's exceed_context_size_error).
 """
 
 from __future__ import annotations
@@ -390,7 +392,8 @@ class FakeLLMServer:
             handler._send(200, empty if protocol == "openai" else {"id": f"msg_{number}", "type": "message"})
             return
         if fault is not None and fault.isdigit():
-            handler._send(int(fault), _error_body(protocol, int(fault), reply.get("message")), _retry_headers(reply))
+            error = reply.get("error_body") or _error_body(protocol, int(fault), reply.get("message"))
+            handler._send(int(fault), error, _retry_headers(reply))
             return
         render = _render_openai if protocol == "openai" else _render_anthropic
         handler._send(200, render(body, reply, number))
@@ -421,6 +424,10 @@ def _error_body(protocol: str, status: int, message: str | None) -> dict[str, An
 def _usage(body: dict[str, Any], reply: Reply, output_text: str) -> tuple[int, int]:
     if "usage" in reply:
         return reply["usage"]["input_tokens"], reply["usage"]["output_tokens"]
+    if reply.get("fault") == "truncated":  # a real server stops exactly at the reply budget
+        budget = body.get("max_tokens") or body.get("max_completion_tokens")
+        if isinstance(budget, int):
+            return prompt_words(body), budget
     return prompt_words(body), max(1, _words(output_text))
 
 
@@ -452,6 +459,7 @@ def _render_openai(body: dict[str, Any], reply: Reply, number: int) -> dict[str,
         output = json.dumps(reply["json"]) if "json" in reply else reply.get("text", "")
         if fault == "truncated":
             output, finish = output[: max(1, len(output) // 2)], "length"
+        finish = reply.get("finish_reason", finish)
         message["content"] = output
     prompt, completion = _usage(body, reply, output)
     return {

@@ -373,26 +373,25 @@ def _long_transcript(words: int, seed: int = 7) -> str:
 
 def test_a_20k_word_transcript_is_handled_fast() -> None:
     document = _long_transcript(20_000)
-    started = time.perf_counter()
+    started = time.process_time()  # CPU time of this process: a busy machine does not inflate it, wall time would
     for model in ("lead", "textrank"):
         summaries = summarize(model, document)
         assert summaries.executive_summary
     answer = answer_question("retrieval", document, "How many customers churned after the pricing review?")
-    elapsed = time.perf_counter() - started
-    assert elapsed < 2.0, f"took {elapsed:.2f}s"
+    cpu = time.process_time() - started
+    assert cpu < 2.0, f"took {cpu:.2f}s of CPU"
     assert set(summaries.participants) == {"Alice Moreau", "Bongani Dlamini", "Chen Wei", "Dmitri Volkov"}
     assert isinstance(answer, str)
 
 
-QMSUM = sorted((Path(__file__).resolve().parents[2] / "shared" / "datasets" / "qmsum").glob("*.txt"))
+QMSUM = sorted((Path(__file__).resolve().parent / "data" / "qmsum").glob("*.txt"))  # a small copy, see its README
 
 
-@pytest.mark.skipif(not QMSUM, reason="../shared/datasets/qmsum is not beside this checkout")
 @pytest.mark.parametrize("path", QMSUM, ids=[p.stem for p in QMSUM])
 def test_real_meeting_transcripts_are_summarized_fast(path: Path) -> None:
     document = path.read_text(encoding="utf-8")
-    started = time.perf_counter()
+    started = time.process_time()
     summaries = summarize("textrank", document)
     answer_question("retrieval", document, "What did the group decide about the budget?")
-    assert time.perf_counter() - started < 2.0
+    assert time.process_time() - started < 2.0
     assert summaries.participants and summaries.executive_summary and summaries.topics_discussed

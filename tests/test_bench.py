@@ -18,7 +18,9 @@ from gaia_eval.bench.gate import (
     save_baseline,
 )
 from gaia_eval.bench.metrics import run_suite
-from gaia_eval.bench.runners import CommandRunner, EvalRun, resolve_runner
+from gaia_eval.bench.report import render_report
+from gaia_eval.bench.runners import CommandRunner, resolve_runner
+from gaia_eval.bench.runs import EvalRun
 from gaia_eval.bench.suites import load_builtin, load_suite, resolve_suite
 from gaia_eval.bench.tasks import TaskSpec, TaskSpecError
 from gaia_eval.bench.tools import calculator_tool, execute_tool, lookup_tool
@@ -100,7 +102,6 @@ def test_regex_and_exact_kinds() -> None:
 
 
 def test_gaia_kind_uses_the_answer_matcher() -> None:
-    pytest.importorskip("gaia_eval.scoring.answers.match")
     gaia = task(kind="gaia", expected="Paris")
     assert gaia.check("Paris")
     assert not gaia.check("London")
@@ -325,15 +326,15 @@ def test_run_suite_aggregates_rows_and_survives_runner_exceptions() -> None:
 
     report = run_suite(runner, tasks, concurrency=2)
     assert report.success_rate == pytest.approx(1 / 3)
-    assert report.avg_steps == pytest.approx(4 / 3)
+    assert report.avg_steps == pytest.approx(4 / 2)  # the crashed attempt took no steps and is not averaged in
     assert report.tool_error_rate == pytest.approx(1 / 4)
     rows = {row.task.id: row for row in report.tasks}
     assert rows["wrong"].attempts[0].explanation == (
         "number: the answer 15 != expected 5 (read after the 'the answer is' phrase); tolerance 1e-06")
     assert rows["crash"].attempts[0].error == "ValueError: model exploded" and not rows["crash"].passed
-    text = report.render()
+    text = render_report(report)
     assert "ERROR" in text and "success rate     33.3% (1/3)" in text
-    assert "avg steps        1.33" in text and "tool error rate  25.0% (1 errors / 4 steps)" in text
+    assert "avg steps        2.00" in text and "tool error rate  25.0% (1 errors / 4 steps)" in text
 
 
 def test_repeats_give_pass_rates_and_pass_hat_k(tmp_path: Path) -> None:
@@ -347,7 +348,7 @@ def test_repeats_give_pass_rates_and_pass_hat_k(tmp_path: Path) -> None:
     rates = {row.task.id: row.pass_rate for row in report.tasks}
     assert rates == {"steady": 1.0, "flaky": pytest.approx(2 / 3)}
     assert report.pass_hat_k == 0.5 and report.success_rate == pytest.approx(5 / 6)
-    assert "pass^3           50.0%" in report.render() and "2/3" in report.render()
+    assert "pass^3           50.0%" in render_report(report) and "2/3" in render_report(report)
     report.to_json(tmp_path / "results.json")
     saved = json.loads((tmp_path / "results.json").read_text())
     assert saved["pass_hat_k"] == 0.5 and len(saved["tasks"][1]["attempts"]) == 3
@@ -423,7 +424,8 @@ def test_baseline_round_trip_and_fingerprint_refusal(tmp_path: Path) -> None:
     path = tmp_path / "baselines" / "custom.json"
     save_baseline(report, path)
     on_disk = json.loads(path.read_text())
-    assert set(on_disk) == {"suite", "suite_fingerprint", "success_rate", "avg_steps", "tool_error_rate", "n", "tasks"}
+    assert set(on_disk) == {"suite", "suite_fingerprint", "success_rate", "avg_steps", "tool_error_rate", "n", "tasks",
+                            "runner"}
     assert on_disk["tasks"] == {"t0": True, "t1": False, "t2": True}
     loaded = load_baseline(path)
     assert loaded.success_rate == pytest.approx(2 / 3) and loaded.n == 3
@@ -475,6 +477,13 @@ def test_save_baseline_then_gate_a_suite_file(tmp_path: Path, stubs_on_path: Non
     results = tmp_path / "results.json"
     assert run_bench_command(str(suite_path), save_baseline_to=str(default_baseline), output=str(results)) == 0
     assert load_baseline(default_baseline).success_rate == 1.0 and results.is_file()
+    # The baseline records its runner: a run with another runner is refused, not compared.
+    assert json.loads(default_baseline.read_text())["runner"] == "builtin:calculator"
+    with pytest.raises(UsageError, match="made with runner 'builtin:calculator'"):
+        run_bench_command(str(suite_path), runner="python:stub_runners:answer_one")
+    data = json.loads(default_baseline.read_text())
+    del data["runner"]
+    default_baseline.write_text(json.dumps(data))
     # The next run finds baselines/mini.json next to the suite by itself.
     assert run_bench_command(str(suite_path), runner="python:stub_runners:answer_one") == 1
     out = capsys.readouterr().out
@@ -489,6 +498,7 @@ def test_save_baseline_then_gate_a_suite_file(tmp_path: Path, stubs_on_path: Non
 
 
 def test_missing_api_key_skips_unless_strict(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    monkeypatch.delenv("CI", raising=False)
     monkeypatch.delenv("OPENAI_API_KEY", raising=False)
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     assert run_bench_command("tool_use", runner="react:openai:gpt-4o-mini") == 0
@@ -510,3 +520,23 @@ def test_bench_list(capsys: pytest.CaptureFixture[str]) -> None:
     assert run_bench_command("list") == 0
     out = capsys.readouterr().out
     assert "arithmetic" in out and "24 tasks  baseline shipped" in out and "tool_use" in out
+
+
+def test_with_ci_set_a_missing_key_fails_unless_skipping_is_allowed(monkeypatch: pytest.MonkeyPatch, capsys) -> None:
+    monkeypatch.setenv("CI", "true")
+    monkeypatch.delenv("OPENAI_API_KEY", raising=False)
+    monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
+    assert run_bench_command("tool_use", runner="react:openai:gpt-4o-mini") == 2
+    assert "CI is set" in capsys.readouterr().err
+    assert run_bench_command("tool_use", runner="react:openai:gpt-4o-mini", allow_skip=True) == 0
+
+
+def test_documented_minimal_baseline_gates_with_a_note(tmp_path: Path, capsys) -> None:
+    path = tmp_path / "arithmetic.json"
+    path.write_text('{"success_rate": 0.6667, "avg_steps": 2.0, "tool_error_rate": 0.15, "n": 6}')
+    assert run_bench_command("arithmetic", baseline=str(path)) == 0
+    captured = capsys.readouterr()
+    assert "[OK]" in captured.out and "no suite fingerprint" in captured.err
+    path.write_text('{"success_rate": 0.99}')
+    assert run_bench_command("arithmetic", baseline=str(path)) == 1
+    assert "REGRESSION" in capsys.readouterr().out

@@ -108,3 +108,53 @@ def test_bench_command_with_a_react_runner_on_a_local_server(fake_llm, tmp_path:
     out = capsys.readouterr().out
     assert code == 0
     assert "success rate     100.0% (1/1)" in out and "avg steps        2.00" in out
+
+
+def test_a_task_over_its_wall_time_limit_fails_with_that_reason_and_keeps_its_trajectory(fake_llm) -> None:
+    fake_llm.script([tool_call("calculator", expression="1+1"), {"fault": "hang"}])  # the second turn never answers
+    runner = runner_for(fake_llm, task_timeout_s=0.5)
+    report = run_suite(runner, [TaskSpec("t", "what is 1+1?", "numeric", 2)])
+    attempt = report.tasks[0].attempts[0]
+    assert not attempt.passed and "task time limit of 0.5s" in attempt.explanation
+    assert attempt.steps == 1 and any(m["role"] == "tool" for m in attempt.trajectory)
+
+
+def test_the_limits_a_slow_local_model_needs_are_options(fake_llm, tmp_path: Path, capsys) -> None:
+    from click.testing import CliRunner
+
+    from gaia_eval.cli import cli
+
+    suite = tmp_path / "one.jsonl"
+    suite.write_text(json.dumps({"id": "q1", "prompt": "What is 6 * 7?", "kind": "numeric", "expected": 42}) + "\n")
+    fake_llm.script([tool_call("calculator", expression="6 * 7")] * 3)
+    result = CliRunner().invoke(cli, ["bench", str(suite), "--runner", f"react:vllm:fake-agent@{fake_llm.openai_base_url}",
+                                      "--max-steps", "1", "--reply-tokens", "77", "--attempt-timeout", "9",
+                                      "--task-timeout", "60", "-o", str(tmp_path / "r.json")])
+    assert "step limit of 1" in result.output
+    assert fake_llm.requests[0]["body"]["max_tokens"] == 77
+    assert not (tmp_path / "r.json.partial.jsonl").exists() and (tmp_path / "r.json").exists()
+
+
+def test_a_killed_bench_run_leaves_the_attempts_it_finished(fake_llm, tmp_path: Path) -> None:
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    suite = tmp_path / "s.jsonl"
+    suite.write_text("".join(json.dumps({"id": f"q{i}", "prompt": f"What is {i} + 1?", "kind": "numeric",
+                                         "expected": i + 1}) + "\n" for i in range(6)))
+    fake_llm.script([{"text": "FINAL ANSWER: 1"}, {"fault": "hang"}])  # one task finishes, the next hangs
+    out = tmp_path / "r.json"
+    proc = subprocess.Popen([sys.executable, "-m", "gaia_eval", "bench", str(suite), "--runner",
+                             f"react:vllm:fake-agent@{fake_llm.openai_base_url}", "--concurrency", "1", "-o", str(out)],
+                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    partial = Path(f"{out}.partial.jsonl")
+    deadline = time.monotonic() + 60
+    while time.monotonic() < deadline and not (partial.exists() and partial.read_bytes().count(b"\n") >= 1):
+        time.sleep(0.02)  # wait for the observed event: the first attempt is journaled
+    os.kill(proc.pid, signal.SIGKILL)
+    assert proc.wait() == -signal.SIGKILL
+    lines = [json.loads(line) for line in partial.read_text().splitlines()]
+    assert len(lines) == 1 and lines[0]["task_id"] == "q0"

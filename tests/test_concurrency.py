@@ -8,7 +8,9 @@ import time
 from collections import Counter
 from typing import Any
 
-from gaia_eval.concurrency import Attempted, ProviderGate, RetryPolicy, call_with_retries, map_concurrent
+import pytest
+
+from gaia_eval.concurrency import Attempted, ProviderGate, RateLimiter, RetryPolicy, call_with_retries, map_concurrent
 from gaia_eval.errors import AuthError, BadRequestError, ServerError
 from gaia_eval.providers import ProviderSettings
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message
@@ -106,14 +108,38 @@ def test_a_shared_gate_limits_two_experiments_together(fake_llm) -> None:
     assert fake_llm.max_in_flight == 5
 
 
-def test_rate_limiter_spaces_requests(fake_llm) -> None:
-    gate = ProviderGate(max_concurrency=8, requests_per_minute=600)  # one call every 0.1 s
-    outcomes = run_items(fake_llm, [f"q{i}" for i in range(5)], limit=8, gate=gate)
+def test_rate_limiter_spaces_requests_on_a_fake_clock() -> None:
+    """Five calls arriving together at t=100 start at 100.0, 100.1, ... 100.4 (600 rpm): asserted on a fake clock,
+    so a loaded machine cannot make it flaky."""
+    clock = {"now": 100.0}
+    starts: list[float] = []
 
-    assert all(o.ok for o in outcomes)
-    arrivals = sorted(r["arrived_at"] for r in fake_llm.requests)
-    gaps = [later - earlier for earlier, later in zip(arrivals, arrivals[1:])]
-    assert min(gaps) >= 0.09
+    async def fake_sleep(seconds: float) -> None:
+        starts.append(clock["now"] + seconds)  # when this call may start; the clock itself stands still
+
+    limiter = RateLimiter(600, clock=lambda: clock["now"], sleep=fake_sleep)
+
+    async def call() -> None:
+        before = len(starts)
+        await limiter.acquire()
+        if len(starts) == before:
+            starts.append(clock["now"])  # no wait: starts now
+
+    async def main() -> None:
+        await asyncio.gather(*(call() for _ in range(5)))
+
+    asyncio.run(main())
+    assert sorted(starts) == pytest.approx([100.0, 100.1, 100.2, 100.3, 100.4])
+    clock["now"] = 200.0  # after a long pause nobody waits for the old schedule
+    starts.clear()
+    asyncio.run(main())
+    assert min(starts) == 200.0
+
+
+def test_rate_limited_gate_still_completes_every_call(fake_llm) -> None:
+    gate = ProviderGate(max_concurrency=8, requests_per_minute=6000)
+    outcomes = run_items(fake_llm, [f"q{i}" for i in range(5)], limit=8, gate=gate)
+    assert all(o.ok for o in outcomes) and fake_llm.request_count == 5
 
 
 def test_retries_are_recorded_with_their_reasons(fake_llm) -> None:

@@ -147,7 +147,9 @@ def test_a_bad_reply_gets_one_repair_turn_that_says_what_was_wrong(fake_llm, doc
                 "refusal": "declined"}[bad]
     assert expected in repair
     first, second = (r["body"].get("max_tokens") for r in fake_llm.requests)
-    assert second == 2 * first  # room for a reply that was cut off
+    # More room only for a reply cut off at its budget; a larger budget fixes nothing else (and would overflow a
+    # context that had filled up).
+    assert second == (2 * first if bad == "truncated" else first)
 
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
@@ -360,3 +362,32 @@ def test_llm_ground_truth_feeds_batch_experiment(fake_llm, docs, tmp_path, keys)
     experiment = read_artifact(tmp_path / "exp" / "lead.experiment.json", Experiment)
     expected = {i.groundtruth_answer.answer for i in experiment.items if i.groundtruth_answer}
     assert expected == {"$48,500", "Tom Berg", "April 6"}
+
+
+JUNK_SUMMARIES = {  # what grammar-constrained JSON from a weak model looked like: schema-valid, no substance
+    "executive_summary": ":{",
+    "detailed_summary": "owner: key_decisions",
+    "action_items": ["owner: key_decisions"],
+    "key_decisions": ["owner: key_decisions"],
+    "participants": ["owner: key_decisions"],
+    "topics_discussed": ["owner: key_decisions"],
+}
+
+
+@pytest.mark.parametrize("provider", ["openai", "anthropic"])
+def test_schema_valid_junk_is_repaired_or_refused_never_written(fake_llm, docs, tmp_path, keys, provider):
+    fake_llm.script([{"json": JUNK_SUMMARIES}, {"json": JUNK_SUMMARIES}])
+    summary = build(fake_llm, docs, tmp_path / "gt", provider=provider)
+    assert (summary.made, summary.failed) == (0, 1)
+    assert "not a summary" in summary.failures[0] and "placeholder text" in summary.failures[0]
+    assert not (tmp_path / "gt" / "harbor_sync.summarization.groundtruth.json").exists()
+    assert "placeholder text" in last_user_text(fake_llm.requests[1])  # the repair turn says what was wrong
+
+
+def test_a_summary_of_another_text_is_not_accepted_as_this_documents(fake_llm, docs, tmp_path, keys):
+    elsewhere = {**SUMMARIES, "executive_summary": "Quantum chromodynamics describes gluons binding quarks inside "
+                 "hadrons through color charge and asymptotic freedom."}
+    fake_llm.script([{"json": elsewhere}, {"json": SUMMARIES}])
+    summary = build(fake_llm, docs, tmp_path / "gt")
+    assert summary.made == 1 and fake_llm.request_count == 2
+    assert "words the document does not use" in last_user_text(fake_llm.requests[1])

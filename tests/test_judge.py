@@ -57,7 +57,8 @@ def realistic_verdicts(prompt: str, criteria: list[str]) -> dict[str, Any]:
     if "<answer_to_evaluate>" in prompt:
         answer = _block(prompt, "answer_to_evaluate").strip().lower()
         expected = _block(prompt, "expected_answer").strip().lower()
-        correct = bool(answer) and (answer == expected or expected in answer.replace(",", ""))
+        hedged = re.search(r"\b(?:about|around|approximately|roughly|nearly)\s+" + re.escape(expected), answer)
+        correct = bool(answer) and (answer == expected or expected in answer.replace(",", "")) and not hedged
         ratings = {
             "correctness": "Excellent" if correct else "Poor",
             "completeness": "Excellent" if correct else "Fair" if answer else "Poor",
@@ -464,3 +465,85 @@ def test_a_long_source_is_cut_to_the_excerpts_that_matter():
     assert len(text.split()) <= 300 + 10
     whole, cut = source_for_judge("short source", ["x"], budget_words=300)
     assert (whole, cut) == ("short source", False)
+
+
+def test_a_rerun_asks_again_for_unscored_items_past_the_cache_and_reuses_the_scored(fake_llm, project: Path):
+    fake_llm.script([{"text": "All good."}, {"text": "Still all good."}])  # item 1: call and repair unusable
+    fake_llm.responder = judge_responder
+    out = project / "ev"
+    settings = judge_settings(fake_llm, concurrency=1)
+    run_eval(experiment_file=project / "exp" / "textrank.experiment.json", output_dir=out, judge=settings)
+    first_run_calls = fake_llm.request_count
+    ev = read_artifact(out / "textrank.experiment.eval.json", Evaluation)
+    assert [i.judge.status for i in ev.items] == ["unscored", "scored"]
+
+    summary = run_eval(experiment_file=project / "exp" / "textrank.experiment.json", output_dir=out, judge=settings)
+    assert summary.skipped == 0  # an evaluation with unscored replies is not up to date
+    # Only the unscored item is asked again, and it reaches the model (the cache holds the unusable reply).
+    assert fake_llm.request_count == first_run_calls + 1
+    ev = read_artifact(out / "textrank.experiment.eval.json", Evaluation)
+    assert [i.judge.status for i in ev.items] == ["scored", "scored"]
+    again = run_eval(experiment_file=project / "exp" / "textrank.experiment.json", output_dir=out, judge=settings)
+    assert again.skipped == 1 and fake_llm.request_count == first_run_calls + 1
+
+
+def test_judge_timeout_is_an_option_and_a_hung_call_is_retried_after_it(fake_llm, project: Path):
+    fake_llm.script([{"fault": "hang"}])  # the first judge call never answers
+    fake_llm.responder = judge_responder
+    exp = project / "exp" / "textrank.experiment.json"
+    result = CliRunner().invoke(cli, ["eval", "-f", str(exp), "-o", str(project / "ev"), "--judge",
+                                      "openai:gpt-4o-mini", "--judge-base-url", fake_llm.openai_base_url,
+                                      "--judge-timeout", "0.5", "--judge-concurrency", "1"])
+    assert result.exit_code == 0, result.output
+    ev = read_artifact(project / "ev" / "textrank.experiment.eval.json", Evaluation)
+    first = ev.items[0].judge.samples[0]
+    assert first.status == "scored" and first.attempts == 2  # timed out once, then answered
+    bad = CliRunner().invoke(cli, ["eval", "-f", str(exp), "-o", str(project / "ev2"), "--judge-timeout", "5"])
+    assert bad.exit_code == 2 and "need --judge" in bad.output
+
+
+def test_user_defined_judge_criteria_replace_the_meeting_ones(fake_llm, project: Path):
+    fake_llm.responder = judge_responder
+    out = project / "ev"
+    result = CliRunner().invoke(cli, ["eval", "-d", str(project / "exp"), "-o", str(out), "--judge", "openai:gpt-4o-mini",
+                                      "--judge-base-url", fake_llm.openai_base_url,
+                                      "--judge-criteria", "coherence,consistency,fluency,relevance"])
+    assert result.exit_code == 0, result.output
+    body = fake_llm.requests[0]["body"]
+    assert body["response_format"]["json_schema"]["schema"]["required"] == ["coherence", "consistency", "fluency", "relevance"]
+    assert "factually aligned with the source" in body["messages"][-1]["content"]
+    ev = read_artifact(out / "lead.experiment.eval.json", Evaluation)
+    assert [c.criterion for c in ev.judge.criteria] == ["coherence", "consistency", "fluency", "relevance"]
+    run_report(out, project / "r" / "report.md")
+    assert "Coherence" in (project / "r" / "report.md").read_text()
+    own = project / "criteria.json"
+    own.write_text('[{"id": "politeness", "label": "Politeness", "question": "Is the summary polite?"}]')
+    result = CliRunner().invoke(cli, ["eval", "-d", str(project / "exp"), "-o", str(out), "--judge", "openai:gpt-4o-mini",
+                                      "--judge-base-url", fake_llm.openai_base_url, "--judge-criteria", str(own)])
+    assert result.exit_code == 0, result.output
+    assert [c.criterion for c in read_artifact(out / "lead.experiment.eval.json", Evaluation).judge.criteria] == ["politeness"]
+    bad = CliRunner().invoke(cli, ["eval", "-d", str(project / "exp"), "-o", str(out), "--judge", "openai:gpt-4o-mini",
+                                   "--judge-criteria", "charm"])
+    assert bad.exit_code == 2 and "--judge-criteria" in bad.output and "coherence" in bad.output
+
+
+def test_a_judge_that_rates_everything_excellent_is_called_untrustworthy_in_words(fake_llm, project: Path):
+    def flatterer(req):
+        _, schema = requested_schema(req)
+        return {"json": uniform(schema["required"], "Excellent")}
+
+    fake_llm.responder = flatterer
+    run_eval(experiment_dir=project / "qa_exp", output_dir=project / "ev", judge=judge_settings(fake_llm))
+    ev = read_artifact(project / "ev" / "retrieval.experiment.eval.json", Evaluation)
+    assert any(not item.passed for item in ev.items)  # the rubric fails some answers the judge calls Excellent
+    run_report(project / "ev", project / "r" / "report.md")
+    text = (project / "r" / "report.md").read_text()
+    assert "The judge's grades for retrieval are not trustworthy" in text
+    assert "agree with the deterministic rubric at Krippendorff's α" in text
+
+
+def test_a_judge_that_tracks_the_answers_is_not_called_untrustworthy(fake_llm, project: Path):
+    fake_llm.responder = judge_responder
+    run_eval(experiment_dir=project / "qa_exp", output_dir=project / "ev", judge=judge_settings(fake_llm))
+    run_report(project / "ev", project / "r" / "report.md")
+    assert "not trustworthy" not in (project / "r" / "report.md").read_text()

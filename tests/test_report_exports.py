@@ -1,50 +1,75 @@
-"""The report's exports a user opens elsewhere: chart images, JUnit XML, and names that cannot inject markup or
-formulas."""
+"""What the report exports: names and model fields inert in report.md and report.csv, chart images, JUnit XML."""
 
 from __future__ import annotations
 
 import csv
-import re
 from pathlib import Path
-from xml.etree import ElementTree as ET
 
 import orjson
 
-from gaia_eval.stages.quickstart import run_quickstart
+from gaia_eval.stages.batch_experiment import run_batch_experiment
+from gaia_eval.stages.eval import run_eval
+from gaia_eval.stages.generate import run_generate
+from gaia_eval.stages.groundtruth import run_groundtruth
 from gaia_eval.stages.report import run_report
 
-HOSTILE = '=HYPERLINK("http://x")|<img src=x onerror=alert(1)>'
+HOSTILE_NAME = "<img src=x onerror=alert(1)>|pwn"
+FORMULA_MODEL = "=HYPERLINK(\"http://evil.example\",\"x\")"
 
 
-def test_hostile_names_are_escaped_in_markdown_and_neutralised_in_csv(tmp_path: Path):
+def test_names_and_model_fields_are_escaped_in_markdown_and_neutral_in_csv(tmp_path: Path) -> None:
+    run_generate("meeting", tmp_path / "docs", types=["standup"], seed=4)
+    run_groundtruth(input_dir=tmp_path / "docs", use_case="summarization", output_dir=tmp_path / "gt")
+    config = tmp_path / "c.json"
+    config.write_bytes(orjson.dumps({"experiments": [
+        {"name": HOSTILE_NAME, "provider": "baseline", "model": "lead"},
+    ]}))
+    run_batch_experiment(config, tmp_path / "gt", tmp_path / "exp", show_progress=False)
+    experiment = next((tmp_path / "exp").glob("*.experiment.json"))
+    data = orjson.loads(experiment.read_bytes())
+    data["spec"]["model"] = FORMULA_MODEL  # as a hand-edited or imported experiment could say
+    experiment.write_bytes(orjson.dumps(data))
+    run_eval(experiment_dir=tmp_path / "exp", output_dir=tmp_path / "ev")
+    run_report(tmp_path / "ev", tmp_path / "r" / "report.md")
+    markdown = (tmp_path / "r" / "report.md").read_text()
+    assert "<img" not in markdown and "&lt;img src=x onerror=alert(1)&gt;\\|pwn" in markdown
+    table_rows = [line for line in markdown.splitlines() if line.startswith("| 1 |")]
+    assert table_rows and all(row.count("|") - row.count("\\|") == table_rows[0].count("|") - table_rows[0].count("\\|")
+                              for row in table_rows)
+    rows = list(csv.DictReader((tmp_path / "r" / "report.csv").open()))
+    assert rows and all(row["model"] == "'" + FORMULA_MODEL for row in rows)
+    assert all(not row["experiment"].startswith(("=", "+", "-", "@")) for row in rows)
+
+
+def test_the_quickstart_report_references_its_chart_images_and_they_exist(tmp_path: Path) -> None:
+    from gaia_eval.stages.quickstart import run_quickstart
+
     run_quickstart(tmp_path, echo=lambda _: None)
-    ev_file = next((tmp_path / "evaluation" / "qa").glob("baseline-lead.experiment.eval.json"))
-    ev = orjson.loads(ev_file.read_bytes())
-    ev["experiment_name"], ev["model"] = HOSTILE, "@SUM(1+1)"
-    ev_file.write_bytes(orjson.dumps(ev))
-    out = tmp_path / "r" / "report.md"
-    run_report(tmp_path / "evaluation", out)
-
-    md = out.read_text()
-    assert "<img" not in md and "&lt;img src=x onerror=alert(1)&gt;" in md
-    table_rows = [line for line in md.splitlines() if "HYPERLINK" in line and line.startswith("| ")]
-    escaped = '=HYPERLINK("http://x")\\|&lt;img src=x onerror=alert(1)&gt;'  # the pipe is not a column break
-    assert table_rows and all(escaped in r for r in table_rows)
-
-    rows = list(csv.DictReader(out.with_suffix(".csv").open()))
-    names = {r["experiment"] for r in rows}
-    assert "'" + HOSTILE in names and HOSTILE not in names
-    assert {r["model"] for r in rows if r["experiment"].startswith("'=")} == {"'@SUM(1+1)"}
+    report = tmp_path / "reports" / "report.md"
+    images = [line.split("](", 1)[1].rstrip(")") for line in report.read_text().splitlines() if line.startswith("![")]
+    assert len(images) >= 9  # four charts per use case, three use cases (trade-off drawn when there is data)
+    for rel in images:
+        svg = (report.parent / rel).read_text()
+        assert svg.startswith("<?xml") and "<svg" in svg and "<path" in svg  # a drawn chart, not an empty file
 
 
-def test_report_has_charts_run_details_and_junit(tmp_path: Path):
-    report = run_quickstart(tmp_path, echo=lambda _: None)
-    md = report.read_text()
-    images = re.findall(r"!\[[^\]]*\]\(([^)]+)\)", md)
-    assert {Path(i).name for i in images} >= {"qa-grade.svg", "qa-heatmap.svg", "summarization-items.svg"}
-    assert all((report.parent / i).read_text().lstrip().startswith("<?xml") for i in images)
-    assert "Tokens in / out" in md and "Ground truth: embedded" in md
-    suites = ET.parse(report.with_suffix(".junit.xml")).getroot()
-    qa_lead = next(s for s in suites if s.get("name") == "qa.baseline-lead")
-    assert int(qa_lead.get("tests")) == 104 and int(qa_lead.get("failures")) > 0
-    assert len(qa_lead.findall("testcase/failure")) == int(qa_lead.get("failures"))
+def test_junit_xml_has_one_case_per_item_and_fails_the_items_that_failed(tmp_path: Path) -> None:
+    import xml.etree.ElementTree as ET
+
+    from gaia_eval.artifacts.evaluation import Evaluation
+    from gaia_eval.artifacts.store import read_artifact
+    from gaia_eval.stages.quickstart import run_quickstart
+
+    run_quickstart(tmp_path, echo=lambda _: None)
+    root = ET.parse(tmp_path / "reports" / "report.junit.xml").getroot()
+    suites = root.findall("testsuite")
+    evaluations = [read_artifact(p, Evaluation) for p in (tmp_path / "evaluation").rglob("*.experiment.eval.json")]
+    assert len(suites) == len(evaluations)
+    for suite in suites:
+        use_case, name = suite.get("name").split(".", 1)
+        ev = next(e for e in evaluations if e.experiment_name == name and e.use_case == use_case)
+        cases = suite.findall("testcase")
+        assert [c.get("name") for c in cases] == [i.item_id for i in ev.items]
+        assert int(suite.get("failures")) == sum(c.find("failure") is not None for c in cases)
+        if ev.use_case == "qa":  # a qa item fails exactly when its answer did not pass
+            assert [c.find("failure") is not None for c in cases] == [not i.passed for i in ev.items]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import signal
 import subprocess
@@ -17,8 +18,9 @@ from gaia_eval.artifacts.experiment import Experiment
 from gaia_eval.artifacts.store import read_artifact
 from gaia_eval.stages.generate import run_generate
 from gaia_eval.stages.groundtruth import run_groundtruth
+from tests.fakeserver import default_responder
 
-TIMING_FIELDS = {"latency_s"}
+TIMING_FIELDS = {"latency_s", "time_to_success_s"}
 
 
 def _cli(*args: str) -> list[str]:
@@ -70,8 +72,36 @@ def _comparable(exp: Experiment) -> list[dict]:
     return [{k: v for k, v in i.model_dump(mode="json").items() if k not in TIMING_FIELDS} for i in exp.items]
 
 
+def _hold_replies_after(fake_llm, answered: int) -> threading.Event:
+    """The server answers the first `answered` calls, then holds every later one until the returned event is
+    set: a run is then certainly mid-way (not finished) when the test acts on it."""
+    counter = itertools.count()
+    release = threading.Event()
+
+    def responder(req):
+        if next(counter) >= answered:
+            release.wait(60)
+        return default_responder(req)
+
+    fake_llm.responder = responder
+    return release
+
+
+def _wait_for(condition, what: str, proc: subprocess.Popen) -> None:
+    """Poll until `condition()` holds; fail (never carry on vacuously) if the process exits first."""
+    deadline = time.monotonic() + 60
+    while not condition():
+        assert proc.poll() is None, f"the run exited ({proc.returncode}) before {what}"
+        assert time.monotonic() < deadline, f"timed out waiting for {what}"
+        time.sleep(0.005)
+
+
+def _journal_lines(journal: Path) -> int:
+    return journal.read_bytes().count(b"\n") if journal.exists() else 0
+
+
 def test_sigkill_mid_run_then_resume_calls_only_missing_items(fake_llm, qa_groundtruth: Path, tmp_path: Path):
-    fake_llm.latency_s = 0.05
+    release = _hold_replies_after(fake_llm, 12)
     config = _config(tmp_path / "c.json", fake_llm.openai_base_url)
     out = tmp_path / "exp"
     out.mkdir()
@@ -80,14 +110,13 @@ def test_sigkill_mid_run_then_resume_calls_only_missing_items(fake_llm, qa_groun
     watcher.start()
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
     journal = out / "local-model.experiment.journal.jsonl"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline:
-        if journal.exists() and journal.read_bytes().count(b"\n") >= 12:
-            break
-        time.sleep(0.01)
+    _wait_for(lambda: _journal_lines(journal) >= 12, "12 items were journaled", proc)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
-    journaled = journal.read_bytes().count(b"\n")
+    assert proc.returncode == -signal.SIGKILL  # it died of the kill, mid-run: later replies were being held
+    release.set()
+    journaled = _journal_lines(journal)
+    assert journaled == 12
     assert not (out / "local-model.experiment.json").exists()
     calls_before = fake_llm.request_count
 
@@ -106,7 +135,7 @@ def test_sigkill_mid_run_then_resume_calls_only_missing_items(fake_llm, qa_groun
     # The resumed file equals an uninterrupted run's, timing fields aside.
     clean = tmp_path / "clean"
     done = subprocess.run(
-        _cli("batch-experiment", "-c", str(config), "-i", str(qa_groundtruth), "-o", str(clean), "--quiet"),
+        _cli("batch-experiment", "-c", str(config), "-i", str(qa_groundtruth), "-o", str(clean), "--quiet", "--no-cache"),
         capture_output=True, text=True, timeout=120,
     )
     assert done.returncode == 0, done.stderr
@@ -117,20 +146,28 @@ def test_sigkill_mid_run_then_resume_calls_only_missing_items(fake_llm, qa_groun
 def test_killed_offline_stages_never_leave_a_torn_file(tmp_path: Path, stage: str):
     docs = tmp_path / "docs"
     if stage == "generate":
-        args = _cli("generate", "--meeting-transcript", "-o", str(docs), "--count-per-type", "3", "--target-tokens", "3000")
+        args = _cli("generate", "--meeting-transcript", "-o", str(docs), "--count-per-type", "12", "--target-tokens", "3000",
+                    "--quiet")
         watched = docs
     else:
-        run_generate("meeting", docs, count_per_type=2)
-        args = _cli("groundtruth", "-d", str(docs), "-u", "qa", "-o", str(tmp_path / "gt"))
+        run_generate("meeting", docs, count_per_type=12, target_tokens=3000)
+        args = _cli("groundtruth", "-d", str(docs), "-u", "qa", "-o", str(tmp_path / "gt"), "--quiet")
         watched = tmp_path / "gt"
     watched.mkdir(parents=True, exist_ok=True)
     watcher = TornFileWatcher(watched)
     watcher.start()
-    for delay in (0.3, 0.5, 0.8):
+
+    def outputs() -> int:
+        return sum(1 for p in watched.rglob("*") if p.is_file())
+
+    for _ in range(3):
+        # Kill as soon as this attempt has written one more file: mid-run, whatever the machine's load.
+        before = outputs()
         proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        time.sleep(delay)
+        _wait_for(lambda: outputs() > before, "a new output file appeared", proc)
         proc.send_signal(signal.SIGKILL)
         proc.wait()
+        assert proc.returncode == -signal.SIGKILL
     final = subprocess.run(args, capture_output=True, text=True, timeout=120)
     watcher.stop.set()
     watcher.join()
@@ -141,17 +178,16 @@ def test_killed_offline_stages_never_leave_a_torn_file(tmp_path: Path, stage: st
 
 
 def test_ctrl_c_stops_cleanly_and_the_same_command_resumes(fake_llm, qa_groundtruth: Path, tmp_path: Path):
-    fake_llm.latency_s = 0.05
+    release = _hold_replies_after(fake_llm, 8)
     config = _config(tmp_path / "c.json", fake_llm.openai_base_url)
     out = tmp_path / "exp"
     args = _cli("batch-experiment", "-c", str(config), "-i", str(qa_groundtruth), "-o", str(out), "--concurrency", "4", "--quiet")
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     journal = out / "local-model.experiment.journal.jsonl"
-    deadline = time.monotonic() + 60
-    while time.monotonic() < deadline and not (journal.exists() and journal.read_bytes().count(b"\n") >= 8):
-        time.sleep(0.01)
+    _wait_for(lambda: _journal_lines(journal) >= 8, "8 items were journaled", proc)
     proc.send_signal(signal.SIGINT)
     _, stderr = proc.communicate(timeout=30)
+    release.set()
     assert proc.returncode == 130
     assert "interrupted" in stderr and "Traceback" not in stderr
     lines = journal.read_bytes().splitlines()

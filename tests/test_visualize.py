@@ -53,8 +53,10 @@ def test_nothing_outside_the_roots_is_served(viewer, path):
     assert err.value.code == 404
 
 
-def _raw(server: ViewerServer, path: str, host: str | None = None) -> int:
-    request = urllib.request.Request(server.url.rstrip("/") + path, headers={"Host": host} if host else {})
+def _status(server: ViewerServer, path: str, host: str | None = None) -> int:
+    request = urllib.request.Request(server.url.rstrip("/") + path)
+    if host is not None:
+        request.add_header("Host", host)
     try:
         with urllib.request.urlopen(request, timeout=5) as response:
             return response.status
@@ -62,15 +64,27 @@ def _raw(server: ViewerServer, path: str, host: str | None = None) -> int:
         return err.code
 
 
-def test_only_the_bound_host_names_are_answered(viewer):
-    # A DNS-rebinding page reaches 127.0.0.1 under its own name; it must not read local results.
-    assert _raw(viewer, "/api/dashboard", host="evil.example.com") == 403
-    assert _raw(viewer, "/api/dashboard", host=f"localhost:{viewer.server_address[1]}") == 200
+@pytest.mark.parametrize("host", ["evil.example.com", "evil.example.com:80", "127.0.0.1.nip.io"])
+def test_a_request_for_another_host_name_is_refused_against_dns_rebinding(viewer, host):
+    assert _status(viewer, "/api/files", host) == 421
 
 
-@pytest.mark.parametrize("path", ["/api/file?root=experiments&path=%00", "/api/compare?a=qa/consolidated_experiments_report.json&b=qa/consolidated_experiments_report.json"])
-def test_bad_requests_get_400_not_a_dropped_connection(viewer, path):
-    assert _raw(viewer, path) == 400
+@pytest.mark.parametrize("host", ["127.0.0.1", "localhost", "LOCALHOST:{port}", "127.0.0.1:{port}"])
+def test_the_bound_names_are_served(viewer, host):
+    assert _status(viewer, "/api/files", host.format(port=viewer.server_address[1])) == 200
+
+
+def test_a_nul_in_a_path_and_a_compare_without_items_answer_400_not_a_dropped_connection(viewer, tmp_path):
+    assert _status(viewer, "/api/file?root=experiments&path=%00") == 400
+    files = orjson.loads(get(viewer, "/api/files")[1])
+    experiment = next(e["path"] for e in files["experiments"] if e["kind"] == "experiment")
+    empty = viewer.roots.folders["experiments"] / "empty.experiment.json"
+    empty.write_bytes(orjson.dumps({"kind": "experiment", "experiment_name": "empty", "use_case": "qa"}))
+    try:
+        assert _status(viewer, f"/api/compare?a={experiment}&b=empty.experiment.json") == 400
+    finally:
+        empty.unlink()
+    assert _status(viewer, "/api/files") == 200  # and the server is still up
 
 
 def test_dashboard_item_and_report_apis(viewer):

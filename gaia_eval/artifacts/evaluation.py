@@ -14,11 +14,15 @@ from gaia_eval.artifacts.groundtruth import UseCase
 
 Rating = Literal["Excellent", "Good", "Fair", "Poor"]
 RATINGS: tuple[str, ...] = ("Excellent", "Good", "Fair", "Poor")
+# "N/A": the ground truth gives nothing to check this criterion against (e.g. a human reference without action
+# items); shown as N/A, counted apart, left out of the grade's denominator.
+NOT_APPLICABLE = "N/A"
+CriterionRating = Literal["Excellent", "Good", "Fair", "Poor", "N/A"]
 
 
 class CriterionResult(Strict):
     criterion: str
-    rating: Rating
+    rating: CriterionRating
     measure: str  # what was measured, e.g. "F1 of fuzzy-matched action items"
     value: float | None  # the measurement the rating was read from
     explanation: str  # what matched and what did not, in a sentence
@@ -44,6 +48,9 @@ class JudgeSample(Strict):
     calls: int = 0
     attempts: int = 0
     usage: Usage = Field(default_factory=Usage)
+    # Replies answered from the response cache cost nothing: `cached` when every one was, and their tokens.
+    cached: bool = False
+    cached_usage: Usage = Field(default_factory=Usage)
 
 
 class JudgeCriterionResult(Strict):
@@ -100,6 +107,9 @@ class InferenceSummary(Strict):
     latency_p50_s: float
     latency_p95_s: float
     wall_time_s: float
+    time_to_success_p50_s: float = 0.0  # retries, hangs and backoff included
+    time_to_success_p95_s: float = 0.0
+    retried_items: int = 0
 
 
 class SampleAgreement(Strict):

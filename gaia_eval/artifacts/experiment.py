@@ -106,11 +106,22 @@ class ItemResult(Strict):
     usage: Usage = Field(default_factory=Usage)
     cost_usd: float | None = None
     cost_status: CostStatus = "local"
-    latency_s: float = 0.0
+    latency_s: float = 0.0  # the model's reply time of the successful attempts (summed over the item's calls)
+    # From the first attempt to the last reply, retries, hangs and backoff waits included: what the item cost in
+    # time. Equal to latency_s when nothing was retried.
+    time_to_success_s: float = 0.0
     calls: int = 0
     attempts: int = 0
     retries: list[str] = Field(default_factory=list)
     finish_reason: str | None = None
+    # Calls answered from the response cache cost nothing: `cached` when every call was, and the tokens of
+    # those that were (cost is computed on usage - cached_usage).
+    cached: bool = False
+    cached_usage: Usage = Field(default_factory=Usage)
+
+    @property
+    def paid_usage(self) -> Usage:
+        return self.usage - self.cached_usage
 
 
 class ExperimentTotals(Strict):
@@ -127,6 +138,9 @@ class ExperimentTotals(Strict):
     latency_max_s: float
     latency_mean_s: float
     wall_time_s: float
+    time_to_success_p50_s: float = 0.0
+    time_to_success_p95_s: float = 0.0
+    retried_items: int = 0  # ok items that needed more than one attempt for some call
     throughput_items_per_s: float
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import Field
+from pydantic import Field, model_serializer
 
 from gaia_eval.artifacts.base import Artifact, Strict, Usage
 from gaia_eval.artifacts.documents import PlantedFacts
@@ -46,6 +46,15 @@ class SourceDocument(Strict):
     text: str  # embedded so later stages never depend on the source path still resolving
 
 
+class Provenance(Strict):
+    """Where imported ground truth came from: `human` references read from a user's file."""
+
+    kind: Literal["human"] = "human"
+    file: str
+    fingerprint: str  # sha256 of the imported file's bytes
+    line: int  # the item's line (jsonl, csv) or position (json, 1-based) in that file
+
+
 class GroundTruth(Artifact):
     """`<stem>.<use_case>.groundtruth.json`."""
 
@@ -60,6 +69,17 @@ class GroundTruth(Artifact):
     facts: PlantedFacts | None = None  # kept when known: lets deterministic checkers match owners and dates
     usage: Usage | None = None
     cost_usd: float | None = None
+    # Imported human ground truth only (absent from generated files, so their bytes and fingerprints are unchanged):
+    provenance: Provenance | None = None
+    references: list[str] | None = None  # every human reference summary, free text; scored best-of (see freetext)
+
+    @model_serializer(mode="wrap")
+    def _omit_absent_import_fields(self, handler):  # noqa: ANN001, ANN202 - pydantic's serializer protocol
+        data = handler(self)
+        for key in ("provenance", "references"):
+            if data.get(key) is None:
+                data.pop(key, None)
+        return data
 
 
 class ConsolidatedEntry(Strict):

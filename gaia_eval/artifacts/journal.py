@@ -15,7 +15,7 @@ import orjson
 from pydantic import BaseModel, ValidationError
 
 from gaia_eval.artifacts.experiment import ItemResult
-from gaia_eval.errors import InputError
+from gaia_eval.errors import InputError, storage_error
 
 R = TypeVar("R", bound=BaseModel)
 
@@ -70,10 +70,16 @@ class JournalWriter:
             if fh.read(1) != b"\n":
                 self._fh.write(b"\n")
 
-    def append(self, record: BaseModel) -> None:
-        self._fh.write(orjson.dumps(record.model_dump(mode="json")) + b"\n")
-        self._fh.flush()
-        os.fsync(self._fh.fileno())
+    def append(self, record: BaseModel | dict) -> None:
+        try:
+            data = record.model_dump(mode="json") if isinstance(record, BaseModel) else record
+            self._fh.write(orjson.dumps(data) + b"\n")
+            self._fh.flush()
+            os.fsync(self._fh.fileno())
+        except OSError as exc:
+            # Disk full, quota, I/O error: stop the run; every line before this one is durable, and a partial
+            # last line is ignored by the reader, so the same command resumes once there is room.
+            raise storage_error(self.path, exc) from None
 
     def close(self) -> None:
         if not self._fh.closed:

@@ -8,7 +8,7 @@ committed baselines and a regression gate (`gaia-eval bench`).
 
 from gaia_eval.bench.gate import Baseline, load_baseline, regression_gate, save_baseline
 from gaia_eval.bench.metrics import EvalReport, run_suite
-from gaia_eval.bench.runners import EvalRun, Runner
+from gaia_eval.bench.runs import EvalRun, Runner
 from gaia_eval.bench.suites import Suite, load_builtin, load_suite
 from gaia_eval.bench.tasks import TaskSpec
 

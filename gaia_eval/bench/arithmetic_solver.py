@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import re
 
-from gaia_eval.bench.runners import EvalRun
+from gaia_eval.bench.runs import EvalRun
 from gaia_eval.bench.tools import calculator_tool
 
 _NUM = r"-?\d+(?:\.\d+)?"

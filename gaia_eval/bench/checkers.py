@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from gaia_eval.scoring.answers.match import match_answer
+from gaia_eval.scoring.answers import match_answer
 
 DEFAULT_NUMERIC_TOLERANCE = 1e-6
 

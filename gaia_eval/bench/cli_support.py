@@ -7,6 +7,7 @@ cannot run (every attempt raised), or a skip under --strict.
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import click
@@ -14,12 +15,14 @@ import click
 from gaia_eval.bench.gate import (
     DEFAULT_TOLERANCE,
     Baseline,
+    baseline_notes,
     check_fingerprint,
     load_baseline,
     regression_gate,
     save_baseline,
 )
 from gaia_eval.bench.metrics import DEFAULT_BENCH_CONCURRENCY, run_suite
+from gaia_eval.bench.report import render_report
 from gaia_eval.bench.runners import DEFAULT_RUNNER, resolve_runner
 from gaia_eval.bench.suites import Suite, builtin_paths, load_builtin, resolve_suite
 from gaia_eval.errors import MissingCredentialsError, UsageError
@@ -67,6 +70,20 @@ def _pick_baseline(
     return loaded, path
 
 
+def _check_runner(picked: tuple[Baseline, Path], runner_spec: str) -> None:
+    """Gate like with like: a baseline made by one runner says nothing about another."""
+    loaded, path = picked
+    if loaded.runner is not None and loaded.runner != runner_spec:
+        raise UsageError(
+            f"baseline was made with runner '{loaded.runner}', this run uses '{runner_spec}'",
+            file=path,
+            field="runner",
+            fix=f"pass --runner {loaded.runner}, or re-baseline deliberately with --save-baseline PATH for this runner",
+        )
+    for note in baseline_notes(loaded):
+        click.echo(f"bench: {path}: {note}", err=True)
+
+
 def run_bench_command(
     suite: str,
     runner: str | None = None,
@@ -79,6 +96,8 @@ def run_bench_command(
     strict: bool = False,
     max_steps_increase: float | None = None,
     max_tool_error_increase: float | None = None,
+    react_options: dict | None = None,
+    allow_skip: bool = False,
 ) -> int:
     """Run `gaia-eval bench`; returns the exit code. Bad input raises UsageError (the CLI maps it to 2)."""
     if suite == "list":
@@ -91,28 +110,36 @@ def run_bench_command(
     )
     loaded_suite = resolve_suite(suite)
     runner_spec = runner or DEFAULT_RUNNER
+    picked = _pick_baseline(loaded_suite, baseline, save_baseline_to)
+    if picked is not None:
+        _check_runner(picked, runner_spec)
     try:
-        runner_fn = resolve_runner(runner_spec)
+        runner_fn = resolve_runner(runner_spec, react_options)
     except MissingCredentialsError as exc:
         click.echo(f"bench: not run: runner {runner_spec}: {exc.one_line()}", err=True)
-        if strict:
-            click.echo("bench: --strict: a skipped benchmark is a failure", err=True)
+        in_ci = bool(os.environ.get("CI")) and not allow_skip
+        if strict or in_ci:
+            why = "--strict" if strict else "CI is set (pass --allow-skip to let CI pass without a key)"
+            click.echo(f"bench: {why}: a skipped benchmark is a failure", err=True)
             return EXIT_USAGE
         click.echo("bench: nothing was gated; exit 0 (use --strict to make this exit 2)", err=True)
         return EXIT_OK
-    picked = _pick_baseline(loaded_suite, baseline, save_baseline_to)
 
-    report = run_suite(runner_fn, loaded_suite, concurrency=concurrency, repeats=repeats, runner_name=runner_spec)
-    click.echo(report.render())
+    # With -o, each finished attempt is journaled beside the output until the results file is written.
+    journal = Path(f"{output}.partial.jsonl") if output is not None else None
+    report = run_suite(runner_fn, loaded_suite, concurrency=concurrency, repeats=repeats, runner_name=runner_spec,
+                       journal_path=journal)
+    click.echo(render_report(report))
     if output is not None:
         report.to_json(output)
+        journal.unlink(missing_ok=True)
         click.echo(f"results written to {output}")
     if report.attempts and report.runner_errors == len(report.attempts):
         first = next(attempt.error for attempt in report.attempts if attempt.error)
         click.echo(f"bench: the runner could not run: every attempt failed with an error (first: {first})", err=True)
         return EXIT_USAGE
     if save_baseline_to is not None:
-        save_baseline(report, save_baseline_to)
+        save_baseline(report, save_baseline_to, runner=runner_spec)
         click.echo(f"baseline written to {save_baseline_to} (success {report.success_rate:.0%}, n={report.n})")
     if picked is None:
         if save_baseline_to is None:

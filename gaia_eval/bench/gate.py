@@ -22,21 +22,34 @@ _MAX_LISTED_TASKS = 10
 
 
 class Baseline(BaseModel):
-    """The committed reference numbers of one suite under one runner."""
+    """The committed reference numbers of one suite under one runner. Only `success_rate` is required: the
+    documented minimal baseline `{"success_rate": 0.6667, "avg_steps": 2.0, "tool_error_rate": 0.15, "n": 6}`
+    gates as it is (without a suite fingerprint or runner, so those checks are skipped, with a note)."""
 
     model_config = ConfigDict(extra="forbid")
 
-    suite: str
-    suite_fingerprint: str
     success_rate: float = Field(ge=0, le=1)
-    avg_steps: float = Field(ge=0)
-    tool_error_rate: float = Field(ge=0)
-    n: int = Field(ge=0)
+    avg_steps: float | None = Field(default=None, ge=0)
+    tool_error_rate: float | None = Field(default=None, ge=0)
+    n: int | None = Field(default=None, ge=0)
+    suite: str | None = None
+    suite_fingerprint: str | None = None
+    runner: str | None = None  # the runner that produced it: a run with another runner is not comparable
     tasks: dict[str, bool] | None = None  # per-task pass/fail, for the paired comparison
 
 
-def baseline_from_report(report: EvalReport) -> Baseline:
+def baseline_notes(baseline: Baseline) -> list[str]:
+    """One line per check a minimal baseline cannot support."""
+    notes = []
+    if baseline.suite_fingerprint is None:
+        notes.append("note: this baseline carries no suite fingerprint, so a changed suite cannot be detected "
+                     "(re-save it with --save-baseline to add one)")
+    return notes
+
+
+def baseline_from_report(report: EvalReport, runner: str | None = None) -> Baseline:
     return Baseline(
+        runner=runner,
         suite=report.suite,
         suite_fingerprint=report.suite_fingerprint,
         success_rate=report.success_rate,
@@ -47,9 +60,10 @@ def baseline_from_report(report: EvalReport) -> Baseline:
     )
 
 
-def save_baseline(report: EvalReport, path: str | Path) -> Baseline:
-    """Write the report's numbers as the new baseline (canonical JSON, atomic)."""
-    baseline = baseline_from_report(report)
+def save_baseline(report: EvalReport, path: str | Path, runner: str | None = None) -> Baseline:
+    """Write the report's numbers as the new baseline (canonical JSON, atomic): a superset of the documented
+    minimal format, which a reader of that format still understands."""
+    baseline = baseline_from_report(report, runner)
     write_json(Path(path), baseline)
     return baseline
 
@@ -82,8 +96,9 @@ def as_baseline(baseline: Baseline | dict | str | Path) -> Baseline:
 
 
 def check_fingerprint(baseline: Baseline, suite_fingerprint: str, path: str | Path | None = None) -> None:
-    """Refuse to compare runs of different task sets: the numbers would not mean anything."""
-    if baseline.suite_fingerprint != suite_fingerprint:
+    """Refuse to compare runs of different task sets: the numbers would not mean anything. A baseline without
+    a fingerprint (the documented minimal format) cannot be checked; see `baseline_notes`."""
+    if baseline.suite_fingerprint is not None and baseline.suite_fingerprint != suite_fingerprint:
         raise UsageError(
             f"baseline was made on a different version of suite '{baseline.suite}' "
             f"({baseline.suite_fingerprint[:19]}, now {suite_fingerprint[:19]}): the suite changed",
@@ -162,23 +177,33 @@ def regression_gate(
     if not success_ok:
         problems.append(f"success dropped more than {tolerance:.0%}")
     details = []
-    steps_delta = report.avg_steps - baseline.avg_steps
-    steps_line = f"avg steps {report.avg_steps:.2f} vs baseline {baseline.avg_steps:.2f} ({steps_delta:+.2f}"
-    if max_steps_increase is not None:
-        steps_line += f", limit +{max_steps_increase:g}"
-        if steps_delta > max_steps_increase + _EPSILON:
-            problems.append(f"avg steps rose by {steps_delta:.2f} (limit +{max_steps_increase:g})")
-    details.append(steps_line + ")")
-    errors_delta = report.tool_error_rate - baseline.tool_error_rate
-    errors_line = (
-        f"tool error rate {report.tool_error_rate:.1%} vs baseline {baseline.tool_error_rate:.1%} "
-        f"({errors_delta * 100:+.1f} points"
-    )
-    if max_tool_error_increase is not None:
-        errors_line += f", limit +{max_tool_error_increase * 100:g}"
-        if errors_delta > max_tool_error_increase + _EPSILON:
-            problems.append(f"tool error rate rose by {errors_delta * 100:.1f} points")
-    details.append(errors_line + ")")
+    if baseline.avg_steps is None:
+        details.append(f"avg steps {report.avg_steps:.2f} (the baseline has none)")
+        if max_steps_increase is not None:
+            problems.append("--max-steps-increase needs a baseline with avg_steps")
+    else:
+        steps_delta = report.avg_steps - baseline.avg_steps
+        steps_line = f"avg steps {report.avg_steps:.2f} vs baseline {baseline.avg_steps:.2f} ({steps_delta:+.2f}"
+        if max_steps_increase is not None:
+            steps_line += f", limit +{max_steps_increase:g}"
+            if steps_delta > max_steps_increase + _EPSILON:
+                problems.append(f"avg steps rose by {steps_delta:.2f} (limit +{max_steps_increase:g})")
+        details.append(steps_line + ")")
+    if baseline.tool_error_rate is None:
+        details.append(f"tool error rate {report.tool_error_rate:.1%} (the baseline has none)")
+        if max_tool_error_increase is not None:
+            problems.append("--max-tool-error-increase needs a baseline with tool_error_rate")
+    else:
+        errors_delta = report.tool_error_rate - baseline.tool_error_rate
+        errors_line = (
+            f"tool error rate {report.tool_error_rate:.1%} vs baseline {baseline.tool_error_rate:.1%} "
+            f"({errors_delta * 100:+.1f} points"
+        )
+        if max_tool_error_increase is not None:
+            errors_line += f", limit +{max_tool_error_increase * 100:g}"
+            if errors_delta > max_tool_error_increase + _EPSILON:
+                problems.append(f"tool error rate rose by {errors_delta * 100:.1f} points")
+        details.append(errors_line + ")")
     paired = paired_comparison(report, baseline)
     if paired is not None:
         details.insert(0, paired.describe())

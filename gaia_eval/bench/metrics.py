@@ -11,12 +11,14 @@ from pathlib import Path
 from typing import Any
 
 from gaia_eval.artifacts.base import Usage
+from gaia_eval.artifacts.journal import JournalWriter
 from gaia_eval.artifacts.store import write_json
-from gaia_eval.bench.runners import Runner, coerce_run
+from gaia_eval.bench.runs import Runner, coerce_run
 from gaia_eval.bench.suites import Suite, suite_fingerprint
 from gaia_eval.bench.tasks import TaskSpec
 from gaia_eval.concurrency import map_concurrent, run_async
 from gaia_eval.errors import UsageError
+from gaia_eval.progress import Progress
 
 DEFAULT_BENCH_CONCURRENCY = 4
 
@@ -139,8 +141,10 @@ class EvalReport:
 
     @property
     def avg_steps(self) -> float:
-        attempts = self.attempts
-        return self.total_steps / len(attempts) if attempts else 0.0
+        """Mean steps of the attempts that ran: a crashed attempt took no steps, and counting it as 0 would make
+        a crashing agent look more efficient."""
+        ran = [attempt for attempt in self.attempts if not attempt.error]
+        return sum(attempt.steps for attempt in ran) / len(ran) if ran else 0.0
 
     @property
     def tool_error_rate(self) -> float:
@@ -186,11 +190,6 @@ class EvalReport:
         """Write everything, trajectories included, as canonical JSON (atomically)."""
         write_json(Path(path), self.to_dict())
 
-    def render(self) -> str:
-        from gaia_eval.bench.report import render_report
-
-        return render_report(self)
-
 
 async def _attempt(runner: Runner, task: TaskSpec, repeat: int) -> Attempt:
     started = time.perf_counter()
@@ -233,6 +232,8 @@ def run_suite(
     *,
     suite_name: str | None = None,
     runner_name: str | None = None,
+    show_progress: bool | None = None,
+    journal_path: Path | None = None,
 ) -> EvalReport:
     """Run every task `repeats` times with at most `concurrency` runner calls in flight; never raises for a
     runner failure (it becomes a failed attempt with its error)."""
@@ -250,7 +251,20 @@ def run_suite(
     async def worker(item: tuple[TaskSpec, int]) -> Attempt:
         return await _attempt(runner, *item)
 
-    attempts = run_async(map_concurrent(items, worker, limit=concurrency))
+    progress = Progress(len(items), enabled=show_progress, label="tasks")
+    journal = JournalWriter(journal_path, truncate=True) if journal_path is not None else None
+
+    def on_result(item: tuple[TaskSpec, int], attempt: Attempt) -> None:
+        progress.advance(error=not attempt.passed)
+        if journal is not None:  # a killed run leaves what it finished, one fsynced line per attempt
+            journal.append({"task_id": attempt.task_id, **attempt.to_dict()})
+
+    try:
+        attempts = run_async(map_concurrent(items, worker, limit=concurrency, on_result=on_result))
+    finally:
+        progress.close()
+        if journal is not None:
+            journal.close()
     by_task: dict[str, list[Attempt]] = {task.id: [] for task in suite_tasks}
     for attempt in attempts:
         by_task[attempt.task_id].append(attempt)

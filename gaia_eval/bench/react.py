@@ -7,19 +7,23 @@ step limit (no answer; the trajectory is kept). Tool results starting with `erro
 
 from __future__ import annotations
 
+import asyncio
+
 from dataclasses import dataclass, field
 from typing import Any
 
 from gaia_eval.artifacts.base import Usage
-from gaia_eval.bench.runners import EvalRun, count_tool_errors
+from gaia_eval.bench.runs import EvalRun, count_tool_errors
 from gaia_eval.bench.tools import TOOL_SPECS, execute_tool
 from gaia_eval.concurrency import ProviderGate, RetryPolicy, call_with_retries, run_async
 from gaia_eval.errors import UsageError
 from gaia_eval.providers import ProviderSettings, api_key_for, check_provider_name, create_provider
 from gaia_eval.providers.base import ChatRequest, Message, Provider
-from gaia_eval.scoring.answers.concise import CONCISE_ANSWER_SYSTEM_PROMPT, extract_final_answer
+from gaia_eval.scoring.answers import CONCISE_ANSWER_SYSTEM_PROMPT, extract_final_answer
 
 DEFAULT_MAX_STEPS = 8
+DEFAULT_REPLY_TOKENS = 1024
+DEFAULT_TASK_TIMEOUT_S = 300.0  # wall time for one task, every step and retry included
 TOOL_INSTRUCTIONS = (
     "You can call two tools. Use `calculator` for every computation instead of doing arithmetic in your head, "
     "and `lookup` for any fact about the company Orrery Dynamics (its directory is the only source; never "
@@ -38,8 +42,9 @@ class ReactRunner:
 
     settings: ProviderSettings
     max_steps: int = DEFAULT_MAX_STEPS
-    max_tokens: int = 1024
+    max_tokens: int = DEFAULT_REPLY_TOKENS
     retry_policy: RetryPolicy = field(default_factory=RetryPolicy)
+    task_timeout_s: float | None = DEFAULT_TASK_TIMEOUT_S
     # Whether the endpoint was ever reached / was found down, shared by every task's gate (each task has its own
     # event loop, so the gates cannot be one object): a server that is not running fails the suite in one
     # task's retries, not in every task's.
@@ -55,14 +60,27 @@ class ReactRunner:
 
     async def solve(self, prompt: str) -> EvalRun:
         provider = create_provider(self.settings)
+        trajectory: list[dict[str, Any]] = [{"role": "user", "content": prompt}]
+        spent: dict[str, Any] = {"steps": 0, "usage": Usage()}
         try:
-            return await self._loop(provider, prompt)
+            return await asyncio.wait_for(self._loop(provider, prompt, trajectory, spent), self.task_timeout_s)
+        except asyncio.TimeoutError:
+            # What the task did until then stays on record; the task fails with the limit as its reason.
+            return EvalRun(
+                answer="",
+                steps=spent["steps"],
+                tool_errors=count_tool_errors(trajectory),
+                trajectory=trajectory,
+                usage=spent["usage"],
+                error=f"no final answer within the task time limit of {self.task_timeout_s:g}s",
+            )
         finally:
             await provider.aclose()
 
-    async def _loop(self, provider: Provider, prompt: str) -> EvalRun:
+    async def _loop(
+        self, provider: Provider, prompt: str, trajectory: list[dict[str, Any]], spent: dict[str, Any]
+    ) -> EvalRun:
         messages: list[Message] = [Message(role="user", content=prompt)]
-        trajectory: list[dict[str, Any]] = [{"role": "user", "content": prompt}]
         usage = Usage()
         gate = ProviderGate(max_concurrency=1)
         gate.reached, gate.down = self._endpoint["reached"], self._endpoint["down"]
@@ -83,6 +101,7 @@ class ReactRunner:
                 raise outcome.error
             response = outcome.value
             usage = usage + response.usage
+            spent["steps"], spent["usage"] = step, usage
             messages.append(Message(role="assistant", content=response.text, tool_calls=tuple(response.tool_calls)))
             trajectory.append(
                 {
@@ -132,8 +151,18 @@ def parse_react_spec(spec: str) -> ProviderSettings:
     return ProviderSettings(provider=provider, model=model, base_url=base_url)
 
 
-def react_runner_from_spec(spec: str, *, max_steps: int = DEFAULT_MAX_STEPS) -> ReactRunner:
-    """Raises MissingCredentialsError now, before any task runs, when a cloud key is not set."""
+def react_runner_from_spec(
+    spec: str,
+    *,
+    max_steps: int = DEFAULT_MAX_STEPS,
+    reply_tokens: int = DEFAULT_REPLY_TOKENS,
+    attempt_timeout_s: float | None = None,
+    task_timeout_s: float | None = DEFAULT_TASK_TIMEOUT_S,
+) -> ReactRunner:
+    """Raises MissingCredentialsError now, before any task runs, when a cloud key is not set. The limits are the
+    knobs a slow local model needs: steps and wall time per task, reply budget and per-attempt timeout."""
     settings = parse_react_spec(spec)
     api_key_for(settings)
-    return ReactRunner(settings, max_steps=max_steps)
+    policy = RetryPolicy() if attempt_timeout_s is None else RetryPolicy(timeout_s=attempt_timeout_s)
+    return ReactRunner(settings, max_steps=max_steps, max_tokens=reply_tokens, retry_policy=policy,
+                       task_timeout_s=task_timeout_s)

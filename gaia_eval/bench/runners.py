@@ -1,4 +1,4 @@
-"""Runners: what answers a task. A runner is any `Callable[[str], EvalRun]`; this module defines EvalRun and
+"""Runners: what answers a task. A runner is any `Callable[[str], EvalRun]` (see bench.runs); this module
 turns the CLI's runner specs (`builtin:calculator`, `python:module:function`, `cmd:...`, `react:PROVIDER:MODEL`)
 into runners.
 """
@@ -11,12 +11,12 @@ import shlex
 import subprocess
 import sys
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import orjson
 
-from gaia_eval.artifacts.base import Usage
+from gaia_eval.bench.runs import EvalRun, Runner, RunnerOutputError, coerce_run, eval_run_from_dict
 from gaia_eval.errors import UsageError
 
 DEFAULT_RUNNER = "builtin:calculator"
@@ -24,81 +24,6 @@ CMD_TIMEOUT_S = 600.0
 RUNNER_SPEC_HELP = (
     "builtin:calculator | python:module:function | cmd:'shell command' | react:PROVIDER:MODEL[@BASE_URL]"
 )
-
-
-class RunnerOutputError(ValueError):
-    """A runner returned something that is not an EvalRun; the task is recorded as failed with this."""
-
-
-@dataclass
-class EvalRun:
-    """What a runner did for one prompt. `steps` counts actions (model turns or tool calls); `latency` is
-    seconds (the harness measures wall time when a runner leaves it None); `error` marks a run that ended
-    without an answer (e.g. a step limit) while keeping its trajectory."""
-
-    answer: str
-    steps: int = 1
-    tool_errors: int = 0
-    trajectory: list[dict[str, Any]] = field(default_factory=list)
-    usage: Usage | None = None
-    latency: float | None = None
-    error: str | None = None
-
-
-Runner = Callable[[str], EvalRun]
-
-
-def count_tool_errors(trajectory: list[dict[str, Any]]) -> int:
-    """Tool results whose content starts with `error:` (the convention the bench tools follow)."""
-    return sum(
-        1
-        for message in trajectory
-        if message.get("role") == "tool" and str(message.get("content", "")).lstrip().startswith("error:")
-    )
-
-
-def _non_negative_int(data: dict[str, Any], key: str, default: int) -> int:
-    value = data.get(key, default)
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise RunnerOutputError(f"'{key}' must be a non-negative integer, got {value!r}")
-    return value
-
-
-def eval_run_from_dict(data: dict[str, Any]) -> EvalRun:
-    """Validate a JSON-shaped result ({answer, steps?, tool_errors?, trajectory?, usage?, latency?})."""
-    answer = data.get("answer")
-    if not isinstance(answer, str):
-        raise RunnerOutputError(f"'answer' must be a string, got {answer!r}")
-    trajectory = data.get("trajectory", [])
-    if not isinstance(trajectory, list) or not all(isinstance(item, dict) for item in trajectory):
-        raise RunnerOutputError("'trajectory' must be a list of objects")
-    usage = data.get("usage")
-    latency = data.get("latency")
-    if latency is not None and (isinstance(latency, bool) or not isinstance(latency, (int, float))):
-        raise RunnerOutputError(f"'latency' must be a number of seconds, got {latency!r}")
-    try:
-        parsed_usage = Usage.model_validate(usage) if usage is not None else None
-    except ValueError as exc:
-        raise RunnerOutputError(f"'usage' is not {{input_tokens, output_tokens}}: {exc}") from None
-    return EvalRun(
-        answer=answer,
-        steps=_non_negative_int(data, "steps", 1),
-        tool_errors=_non_negative_int(data, "tool_errors", count_tool_errors(trajectory)),
-        trajectory=trajectory,
-        usage=parsed_usage,
-        latency=float(latency) if latency is not None else None,
-    )
-
-
-def coerce_run(result: Any) -> EvalRun:
-    """Accept what a Python runner naturally returns: an EvalRun, a plain answer string, or a dict."""
-    if isinstance(result, EvalRun):
-        return result
-    if isinstance(result, str):
-        return EvalRun(answer=result)
-    if isinstance(result, dict):
-        return eval_run_from_dict(result)
-    raise RunnerOutputError(f"runner returned {type(result).__name__}; return an EvalRun, a str or a dict")
 
 
 @dataclass(frozen=True)
@@ -176,7 +101,7 @@ def _unquoted(command: str) -> str:
     return command
 
 
-def resolve_runner(spec: str) -> Runner:
+def resolve_runner(spec: str, react_options: dict[str, Any] | None = None) -> Runner:
     """The runner a CLI spec names. A react runner whose cloud key is missing raises MissingCredentialsError
     here, before any task runs; every other bad spec is a UsageError."""
     kind, _, rest = spec.partition(":")
@@ -196,5 +121,5 @@ def resolve_runner(spec: str) -> Runner:
     if kind == "react":
         from gaia_eval.bench.react import react_runner_from_spec
 
-        return react_runner_from_spec(rest)
+        return react_runner_from_spec(rest, **(react_options or {}))
     raise UsageError(f"unknown runner spec '{spec}'", field="--runner", fix=f"use {RUNNER_SPEC_HELP}")

@@ -1,78 +1,23 @@
-"""Provider registry: names in configs map to provider modules, imported only when used (fast CLI start)."""
+"""Model providers: one module per API (anthropic_api, openai_api, baseline), one protocol (base), the registry
+that builds them from settings (registry), prices (pricing) and the response cache (cache).
+
+The provider names are plain constants and load nothing; the rest of the public surface is imported on first
+use, so `import gaia_eval.cli` stays fast.
+"""
 
 from __future__ import annotations
 
-import importlib
-import os
-from dataclasses import dataclass
+from gaia_eval.lazy import lazy_exports
+from gaia_eval.providers.names import CLOUD_KEYS, KNOWN_PROVIDERS, LLM_PROVIDERS, LOCAL_PRESETS
 
-from gaia_eval.errors import ConfigError, MissingCredentialsError
-from gaia_eval.providers.base import Provider
-
-# OpenAI-compatible local servers: no key needed, $0 cost, base URL overridable in the config.
-LOCAL_PRESETS: dict[str, str] = {
-    "lemonade": "http://localhost:8000/api/v1",
-    "ollama": "http://localhost:11434/v1",
-    "vllm": "http://localhost:8000/v1",
-    "lmstudio": "http://localhost:1234/v1",
-    "llamacpp": "http://localhost:8080/v1",
+_LAZY = {
+    "ProviderSettings": "registry",
+    "api_key_for": "registry",
+    "check_provider_name": "registry",
+    "create_provider": "registry",
+    "is_local": "registry",
+    "Provider": "base",
 }
 
-CLOUD_KEYS: dict[str, str] = {"anthropic": "ANTHROPIC_API_KEY", "openai": "OPENAI_API_KEY"}
-
-KNOWN_PROVIDERS: tuple[str, ...] = ("baseline", "anthropic", "openai", *LOCAL_PRESETS)
-
-
-@dataclass(frozen=True)
-class ProviderSettings:
-    provider: str
-    model: str
-    base_url: str | None = None
-    api_key_env: str | None = None
-    timeout_s: float | None = None
-
-
-def check_provider_name(name: str, *, file: str | None = None, field: str | None = None) -> None:
-    if name not in KNOWN_PROVIDERS:
-        raise ConfigError(
-            f"unknown provider '{name}'",
-            file=file,
-            field=field,
-            fix=f"use one of: {', '.join(KNOWN_PROVIDERS)}",
-        )
-
-
-def api_key_for(settings: ProviderSettings) -> str | None:
-    """The key from the environment (never from a file). Raises before any work when a cloud key is missing."""
-    env_name = settings.api_key_env or CLOUD_KEYS.get(settings.provider)
-    if env_name is None:
-        return None
-    key = os.environ.get(env_name)
-    if key:
-        return key
-    if settings.api_key_env is None and settings.provider == "openai" and (
-        settings.base_url or os.environ.get("OPENAI_BASE_URL")
-    ):
-        # An OpenAI-compatible server at a custom URL often needs no key; the SDK still wants a string.
-        return None
-    raise MissingCredentialsError(
-        f"provider '{settings.provider}' needs an API key and {env_name} is not set",
-        fix=f"export {env_name}=... (keys are read from the environment only)",
-    )
-
-
-def create_provider(settings: ProviderSettings) -> Provider:
-    """Build a provider; SDKs are imported here, not at CLI start."""
-    check_provider_name(settings.provider)
-    if settings.provider == "baseline":
-        module = importlib.import_module("gaia_eval.providers.baseline")
-        return module.BaselineProvider(settings.model)
-    if settings.provider == "anthropic":
-        module = importlib.import_module("gaia_eval.providers.anthropic_api")
-        return module.AnthropicProvider(settings, api_key_for(settings))
-    module = importlib.import_module("gaia_eval.providers.openai_api")
-    return module.OpenAIProvider(settings, api_key_for(settings))
-
-
-def is_local(provider: str) -> bool:
-    return provider == "baseline" or provider in LOCAL_PRESETS
+__getattr__, _lazy_names = lazy_exports(__name__, _LAZY)
+__all__ = ["CLOUD_KEYS", "KNOWN_PROVIDERS", "LLM_PROVIDERS", "LOCAL_PRESETS", *_lazy_names]

@@ -21,6 +21,7 @@ from gaia_eval.concurrency import DEFAULT_TIMEOUT_S
 from gaia_eval.providers import ProviderSettings
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message, ToolCall, ToolSpec
 from gaia_eval.providers.sdk_errors import call_sdk, malformed, read_billed
+from gaia_eval.providers.limits import length_stop_reason
 from gaia_eval.providers.structured import cut_off
 
 _STOP_REASONS = {
@@ -164,7 +165,7 @@ class AnthropicProvider:
         finish_reason = _STOP_REASONS.get(stop_reason, stop_reason) if stop_reason else None
         if request.json_schema is not None and finish_reason != "refusal":
             if finish_reason == "length":
-                raise cut_off(self.name, text, self._secret)
+                raise cut_off(self.name, text, self._secret, length_stop_reason(request.max_tokens, usage))
             if not schema_answered or not isinstance(data, dict):
                 what = f"reply did not fill the '{request.schema_name}' schema"
                 raise malformed(self.name, what, text, self._secret)

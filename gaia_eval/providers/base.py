@@ -58,6 +58,11 @@ class ChatRequest:
     tools: tuple[ToolSpec, ...] = ()
     timeout_s: float | None = None
     task: TaskContext | None = None
+    # Which of several samples of the same prompt this is: part of the response-cache key, so K samples are K
+    # answers, not one answer K times. Providers do not send it.
+    sample_index: int = 0
+    # Ask the model even when the response cache holds an answer: the one it holds was found unusable.
+    refresh: bool = False
 
 
 @dataclass
@@ -69,6 +74,7 @@ class ChatResponse:
     model: str
     data: Any = None  # parsed JSON when json_schema was requested
     tool_calls: list[ToolCall] = field(default_factory=list)
+    cached: bool = False  # served from the response cache: nothing was paid for it
 
 
 @runtime_checkable

@@ -22,6 +22,7 @@ from gaia_eval.concurrency import DEFAULT_TIMEOUT_S
 from gaia_eval.providers import LOCAL_PRESETS, ProviderSettings
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message, ToolCall, ToolSpec
 from gaia_eval.providers.sdk_errors import call_sdk, malformed, read_billed
+from gaia_eval.providers.limits import length_stop_reason
 from gaia_eval.providers.structured import parse_json_reply, schema_instruction
 
 # The SDK insists on a key string; local servers ignore it. Passing one also keeps the SDK from picking up
@@ -178,7 +179,8 @@ class OpenAIProvider:
         tool_calls = [self._tool_call(i, call) for i, call in enumerate(message.get("tool_calls") or [])]
         data = None
         if request.json_schema is not None and finish_reason != "refusal" and not tool_calls:
-            data = parse_json_reply(text, provider=self.name, finish_reason=finish_reason, secret=self._secret)
+            data = parse_json_reply(text, provider=self.name, finish_reason=finish_reason, secret=self._secret,
+                                    length_reason=length_stop_reason(request.max_tokens, usage))
         return ChatResponse(
             text=text,
             usage=usage,

@@ -20,12 +20,14 @@ from gaia_eval.errors import (
     AuthError,
     BadRequestError,
     ConnectionFailedError,
+    ContextOverflowError,
     MalformedResponseError,
     ProviderError,
     ProviderTimeoutError,
     RateLimitError,
     ServerError,
 )
+from gaia_eval.providers.limits import context_overflow_message
 
 EXCERPT_CHARS = 160
 REDACTED = "[REDACTED]"
@@ -98,6 +100,13 @@ def error_for_status(
 ) -> ProviderError:
     """The gaia error for an HTTP error status (the message names provider, status and the server's words)."""
     message = f"{provider} HTTP {status}: {excerpt(detail, secret)}"
+    overflow = context_overflow_message(detail) if status in (400, 413, 422, 500) else None
+    if overflow is not None:
+        return ContextOverflowError(
+            f"{provider} HTTP {status}: {overflow}",
+            fix="shorten the input (documents are chunked when the server reports its context size) or serve the "
+                "model with a larger context (llama-server -c)",
+        )
     if status == 429:
         return RateLimitError(message, retry_after=retry_after_seconds(headers))
     if status >= 500 or status in _TRANSIENT_4XX:

@@ -14,7 +14,9 @@ from gaia_eval.providers.sdk_errors import malformed
 _FENCE = re.compile(r"^\s*```(?:json|JSON)?\s*\n(.*?)\n?```\s*$", re.DOTALL)
 
 
-def parse_json_reply(text: str, *, provider: str, finish_reason: str | None, secret: str | None) -> Any:
+def parse_json_reply(
+    text: str, *, provider: str, finish_reason: str | None, secret: str | None, length_reason: str | None = None
+) -> Any:
     """The JSON value in a model reply. Accepts the bare value or one fenced block; anything else raises
     MalformedResponseError with a short excerpt (and says so when the reply was cut off by max_tokens)."""
     fenced = _FENCE.match(text)
@@ -24,13 +26,16 @@ def parse_json_reply(text: str, *, provider: str, finish_reason: str | None, sec
     except ValueError:
         pass
     if finish_reason == "length":
-        raise cut_off(provider, text, secret) from None
+        raise cut_off(provider, text, secret, length_reason) from None
     raise malformed(provider, "reply is not valid JSON", text, secret) from None
 
 
-def cut_off(provider: str, text: str, secret: str | None) -> MalformedResponseError:
-    """The error for a structured reply that hit max_tokens; the message points at the real fix."""
-    error = malformed(provider, "JSON reply was cut off at max_tokens (raise max_tokens)", text[-80:], secret)
+def cut_off(provider: str, text: str, secret: str | None, length_reason: str | None = None) -> MalformedResponseError:
+    """The error for a structured reply that stopped early: at max_tokens, or at a full context window (the
+    caller's `length_reason` says which, from the token counts); the message points at the real fix."""
+    why = f"JSON reply was cut off before it was complete: {length_reason}" if length_reason else (
+        "JSON reply was cut off at max_tokens (raise max_tokens)")
+    error = malformed(provider, why, text[-80:], secret)
     error.raw_text = malformed(provider, "", text, secret).raw_text  # keep the whole reply, not just its tail
     return error
 

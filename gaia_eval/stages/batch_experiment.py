@@ -49,10 +49,11 @@ from gaia_eval.concurrency import (
 from gaia_eval.errors import ArtifactError, ConfigError, InputError
 from gaia_eval.progress import Progress
 from gaia_eval.providers import ProviderSettings, check_provider_name, create_provider
+from gaia_eval.providers.cache import with_cache
 from gaia_eval.providers.base import Provider
 from gaia_eval.providers.pricing import PriceQuote, cost_of, lookup_price, quote_from_config
 from gaia_eval.stages.solvers import Solver, prompt_settings_fingerprint
-from gaia_eval.stages.common import StageSummary, check_output_dir
+from gaia_eval.stages.common import StageSummary, check_output_dir, holds_output_lock
 from gaia_eval.stages.experiment_inputs import WorkItem, Workload, load_workload
 
 CONSOLIDATED_NAME = "consolidated_experiments_report.json"
@@ -130,6 +131,7 @@ class BatchSummary(StageSummary):
     items_ok: int = 0
     items_error: int = 0
     calls_made: int = 0
+    damaged: list[str] = field(default_factory=list)  # experiment files left out of the consolidated report
 
 
 def _percentile(sorted_values: list[float], q: float) -> float:
@@ -142,10 +144,13 @@ def _percentile(sorted_values: list[float], q: float) -> float:
 
 def compute_totals(items: list[ItemResult], wall_time_s: float, quote: PriceQuote) -> ExperimentTotals:
     usage = Usage()
+    paid = Usage()
     for item in items:
         usage = usage + item.usage
-    total, in_cost, out_cost = cost_of(usage, quote)
+        paid = paid + item.paid_usage
+    total, in_cost, out_cost = cost_of(paid, quote)
     latencies = sorted(i.latency_s for i in items if i.status == "ok")
+    to_success = sorted(i.time_to_success_s or i.latency_s for i in items if i.status == "ok")
     done = len(items)
     return ExperimentTotals(
         items=done,
@@ -161,6 +166,9 @@ def compute_totals(items: list[ItemResult], wall_time_s: float, quote: PriceQuot
         latency_max_s=round(latencies[-1], 4) if latencies else 0.0,
         latency_mean_s=round(sum(latencies) / len(latencies), 4) if latencies else 0.0,
         wall_time_s=round(wall_time_s, 3),
+        time_to_success_p50_s=round(_percentile(to_success, 0.5), 4),
+        time_to_success_p95_s=round(_percentile(to_success, 0.95), 4),
+        retried_items=sum(i.status == "ok" and i.attempts > i.calls for i in items),
         throughput_items_per_s=round(done / wall_time_s, 3) if wall_time_s > 0 else 0.0,
     )
 
@@ -168,7 +176,7 @@ def compute_totals(items: list[ItemResult], wall_time_s: float, quote: PriceQuot
 def _refreshed(result: ItemResult, item: WorkItem, quote: PriceQuote) -> ItemResult:
     """Reused answers always carry the current ground truth and the current price, either of which may have
     changed since they were made (neither changes the answer, so no call is needed)."""
-    cost, _, _ = cost_of(result.usage, quote)
+    cost, _, _ = cost_of(result.paid_usage, quote)
     return result.model_copy(
         update={
             "groundtruth_answer": item.expected_answer,
@@ -215,8 +223,40 @@ def _check_same_use_case(path: Path, use_case: str) -> None:
         )
 
 
+def output_dirs_for_inputs(inputs: list[Path], output_dir: Path) -> list[tuple[Path, Path]]:
+    """One input writes into -o itself; several (a shell glob such as consolidated_*.json) each write into a
+    subfolder of -o named after the input's use case, so experiments of one name but other use cases never
+    collide, and `eval -d OUTPUT` finds them all."""
+    if len(inputs) == 1:
+        return [(Path(inputs[0]), Path(output_dir))]
+    names = []
+    for path in inputs:
+        stem = Path(path).name.removesuffix(".json")
+        name = stem.removeprefix("consolidated_").removesuffix("_groundtruth") if stem.startswith("consolidated_") else stem
+        names.append(name)
+    if len(set(names)) != len(names):
+        names = [Path(p).name.removesuffix(".json") for p in inputs]
+    return [(Path(p), Path(output_dir) / n) for p, n in zip(inputs, names)]
+
+
+def default_config(use_case: str) -> ExperimentConfig:
+    """What runs without -c (the reference docs' Method 1 and 2): the offline baselines for the use case, which
+    cost nothing and need no key."""
+    best = "retrieval" if use_case == "qa" else "textrank"
+    return ExperimentConfig.model_validate(
+        {
+            "description": f"default for {use_case}: offline baselines",
+            "experiments": [
+                {"name": f"baseline-{best}", "provider": "baseline", "model": best},
+                {"name": "baseline-lead", "provider": "baseline", "model": "lead"},
+            ],
+        }
+    )
+
+
+@holds_output_lock()
 def run_batch_experiment(
-    config_path: Path,
+    config_path: Path | None,
     input_path: Path,
     output_dir: Path,
     *,
@@ -225,13 +265,21 @@ def run_batch_experiment(
     concurrency: int | None = None,
     show_progress: bool | None = None,
 ) -> BatchSummary:
-    config = load_config(Path(config_path))
+    """Run the config's experiments over the input; without a config, the default one (`default_config`)."""
+    config = load_config(Path(config_path)) if config_path is not None else None
     workload = load_workload(Path(input_path))
+    summary = BatchSummary("batch-experiment")
+    if config is None:
+        config = default_config(workload.use_case)
+        names = ", ".join(e.name for e in config.experiments)
+        summary.notes.append(
+            f"no -c/--config: running the default for {workload.use_case}, {names} (offline baselines, no cost); "
+            "pass -c CONFIG to run real models (see --create-sample-config)"
+        )
     output_dir = check_output_dir(output_dir)
     settings_common = {"workload": workload.fingerprint(), "prompts": prompt_settings_fingerprint()}
 
     plans: list[_Plan] = []
-    summary = BatchSummary("batch-experiment")
     for spec in config.experiments:
         path = output_dir / f"{safe_name(spec.name)}.experiment.json"
         _check_same_use_case(path, workload.use_case)
@@ -275,15 +323,14 @@ def run_batch_experiment(
     for plan in plans:
         if plan.todo:
             try:
-                providers[plan.spec.name] = create_provider(
-                    ProviderSettings(
-                        provider=plan.spec.provider,
-                        model=plan.spec.model,
-                        base_url=plan.spec.base_url,
-                        api_key_env=plan.spec.api_key_env,
-                        timeout_s=plan.spec.timeout_s,
-                    )
+                settings = ProviderSettings(
+                    provider=plan.spec.provider,
+                    model=plan.spec.model,
+                    base_url=plan.spec.base_url,
+                    api_key_env=plan.spec.api_key_env,
+                    timeout_s=plan.spec.timeout_s,
                 )
+                providers[plan.spec.name] = with_cache(create_provider(settings), settings)
             except ConfigError as exc:  # e.g. an unknown baseline model: point at the config entry
                 index = config.experiments.index(plan.spec)
                 raise ConfigError(
@@ -303,7 +350,7 @@ def run_batch_experiment(
             summary.failures.append(f"{plan.spec.name}: {errors} of {len(items)} items errored")
 
     consolidated = output_dir / CONSOLIDATED_NAME
-    write_artifact(consolidated, consolidate_experiments(output_dir))  # unchanged bytes are not rewritten
+    write_artifact(consolidated, consolidate_experiments(output_dir, summary.damaged))  # unchanged bytes are not rewritten
     summary.notes.append(f"consolidated: {consolidated}")
     return summary
 
@@ -355,7 +402,7 @@ async def _run_plans(
         plan, item = job
         assert plan.solver is not None
         outcome = await plan.solver.solve(item, workload.sources[item.source].text)
-        cost, _, _ = cost_of(outcome.usage, plan.quote)
+        cost, _, _ = cost_of(outcome.usage - outcome.cached_usage, plan.quote)
         return ItemResult(
             item_id=item.item_id,
             source=item.source,
@@ -371,10 +418,13 @@ async def _run_plans(
             cost_usd=cost,
             cost_status=plan.quote.status,
             latency_s=round(outcome.latency_s, 4),
+            time_to_success_s=round(outcome.time_to_success_s, 4),
             calls=outcome.calls,
             attempts=outcome.attempts,
             retries=outcome.retries,
             finish_reason=outcome.finish_reason,
+            cached=outcome.calls > 0 and outcome.cached_calls == outcome.calls,
+            cached_usage=outcome.cached_usage,
         )
 
     def on_result(job: tuple[_Plan, WorkItem], result: ItemResult) -> None:
@@ -382,7 +432,8 @@ async def _run_plans(
         assert plan.journal is not None
         plan.journal.append(result)
         plan.results[item.item_id] = result
-        summary.calls_made += result.calls
+        if plan.spec.provider != "baseline":
+            summary.calls_made += result.attempts  # requests actually sent; a baseline is not a model call
         progress.advance(error=result.status == "error", cost=result.cost_usd)
         plan.remaining -= 1
         if plan.remaining == 0:
@@ -428,15 +479,18 @@ def _finish(plan: _Plan, workload: Workload) -> None:
         journal_path(plan.path).unlink(missing_ok=True)
 
 
-def consolidate_experiments(output_dir: Path) -> ConsolidatedExperiments:
-    """Rebuilt from the experiment files in the folder every time: cheap, and never out of step with them."""
+def consolidate_experiments(output_dir: Path, damaged: list[str] | None = None) -> ConsolidatedExperiments:
+    """Rebuilt from the experiment files in the folder every time: cheap, and never out of step with them.
+    A file that cannot be read is left out and, when `damaged` is given, named there with the reason."""
     entries: list[ExperimentRunEntry] = []
     usage = Usage()
     cost: float | None = 0.0
     for path in sorted(Path(output_dir).glob("*.experiment.json")):
         try:
             exp = read_artifact(path, Experiment)
-        except (ArtifactError, InputError):
+        except (ArtifactError, InputError) as exc:
+            if damaged is not None:
+                damaged.append(exc.one_line())
             continue
         entries.append(
             ExperimentRunEntry(

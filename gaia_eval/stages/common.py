@@ -1,11 +1,15 @@
-"""What every stage shares: the run summary it prints, and finding its input files."""
+"""What every stage shares: the run summary it prints, finding its input files, and holding its output folder."""
 
 from __future__ import annotations
 
+import functools
+import inspect
 import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gaia_eval.artifacts.documents import DocumentMeta
+from gaia_eval.artifacts.lock import folder_lock
 from gaia_eval.artifacts.store import Freshness
 from gaia_eval.errors import InputError
 
@@ -35,6 +39,20 @@ class StageSummary:
             f"{self.stage}: made {self.made}, skipped {self.skipped} (up to date), "
             f"redone {self.redone} (stale), failed {self.failed}"
         )
+
+
+@dataclass(frozen=True)
+class SourceInput:
+    """One input document of a stage that reads documents (groundtruth, offline or with an LLM)."""
+
+    path: Path
+    rel_path: str  # relative to the input folder: recorded in artifacts, independent of the working directory
+    item_id: str
+    text: str  # as extracted (HTML and PDF inputs)
+    text_fingerprint: str
+    meta: DocumentMeta | None
+    meta_fingerprint: str
+    doc_type: str | None = None  # from a generated document's meta, when there is one
 
 
 def find_inputs(directory: Path, pattern: str, *, exclude_suffixes: tuple[str, ...] = ()) -> list[Path]:
@@ -85,3 +103,23 @@ def relative_id(path: Path, root: Path) -> str:
     """The item id of an input: its path relative to the input folder, without extension, '/'-separated."""
     rel = path.relative_to(root) if root in path.parents else Path(path.name)
     return rel.with_suffix("").as_posix()
+
+
+def holds_output_lock(parameter: str = "output_dir", option: str = "-o/--output-dir"):
+    """Decorate a run_<stage> function so it holds its output folder's lock (named by `parameter`) while it runs:
+    a second run on the same folder stops at once with a line naming the holder, instead of paying twice."""
+
+    def decorate(run):
+        signature = inspect.signature(run)
+
+        @functools.wraps(run)
+        def locked(*args, **kwargs):
+            folder = signature.bind(*args, **kwargs).arguments.get(parameter)
+            if folder is None:
+                return run(*args, **kwargs)
+            with folder_lock(Path(folder), option):
+                return run(*args, **kwargs)
+
+        return locked
+
+    return decorate

@@ -3,7 +3,7 @@ optionally also with an LLM judge (see gaia_eval.scoring.judge.core), and keep t
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -27,11 +27,14 @@ from gaia_eval.artifacts.store import (
     write_artifact,
 )
 from gaia_eval.errors import ArtifactError, InputError, UsageError
-from gaia_eval.scoring.rubric import grading as rubric
-from gaia_eval.scoring.judge.core import JudgeSettings, judge_request
-from gaia_eval.scoring.judge.run import JudgeOutcome, JudgeTarget, judge_experiments, judge_journal_path
-from gaia_eval.stages.common import StageSummary, check_output_dir
-from gaia_eval.stages.experiment_inputs import _load_groundtruth_file
+from gaia_eval.scoring import rubric
+from gaia_eval.scoring.judge import JudgeSettings, judge_request
+from gaia_eval.scoring.judge import JudgeOutcome, JudgeTarget, judge_experiments, judge_journal_path
+from gaia_eval.scoring.rubric import IMPORTED_PROVIDER, free_text_references
+from gaia_eval.scoring.scorers import ScoringInput, scorer_for
+from gaia_eval.stages.common import StageSummary, check_output_dir, holds_output_lock
+from gaia_eval.stages.eval_inputs import evaluation_name, load_scorable
+from gaia_eval.stages.experiment_inputs import load_groundtruth_file
 
 CONSOLIDATED_NAME = "consolidated_evaluations_report.json"
 EVAL_SUFFIX = ".eval.json"
@@ -46,6 +49,14 @@ JUDGE_INPUT_KEYS = ("judge", "judge_pending")
 @dataclass
 class EvalSummary(StageSummary):
     standalone: int = 0
+    empty_responses: list[str] = field(default_factory=list)  # "<template>: test_id, ..." per template
+    damaged: list[str] = field(default_factory=list)  # evaluation files left out of the index, with why
+
+    def line(self) -> str:
+        line = super().line()
+        if self.empty_responses:
+            line += f"; empty responses (scored as errors): {'; '.join(self.empty_responses)}"
+        return line
 
 
 @dataclass
@@ -63,6 +74,10 @@ class _Pending:
 
 
 def _experiment_files(experiment_dir: Path | None, experiment_file: Path | None) -> tuple[Path, list[Path]]:
+    """Experiment files and filled templates (`*.template.{json,csv,jsonl,xml}`) to score. A template whose
+    imported experiment sits beside it is scored once, as that experiment."""
+    from gaia_eval.stages.eval_inputs import find_scorable_files
+
     # -f wins over -d (the reference tool's -f was silently ignored because -d had a default).
     if experiment_file is not None:
         path = Path(experiment_file)
@@ -72,38 +87,65 @@ def _experiment_files(experiment_dir: Path | None, experiment_file: Path | None)
     if experiment_dir is None:
         raise UsageError("no experiments given", fix="pass -d FOLDER or -f FILE.experiment.json")
     root = Path(experiment_dir)
+    if root.is_file():
+        raise InputError("is a file, not a folder", file=root, field="-d/--directory", fix=f"pass it with -f {root}")
     if not root.is_dir():
         raise InputError("folder not found", file=root, fix="check -d/--directory, or run `gaia-eval batch-experiment` first")
-    files = sorted(root.rglob("*.experiment.json"))
-    if not files:
-        raise InputError("holds no *.experiment.json files", file=root, fix="run `gaia-eval batch-experiment` first")
-    return root, files
+    return root, find_scorable_files(root)
 
 
-def _load_external(groundtruth: Path | None) -> tuple[dict[str, GroundTruth], str]:
+def _groundtruth_paths(groundtruth: Path | list[Path] | tuple[Path, ...] | None) -> list[Path]:
     if groundtruth is None:
+        return []
+    if isinstance(groundtruth, (list, tuple)):
+        return [Path(p) for p in groundtruth]
+    return [Path(groundtruth)]
+
+
+def _load_external(paths: list[Path]) -> tuple[dict[str, GroundTruth], str]:
+    """Ground truth from -g (several files merge, e.g. a shell glob of consolidated_*.json), by item id."""
+    if not paths:
         return {}, "none"
-    gts = _load_groundtruth_file(Path(groundtruth))
-    return {gt.item_id: gt for gt in gts}, fingerprint_file(Path(groundtruth))
+    found: dict[str, GroundTruth] = {}
+    for path in paths:
+        for gt in load_groundtruth_file(path):
+            found[gt.item_id] = gt
+    fps = [fingerprint_file(p) for p in paths]
+    return found, fps[0] if len(fps) == 1 else fingerprint(fps)
 
 
-def _expected_summaries(item: ItemResult, external: dict[str, GroundTruth]) -> tuple[Summaries | None, object]:
-    if item.groundtruth_summaries is not None:
-        return item.groundtruth_summaries, None
-    gt = external.get(item.source)
-    if gt is not None:
-        return gt.summaries, gt.facts
-    return None, None
+def _external_for(source: str, external: dict[str, GroundTruth]) -> GroundTruth | None:
+    """By the document's id, or by its file stem when the experiment ran on a folder with subfolders
+    (`emails/customer_support_email` is ground truth `customer_support_email`)."""
+    return external.get(source) or external.get(source.rsplit("/", 1)[-1])
+
+
+def _scoring_input(exp: Experiment, item: ItemResult, external: dict[str, GroundTruth]) -> ScoringInput:
+    """The item's answer with what it is checked against: embedded ground truth first, then -g's."""
+    source_text = exp.sources[item.source].text
+    if exp.use_case == "qa":
+        return ScoringInput(answer=item.answer, expected=item.groundtruth_answer, source_text=source_text)
+    answer = item.summaries or Summaries()
+    gt = _external_for(item.source, external)
+    expected, facts = (item.groundtruth_summaries, None) if item.groundtruth_summaries is not None else (
+        (gt.summaries, gt.facts) if gt is not None else (None, None)
+    )
+    references = free_text_references(
+        gt.references if gt is not None else None, expected, imported=exp.spec.provider == IMPORTED_PROVIDER
+    )
+    return ScoringInput(
+        answer=answer,
+        expected=expected,
+        facts=facts,
+        source_text=source_text,
+        references=tuple(references) if references is not None else None,
+    )
 
 
 def score_experiment(
     exp: Experiment, external: dict[str, GroundTruth], exp_path: Path
 ) -> tuple[list[ItemEvaluation], str]:
     """Per-item scores and the mode ("comparative" or "standalone")."""
-    from gaia_eval.scoring.rubric.qa import score_qa
-    from gaia_eval.scoring.rubric.standalone import score_summaries_standalone
-    from gaia_eval.scoring.rubric.summaries import score_summaries
-
     items: list[ItemEvaluation] = []
     modes: set[str] = set()
     for item in exp.items:
@@ -118,27 +160,23 @@ def score_experiment(
                 )
             )
             continue
-        if exp.use_case == "qa":
-            expected = item.groundtruth_answer
-            if expected is None:
-                raise InputError(
-                    f"qa item '{item.item_id}' has no expected answer",
-                    file=exp_path,
-                    fix="run batch-experiment on qa ground truth",
-                )
-            criteria, passed = score_qa(item.answer or "", expected)
-            modes.add("comparative")
-            items.append(ItemEvaluation(item_id=item.item_id, source=item.source, status="scored", criteria=criteria, passed=passed))
-            continue
-        answer = item.summaries or Summaries()
-        expected_summaries, facts = _expected_summaries(item, external)
-        if expected_summaries is not None:
-            criteria = score_summaries(answer, expected_summaries, facts)  # type: ignore[arg-type]
-            modes.add("comparative")
+        scoring = _scoring_input(exp, item, external)
+        if scoring.references is not None:  # free text: human references, or an imported free-text output
+            mode = "comparative" if scoring.references else "standalone"
         else:
-            criteria = score_summaries_standalone(answer, exp.sources[item.source].text)
-            modes.add("standalone")
-        items.append(ItemEvaluation(item_id=item.item_id, source=item.source, status="scored", criteria=criteria))
+            mode = "comparative" if scoring.expected is not None else "standalone"
+        scorer = scorer_for(exp.use_case, mode, free_text=scoring.references is not None)
+        if scorer is None:  # qa has no standalone scorer: an answer needs its expected answer
+            raise InputError(
+                f"{exp.use_case} item '{item.item_id}' has no expected answer",
+                file=exp_path,
+                fix="run batch-experiment on qa ground truth",
+            )
+        criteria, passed = scorer.score(scoring)
+        modes.add(mode)
+        items.append(
+            ItemEvaluation(item_id=item.item_id, source=item.source, status="scored", criteria=criteria, passed=passed)
+        )
     if len(modes) > 1:
         raise InputError(
             "has ground truth for some items and not for others",
@@ -150,10 +188,16 @@ def score_experiment(
 
 def _evaluate(pending: _Pending, gt_source: str, judged: JudgeOutcome | None) -> Evaluation:
     exp, mode, inputs = pending.experiment, pending.mode, pending.inputs
-    criteria_names = rubric.criteria_for(exp.use_case, mode)
+    free_text = any(r.criterion in rubric.REFERENCE_CRITERIA for i in pending.items for r in i.criteria)
+    criteria_names = rubric.criteria_for(exp.use_case, mode, free_text)
     criteria, grade = rubric.aggregate(pending.items, criteria_names, exp.use_case)
-    if judged is not None and not judged.complete:
-        inputs = {**inputs, "judge_pending": f"{judged.summary.failed_samples} judge calls failed"}
+    if judged is not None and (not judged.complete or judged.summary.unscored_samples):
+        # Not current: the next run asks again for the failed calls and the unusable (unscored) replies.
+        inputs = {
+            **inputs,
+            "judge_pending": f"{judged.summary.failed_samples} judge calls failed, "
+            f"{judged.summary.unscored_samples} replies unscored",
+        }
     t = exp.totals
     return Evaluation(
         inputs=inputs,
@@ -178,6 +222,9 @@ def _evaluate(pending: _Pending, gt_source: str, judged: JudgeOutcome | None) ->
             latency_p50_s=t.latency_p50_s,
             latency_p95_s=t.latency_p95_s,
             wall_time_s=t.wall_time_s,
+            time_to_success_p50_s=t.time_to_success_p50_s,
+            time_to_success_p95_s=t.time_to_success_p95_s,
+            retried_items=t.retried_items,
         ),
         evaluated_at=datetime.now(timezone.utc),
         judge=judged.summary if judged is not None else None,
@@ -206,7 +253,7 @@ def _judge_targets(pending: list[_Pending], judge: JudgeSettings, external: dict
                 continue  # Poor for the judge too, as for the rubric; nothing to ask
             reference = None
             if exp.use_case != "qa" and p.mode == "comparative":
-                reference, _ = _expected_summaries(item, external)
+                reference = _scoring_input(exp, item, external).expected
             requests[item.item_id] = judge_request(judge, exp.use_case, p.mode, item, exp.sources[item.source].text, reference)
         targets.append(
             JudgeTarget(
@@ -239,12 +286,13 @@ def _judge_note(judge: JudgeSettings, outcomes: list[JudgeOutcome]) -> str:
     )
 
 
+@holds_output_lock()
 def run_eval(
     *,
     experiment_dir: Path | None = None,
     experiment_file: Path | None = None,
     output_dir: Path = Path("evaluation"),
-    groundtruth: Path | None = None,
+    groundtruth: Path | list[Path] | None = None,
     force: bool = False,
     incremental_update: bool = False,
     regenerate_report: bool = False,
@@ -255,32 +303,47 @@ def run_eval(
     evaluations are skipped; judge samples already paid for (earlier file or journal) are reused."""
     output_dir = Path(output_dir)
     summary = EvalSummary("eval")
-    if incremental_update or regenerate_report:
+    if regenerate_report:
         if judge is not None:
             raise UsageError(
-                "--judge does nothing with --incremental-update or --regenerate-report (they only rebuild the index)",
+                "--judge does nothing with --regenerate-report (it only rebuilds the index)",
                 field="--judge",
-                fix="run eval with --judge and without those options",
+                fix="run eval with --judge and without --regenerate-report",
             )
-        # Only the index is touched: evaluations already on disk are (re)read into it.
-        path = update_consolidated(output_dir, regenerate=regenerate_report)
-        summary.notes.append(f"consolidated: {path}")
+        # Only the index is touched: every evaluation on disk is re-read into it, nothing is scored.
+        _note_consolidated(summary, update_consolidated(output_dir, regenerate=True))
         return summary
+    # --incremental-update is what a plain run does: score new and changed experiments, skip up-to-date ones,
+    # and re-read only the evaluation files that changed into the index.
 
     root, files = _experiment_files(experiment_dir, experiment_file)
-    external, gt_fp = _load_external(groundtruth)
-    gt_source = f"external:{Path(groundtruth).as_posix()}" if groundtruth is not None else "embedded"
+    gt_paths = _groundtruth_paths(groundtruth)
+    external, gt_fp = _load_external(gt_paths)
+    gt_source = "external:" + ", ".join(p.as_posix() for p in gt_paths) if gt_paths else "embedded"
+    gt_names = " ".join(p.as_posix() for p in gt_paths)
     # Read and check every experiment before writing anything.
     loaded: list[tuple[Path, Experiment]] = []
+    made_from: dict[Path, str] = {}
     for path in files:
-        exp = read_artifact(path, Experiment)
+        exp, empty, made_from[path] = load_scorable(path, gt_paths[0] if len(gt_paths) == 1 else None)
+        if empty:
+            more = f" and {len(empty) - 2} more" if len(empty) > 2 else ""
+            summary.empty_responses.append(f"{path.name}: {', '.join(empty[:2])}{more}")
         if external:
-            gt_use_case = next(iter(external.values())).use_case
-            if gt_use_case != exp.use_case and not (exp.use_case in ("summarization", "email") and gt_use_case in ("summarization", "email")):
+            gt_use_cases = {gt.use_case for gt in external.values()}
+            if exp.use_case not in gt_use_cases and not (exp.use_case in ("summarization", "email") and gt_use_cases & {"summarization", "email"}):
                 raise InputError(
-                    f"is a {exp.use_case} experiment but the ground truth {groundtruth} is {gt_use_case}",
+                    f"is a {exp.use_case} experiment but the ground truth {gt_names} is {', '.join(sorted(gt_use_cases))}",
                     file=path,
                     fix="pass ground truth of the same use case with -g, or leave -g out",
+                )
+            if exp.groundtruth != "embedded" and not any(_external_for(item.source, external) for item in exp.items):
+                raise InputError(
+                    f"has no item that the ground truth {gt_names} covers (items: "
+                    f"{', '.join(sorted({i.source for i in exp.items})[:3])}; ground truth: {', '.join(sorted(external)[:3])})",
+                    file=path,
+                    field="-g/--groundtruth",
+                    fix="pass the ground truth made from the documents this experiment ran on, or leave -g out to score standalone",
                 )
         loaded.append((path, exp))
     check_output_dir(output_dir)
@@ -288,11 +351,19 @@ def run_eval(
     scorer_fp = fingerprint({"scorer": SCORER, "rubric": rubric.RUBRIC_VERSION})
     judge_fp = judge.fingerprint() if judge is not None else None
     pending: list[_Pending] = []
+    claimed: dict[Path, Path] = {}
     for path, exp in loaded:
         rel = path.relative_to(root) if root in path.parents else Path(path.name)
-        out = output_dir / rel.with_name(rel.name.removesuffix(".json") + EVAL_SUFFIX)
+        out = output_dir / rel.with_name(evaluation_name(path, exp))
+        if out in claimed:
+            raise InputError(
+                f"would be scored as '{exp.experiment_name}', like {claimed[out]} (both into {out.name})",
+                file=path,
+                fix="rename one of them: a template's file stem is the name of the system it holds",
+            )
+        claimed[out] = path
         inputs = {
-            "experiment": fingerprint_file(path),
+            "experiment": made_from[path],
             "groundtruth": gt_fp if external else "embedded" if exp.groundtruth == "embedded" else "none",
             "scorer": scorer_fp,
         }
@@ -339,12 +410,26 @@ def run_eval(
                 f"{p.experiment.experiment_name}: {outcome.summary.failed_samples} judge calls failed after retries "
                 "(see the judge samples' errors); run the same command again to call only them"
             )
-    path = update_consolidated(output_dir)
-    summary.notes.append(f"consolidated: {path}")
+    _note_consolidated(summary, update_consolidated(output_dir))
     return summary
 
 
-def update_consolidated(output_dir: Path, *, regenerate: bool = False) -> Path:
+def _note_consolidated(summary: EvalSummary, result: "Consolidation") -> None:
+    summary.notes.append(
+        f"consolidated: {result.path} ({result.reread} of {result.entries} entries read from changed evaluation files)"
+    )
+    summary.damaged.extend(result.damaged)
+
+
+@dataclass
+class Consolidation:
+    path: Path
+    entries: int
+    reread: int
+    damaged: list[str]
+
+
+def update_consolidated(output_dir: Path, *, regenerate: bool = False) -> Consolidation:
     """One entry per evaluation file, all of one shape. Unchanged files (same content hash) keep their entry and
     are not re-parsed; `regenerate` re-reads every file. Entries of deleted files are dropped."""
     output_dir = Path(output_dir)
@@ -360,6 +445,8 @@ def update_consolidated(output_dir: Path, *, regenerate: bool = False) -> Path:
     now = datetime.now(timezone.utc)
     files: list[EvaluationFileEntry] = []
     entries: list[EvaluationSummaryEntry] = []
+    damaged: list[str] = []
+    reread = 0
     for path in sorted(output_dir.rglob("*" + EVAL_SUFFIX)):
         rel = path.relative_to(output_dir).as_posix()
         fp = fingerprint_file(path)
@@ -370,8 +457,10 @@ def update_consolidated(output_dir: Path, *, regenerate: bool = False) -> Path:
             continue
         try:
             ev = read_artifact(path, Evaluation)
-        except (ArtifactError, InputError):
+        except (ArtifactError, InputError) as exc:
+            damaged.append(exc.one_line())
             continue
+        reread += 1
         files.append(
             EvaluationFileEntry(
                 file_path=rel, fingerprint=fp, added_at=old.added_at if old else now, last_modified=now
@@ -394,7 +483,7 @@ def update_consolidated(output_dir: Path, *, regenerate: bool = False) -> Path:
         target,
         ConsolidatedEvaluations(inputs={f.file_path: f.fingerprint for f in files}, evaluation_files=files, evaluations=entries),
     )
-    return target
+    return Consolidation(target, len(entries), reread, damaged)
 
 
 def _judge_entry(ev: Evaluation) -> JudgeEntry | None:

@@ -110,7 +110,7 @@ def _raw_documents(files: list[Path], root: Path, path: Path) -> Workload:
     return Workload("summarization", items, sources, "none", path)
 
 
-def _load_groundtruth_file(path: Path) -> list[GroundTruth]:
+def load_groundtruth_file(path: Path) -> list[GroundTruth]:
     data = load_json_file(path)
     kind = data.get("kind") if isinstance(data, dict) else None
     if kind == "consolidated_groundtruth":
@@ -130,7 +130,7 @@ def load_workload(input_path: Path) -> Workload:
         raise InputError("not found", file=path, fix="check -i/--input, or run `gaia-eval groundtruth` first")
     if path.is_file():
         if path.suffix == ".json":
-            return _items_from_groundtruth(_load_groundtruth_file(path), path)
+            return _items_from_groundtruth(load_groundtruth_file(path), path)
         if path.suffix in RAW_SUFFIXES:
             return _raw_documents([path], path.parent, path)
         raise InputError(
@@ -142,11 +142,11 @@ def load_workload(input_path: Path) -> Workload:
     if per_file:
         gts: list[GroundTruth] = []
         for p in per_file:
-            gts.extend(_load_groundtruth_file(p))
+            gts.extend(load_groundtruth_file(p))
         return _items_from_groundtruth(gts, path)
     consolidated = sorted(path.glob("consolidated_*_groundtruth.json"))
     if len(consolidated) == 1:
-        return _items_from_groundtruth(_load_groundtruth_file(consolidated[0]), consolidated[0])
+        return _items_from_groundtruth(load_groundtruth_file(consolidated[0]), consolidated[0])
     if len(consolidated) > 1:
         raise InputError(
             "holds several consolidated ground-truth files",
@@ -154,6 +154,12 @@ def load_workload(input_path: Path) -> Workload:
             fix="pass one of them with -i: " + ", ".join(p.name for p in consolidated),
         )
     raw = sorted(p for p in path.rglob("*") if p.suffix in RAW_SUFFIXES and p.is_file() and not p.name.startswith("."))
+    if not raw and next(path.rglob("*.experiment.json"), None) is not None:
+        raise InputError(
+            "holds experiments (batch-experiment's output), not ground truth or documents",
+            file=path,
+            fix=f"pass ground truth or documents with -i; score these experiments with `gaia-eval eval -d {path}`",
+        )
     if not raw:
         raise InputError(
             "holds no ground truth (*.groundtruth.json) and no documents (.txt/.md)",

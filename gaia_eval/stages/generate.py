@@ -46,12 +46,13 @@ from gaia_eval.concurrency import (
 from gaia_eval.errors import ArtifactError, InputError, UsageError
 from gaia_eval.progress import Progress
 from gaia_eval.providers import ProviderSettings, create_provider
+from gaia_eval.providers.cache import with_cache
 from gaia_eval.providers.pricing import cost_of, lookup_price
-from gaia_eval.stages.common import StageSummary, ensure_output_dir
+from gaia_eval.stages.common import StageSummary, ensure_output_dir, holds_output_lock
 
 if TYPE_CHECKING:
-    from gaia_eval.generation.llm.generate import WrittenDocument
-    from gaia_eval.generation.llm.scenario import Brief
+    from gaia_eval.generation.llm import WrittenDocument
+    from gaia_eval.generation.llm import Brief
 
 # Bump when the offline generator's output changes, so existing documents are regenerated (stale).
 OFFLINE_GENERATOR_VERSION = "2"
@@ -91,6 +92,7 @@ def _check_types(kind: DocKind, types: Sequence[str] | None) -> list[str]:
     return list(dict.fromkeys(types))
 
 
+@holds_output_lock()
 def run_generate(
     kind: DocKind,
     output_dir: Path,
@@ -233,9 +235,9 @@ def _generate_with_llm(
     force: bool,
     options: LLMOptions,
 ) -> StageSummary:
-    from gaia_eval.generation.llm.generate import generate_prompts_fingerprint
-    from gaia_eval.generation.llm.scenario import make_brief
-    from gaia_eval.generation.llm.session import llm_provider_settings
+    from gaia_eval.generation.llm import generate_prompts_fingerprint
+    from gaia_eval.generation.llm import make_brief
+    from gaia_eval.generation.llm import llm_provider_settings
 
     settings = llm_provider_settings(options.provider, options.model, options.base_url, LLM_TIMEOUT_S)
     target = target_tokens or DEFAULT_TARGET_TOKENS[kind]
@@ -299,16 +301,16 @@ async def _write_llm_documents(
     jobs: list[_LLMJob], settings: ProviderSettings, options: LLMOptions, folder: Path, summary: StageSummary
 ) -> None:
     """Every job through one gate; each document is written the moment it is done, so a stopped run resumes."""
-    from gaia_eval.generation.llm.generate import (
+    from gaia_eval.generation.llm import (
         TEMPERATURE,
         Outcome,
         output_budget,
         system_prompt,
         write_document,
     )
-    from gaia_eval.generation.llm.session import Session
+    from gaia_eval.generation.llm import Session
 
-    provider = create_provider(settings)  # a missing cloud key stops here, before any call (exit 2)
+    provider = with_cache(create_provider(settings), settings)  # a missing cloud key stops here (exit 2)
     quote = lookup_price(settings.provider, settings.model)
     gate = ProviderGate(options.concurrency or DEFAULT_CONCURRENCY)
     policy = RetryPolicy(timeout_s=LLM_TIMEOUT_S)
@@ -322,7 +324,7 @@ async def _write_llm_documents(
 
     def on_result(job: _LLMJob, result: tuple[Outcome, Session]) -> None:
         outcome, session = result
-        cost, _, _ = cost_of(session.usage, quote)
+        cost, _, _ = cost_of(session.paid_usage, quote)
         progress.advance(error=outcome.document is None, cost=cost)
         if outcome.document is None:
             summary.failed += 1
@@ -368,7 +370,7 @@ def _write_llm_document(
         )
         write_artifact(meta_path, meta)
         return text_path
-    from gaia_eval.generation.llm.pdf import render_pdf
+    from gaia_eval.generation.llm import render_pdf
 
     pdf_path = folder / f"{job.stem}.pdf"
     pdf_data, pages = render_pdf(list(document.blocks), author=brief.sender.name)

@@ -5,7 +5,6 @@ drafted by the model for any .txt, .md, .html or .pdf document (stages.groundtru
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -30,7 +29,14 @@ from gaia_eval.artifacts.store import (
 )
 from gaia_eval.errors import ArtifactError, InputError, UsageError
 from gaia_eval.extract import extract_text
-from gaia_eval.stages.common import StageSummary, check_output_dir, find_inputs, relative_id
+from gaia_eval.stages.common import (
+    SourceInput,
+    StageSummary,
+    check_output_dir,
+    find_inputs,
+    holds_output_lock,
+    relative_id,
+)
 
 if TYPE_CHECKING:
     from gaia_eval.stages.groundtruth_llm import LLMGroundTruthOptions
@@ -40,24 +46,31 @@ FACTS_GROUNDTRUTH_VERSION = "1"
 GROUNDTRUTH_SUFFIX = ".groundtruth.json"
 
 
-@dataclass(frozen=True)
-class SourceInput:
-    path: Path
-    rel_path: str  # relative to the input folder: recorded in artifacts, independent of the working directory
-    item_id: str
-    text: str  # as extracted (HTML and PDF inputs)
-    text_fingerprint: str
-    meta: DocumentMeta | None
-    meta_fingerprint: str
-    doc_type: str | None = None  # from a generated document's meta, when there is one
-
-
 def groundtruth_path(output_dir: Path, item_id: str, use_case: str) -> Path:
     return Path(output_dir) / f"{item_id}.{use_case}{GROUNDTRUTH_SUFFIX}"
 
 
 def consolidated_path(output_dir: Path, use_case: str) -> Path:
     return Path(output_dir) / f"consolidated_{use_case}_groundtruth.json"
+
+
+DEFAULT_PATTERNS = ("*.txt", "*.pdf")
+
+
+def _default_inputs(root: Path, sidecars: tuple[str, ...]) -> list[Path]:
+    """Without -p: text files and PDFs (the reference docs copy a PDF in and run groundtruth with no -p); a PDF
+    with a .txt twin (as `generate --pdf` writes) is read once, through its twin."""
+    found: list[Path] = []
+    for pattern in DEFAULT_PATTERNS:
+        try:
+            found += find_inputs(root, pattern, exclude_suffixes=sidecars)
+        except InputError:
+            continue
+    twins = {p.with_suffix("") for p in found if p.suffix == ".txt"}
+    files = sorted(p for p in found if p.suffix == ".txt" or p.with_suffix("") not in twins)
+    if not files:
+        find_inputs(root, "*.txt", exclude_suffixes=sidecars)  # raises the usual "no input files" error
+    return files
 
 
 def _collect_inputs(
@@ -71,7 +84,8 @@ def _collect_inputs(
     elif input_dir is not None:
         root = Path(input_dir)
         # Our own sidecar files are never inputs, whatever -p matches: metas, folder indexes, ground truth.
-        files = find_inputs(root, pattern, exclude_suffixes=(".meta.json", "_metadata.json", GROUNDTRUTH_SUFFIX))
+        sidecars = (".meta.json", "_metadata.json", GROUNDTRUTH_SUFFIX)
+        files = find_inputs(root, pattern, exclude_suffixes=sidecars) if pattern else _default_inputs(root, sidecars)
     else:
         raise UsageError("no input given", fix="pass -d FOLDER or -f FILE")
     inputs: list[SourceInput] = []
@@ -160,6 +174,7 @@ def _build_offline(source: SourceInput, use_case: str, inputs: dict[str, str]) -
     )
 
 
+@holds_output_lock()
 def run_groundtruth(
     *,
     input_dir: Path | None = None,
@@ -218,7 +233,7 @@ def _llm_options(
     show_progress: bool | None,
 ) -> LLMGroundTruthOptions:
     """The LLM settings, checked before any input is read."""
-    from gaia_eval.generation.llm.session import llm_provider_settings
+    from gaia_eval.generation.llm import llm_provider_settings
     from gaia_eval.stages.groundtruth_llm import LLM_TIMEOUT_S, LLMGroundTruthOptions, load_custom_prompt
 
     settings = llm_provider_settings(provider, model, base_url, LLM_TIMEOUT_S)

@@ -31,17 +31,17 @@ from gaia_eval.artifacts.store import (
 from gaia_eval.concurrency import DEFAULT_CONCURRENCY, ProviderGate, RetryPolicy, map_concurrent, run_async
 from gaia_eval.errors import ArtifactError, InputError, UsageError
 from gaia_eval.extract.quotes import QuoteFinder, contains_words, list_items
-from gaia_eval.generation.llm.session import CallFailed, Session, UnreadableReply, follow_up, reply_text
+from gaia_eval.generation.llm import CallFailed, Session, UnreadableReply, follow_up, reply_text
 from gaia_eval.progress import Progress
 from gaia_eval.prompts import prompts_fingerprint, render
 from gaia_eval.providers import ProviderSettings, create_provider
+from gaia_eval.providers.cache import with_cache
 from gaia_eval.providers.base import Message
 from gaia_eval.providers.pricing import cost_of, lookup_price
 from gaia_eval.stages.solvers import doc_label
 
 if TYPE_CHECKING:
-    from gaia_eval.stages.common import StageSummary
-    from gaia_eval.stages.groundtruth import SourceInput
+    from gaia_eval.stages.common import SourceInput, StageSummary
 
 # Bump when the way LLM ground truth is checked or assembled changes in a way the prompts do not show.
 LLM_GROUNDTRUTH_VERSION = "1"
@@ -194,7 +194,20 @@ def _schema_problems(exc: ValidationError) -> list[str]:
     return problems
 
 
-def check_summaries(data: Any) -> tuple[Summaries | None, list[str]]:
+_WORD = re.compile(r"[^\W\d_]+")
+_SCHEMA_WORDS = frozenset({*(w for key in SUMMARY_STYLES for w in key.split("_")), "owner", "string", "item", "items", "summary", "placeholder", "todo"})
+MIN_SUMMARY_WORDS = 5
+MIN_GROUNDED_SHARE = 0.5  # of a summary's words that the document uses too (a summary paraphrases, mostly not)
+
+
+def _words_of(text: str) -> list[str]:
+    return [w.lower() for w in _WORD.findall(text)]
+
+
+def check_summaries(data: Any, document: str = "") -> tuple[Summaries | None, list[str]]:
+    """The summaries, or what is wrong with them. Grammar-constrained JSON always fits the schema, so substance is
+    checked like qa pairs are: prose of real words drawn mostly from the document, and lists of facts, not the
+    schema's own key names or placeholder text (a small model answers `":{"` and `"owner: key_decisions"`)."""
     if not isinstance(data, dict):
         return None, ["the reply must be a JSON object with the six summary keys"]
     problems = [f"{key} is missing" for key in SUMMARY_STYLES if key not in data]
@@ -202,10 +215,23 @@ def check_summaries(data: Any) -> tuple[Summaries | None, list[str]]:
         summaries = Summaries.model_validate(data)
     except ValidationError as exc:
         return None, (problems + _schema_problems(exc))[:MAX_PROBLEMS]
+    vocabulary = set(_words_of(document))
     for key in ("executive_summary", "detailed_summary"):
-        if not getattr(summaries, key).strip():
+        words = _words_of(getattr(summaries, key))
+        if not words:
             problems.append(f"{key} is empty")
-    return (None, problems) if problems else (summaries, [])
+        elif len(words) < MIN_SUMMARY_WORDS or set(words) <= _SCHEMA_WORDS:
+            problems.append(f"{key} is not a summary ({getattr(summaries, key)[:60]!r}): write sentences about the "
+                            "document")
+        elif vocabulary and sum(w in vocabulary for w in words) / len(words) < MIN_GROUNDED_SHARE:
+            problems.append(f"{key} is mostly words the document does not use: summarize this document")
+    for key in ("action_items", "key_decisions", "participants", "topics_discussed"):
+        items = getattr(summaries, key, None) or []
+        placeholders = [item for item in items if not _words_of(item) or set(_words_of(item)) <= _SCHEMA_WORDS]
+        if placeholders:
+            problems.append(f"{key} holds placeholder text ({placeholders[0][:40]!r}): list facts from the document, "
+                            "or an empty list when there are none")
+    return (None, problems[:MAX_PROBLEMS]) if problems else (summaries, [])
 
 
 def _slug(text: str, limit: int = 5) -> str:
@@ -271,10 +297,11 @@ async def draft_groundtruth(session: Session, use_case: str, prompt: str, docume
     quotes = QuoteFinder(document)
     grounded: list[QADraft] = []
     messages: tuple[Message, ...] = (Message(role="user", content=prompt),)
+    problems: list[str] = []
     for turn in (1, 2):
         previous: str | None = None
         try:
-            response = await session.send(messages, max_tokens=_turn_budget(session.max_tokens, turn))
+            response = await session.send(messages, max_tokens=_turn_budget(session.max_tokens, turn, problems))
         except UnreadableReply as exc:
             problems = [f"the reply could not be read: {exc.problem}"]
         except CallFailed as exc:
@@ -291,7 +318,7 @@ async def draft_groundtruth(session: Session, use_case: str, prompt: str, docume
                     return Drafted(qa_pairs=to_qa_pairs(grounded[:num_samples]))
                 problems.append(f"only {len(grounded)} of the {num_samples} pairs are grounded in the document")
             else:
-                summaries, problems = check_summaries(response.data)
+                summaries, problems = check_summaries(response.data, document)
                 if summaries is not None:
                     return Drafted(summaries=summaries)
         if turn == 2:
@@ -301,8 +328,12 @@ async def draft_groundtruth(session: Session, use_case: str, prompt: str, docume
     raise AssertionError("unreachable")  # pragma: no cover - the loop always returns
 
 
-def _turn_budget(max_tokens: int, turn: int) -> int:
-    return max_tokens if turn == 1 else max(max_tokens, min(2 * max_tokens, REPAIR_TOKEN_CEILING))
+def _turn_budget(max_tokens: int, turn: int, problems: list[str] | None = None) -> int:
+    """The reply budget of a turn. A repair turn gets more room only when the first reply ran out of its budget;
+    when the context window filled up instead, a larger budget would only overflow it sooner."""
+    if turn == 1 or not any("max_tokens" in p for p in problems or ()):
+        return max_tokens
+    return max(max_tokens, min(2 * max_tokens, REPAIR_TOKEN_CEILING))
 
 
 # ---- running over the files -------------------------------------------------------------------------------
@@ -345,7 +376,8 @@ async def _run_jobs(
     jobs: list[_Job], use_case: str, options: LLMGroundTruthOptions, summary: StageSummary,
     done: list[tuple[str, Path]],
 ) -> None:
-    provider = create_provider(options.settings)  # a missing cloud key stops here, before any call (exit 2)
+    # A missing cloud key stops here, before any call (exit 2).
+    provider = with_cache(create_provider(options.settings), options.settings)
     quote = lookup_price(options.settings.provider, options.settings.model)
     gate = ProviderGate(options.concurrency or DEFAULT_CONCURRENCY)
     policy = RetryPolicy(timeout_s=LLM_TIMEOUT_S)
@@ -358,7 +390,7 @@ async def _run_jobs(
                           schema_name="qa_pairs" if use_case == "qa" else "summaries")
         prompt = user_prompt(use_case, job.source.text, options)
         drafted = await draft_groundtruth(session, use_case, prompt, job.source.text, options.num_samples)
-        return drafted, session.usage
+        return drafted, session.paid_usage
 
     def on_result(job: _Job, result: tuple[Drafted, Usage]) -> None:
         drafted, usage = result

@@ -9,12 +9,13 @@ from pathlib import Path
 from typing import Any
 
 from gaia_eval.artifacts.evaluation import RATINGS, Evaluation, JudgeSummary
-from gaia_eval.artifacts.store import atomic_write_text, fingerprint_file, read_artifact, write_json
+from gaia_eval.artifacts.store import atomic_write_bytes, atomic_write_text, fingerprint_file, read_artifact, write_json
 from gaia_eval.errors import InputError
-from gaia_eval.reporting.safe_cells import csv_cell, md_cell
-from gaia_eval.scoring.rubric import grading as rubric
-from gaia_eval.scoring.judge.criteria import criterion_labels
+from gaia_eval.metaeval.trust import trust_for
+from gaia_eval.scoring import rubric
+from gaia_eval.scoring.judge import criterion_labels
 from gaia_eval.stages.common import StageSummary, check_output_dir
+from gaia_eval.stages.report_junit import junit_xml
 
 MIN_ITEMS_FOR_RANKING = 30
 USE_CASE_TITLES = {"summarization": "Summarization", "email": "Email summarization", "qa": "Question answering"}
@@ -26,7 +27,14 @@ def _load_evaluations(eval_dir: Path) -> list[tuple[Path, Evaluation]]:
         raise InputError("folder not found", file=eval_dir, fix="pass the folder `gaia-eval eval` wrote (-o)")
     files = sorted(eval_dir.rglob("*.experiment.eval.json"))
     if not files:
-        raise InputError("holds no *.experiment.eval.json files", file=eval_dir, fix="run `gaia-eval eval` first")
+        unscored = next(eval_dir.rglob("*.experiment.json"), None) or next(eval_dir.rglob("*.template.*"), None)
+        fix = (
+            f"this folder holds experiments, not evaluations: run `gaia-eval eval -d {eval_dir} -o evaluation`, "
+            "then `gaia-eval report -d evaluation`"
+            if unscored is not None
+            else "run `gaia-eval eval -d EXPERIMENTS -o FOLDER` first and pass that FOLDER with -d"
+        )
+        raise InputError("holds no *.experiment.eval.json files", file=eval_dir, fix=fix)
     return [(p, read_artifact(p, Evaluation)) for p in files]
 
 
@@ -63,6 +71,31 @@ def _alpha(value: float | None) -> str:
     return "—" if value is None else f"{value:.2f}"
 
 
+# Below this agreement with the deterministic rubric (Krippendorff's alpha over items rated by both, from at least
+# JUDGE_TRUST_MIN_PAIRS of them), or above this share of unscored items, the report says in words that the judge's
+# grades are not to be trusted. 0.4 is a low bar (0.667 is the usual floor for tentative conclusions): a judge
+# below it disagrees with plain checks about as often as chance would.
+JUDGE_TRUST_MIN_ALPHA = 0.4
+JUDGE_TRUST_MIN_PAIRS = 5
+JUDGE_TRUST_MAX_UNSCORED = 0.2
+
+
+def _judge_distrust(judge: JudgeSummary) -> list[str]:
+    """Why the judge's grades should not be trusted, in words; empty when nothing says so."""
+    reasons = []
+    versus = judge.judge_vs_rubric
+    if versus is not None and versus.pairs >= JUDGE_TRUST_MIN_PAIRS:
+        alpha = versus.krippendorff_alpha
+        if alpha is None or alpha < JUDGE_TRUST_MIN_ALPHA:
+            shown = f"{alpha:.2f}" if alpha is not None else "undefined"
+            reasons.append(f"its ratings agree with the deterministic rubric at Krippendorff's α {shown} over "
+                           f"{versus.pairs} ratings (trust needs at least {JUDGE_TRUST_MIN_ALPHA})")
+    rated = judge.judged_items + judge.unscored_items
+    if rated and judge.unscored_items / rated > JUDGE_TRUST_MAX_UNSCORED:
+        reasons.append(f"it could not score {judge.unscored_items} of {rated} items")
+    return reasons
+
+
 def _judge_row(judge: JudgeSummary | None) -> dict[str, Any] | None:
     """The judge's numbers for one model, kept apart from the deterministic ones and from the model's cost."""
     if judge is None:
@@ -78,14 +111,14 @@ def _judge_row(judge: JudgeSummary | None) -> dict[str, Any] | None:
         "samples_per_item": judge.samples_per_item,
         "median_rule": judge.median_rule,
         "quality_score": round(grade.quality_score, 1) if grade is not None else None,
-        "overall_rating": grade.overall_rating if grade is not None else None,
+        "overall_rating": rubric.rating_band(grade.quality_score) if grade is not None else None,
         "judged_items": judge.judged_items,
         "unscored_items": judge.unscored_items,
         "failed_samples": judge.failed_samples,
         "excerpted_items": judge.excerpted_items,
         "criteria": {
             c.criterion: {
-                "label": labels[c.criterion],
+                "label": labels.get(c.criterion, c.criterion),  # a user's own criterion (--judge-criteria)
                 "score": _criterion_score(c.counts) if sum(c.counts.values()) else None,
                 "rating": _median_rating(c.counts) if sum(c.counts.values()) else None,
                 "counts": c.counts,
@@ -122,10 +155,20 @@ def _judge_row(judge: JudgeSummary | None) -> dict[str, Any] | None:
         "input_tokens": judge.usage.input_tokens,
         "output_tokens": judge.usage.output_tokens,
         "calls": judge.calls,
+        "distrust": _judge_distrust(judge),
     }
 
 
+def _latency_text(ev: Evaluation) -> str:
+    """Mean latency of the answered items; "—" when none was timed (answers pasted into a template)."""
+    if ev.provider == "manual" and not ev.inference.latency_mean_s:
+        return "—"
+    return f"{ev.inference.latency_mean_s:.3f} s"
+
+
 def _model_row(path: Path, ev: Evaluation, eval_dir: Path) -> dict[str, Any]:
+    # A model that answered nothing has no cost or latency to show: "—", not "$0 (local)" or 0.000 s.
+    answered = ev.grade.n_items > ev.grade.n_errors
     points = list(_item_points(ev).values())
     ci = rubric.bootstrap_ci(points)
     return {
@@ -136,7 +179,7 @@ def _model_row(path: Path, ev: Evaluation, eval_dir: Path) -> dict[str, Any]:
         "quality_score": round(ev.grade.quality_score, 1),
         "ci_low": round(ci[0], 1) if ci else None,
         "ci_high": round(ci[1], 1) if ci else None,
-        "overall_rating": ev.grade.overall_rating,
+        "overall_rating": rubric.rating_band(ev.grade.quality_score),  # the documented band, whatever wrote the file
         "n_items": ev.grade.n_items,
         "errors": ev.grade.n_errors,
         "pass_rate": ev.grade.pass_rate,
@@ -144,28 +187,31 @@ def _model_row(path: Path, ev: Evaluation, eval_dir: Path) -> dict[str, Any]:
             c.criterion: {
                 "label": rubric.CRITERIA[c.criterion].label,
                 "score": _criterion_score(c.counts),
-                "rating": _median_rating(c.counts),
+                # every item N/A (the ground truth gives nothing to check): shown as N/A, not as a rating
+                "rating": "N/A" if c.counts.get("N/A") and not any(c.counts.get(r) for r in RATINGS)
+                else _median_rating(c.counts),
                 "counts": c.counts,
                 "mean_value": round(c.mean_value, 3) if c.mean_value is not None else None,
             }
             for c in ev.criteria
         },
-        "cost_usd": ev.inference.cost_usd,
-        "cost_status": ev.inference.cost_status,
-        "cost_text": _cost_text(ev.inference.cost_usd, ev.inference.cost_status),
-        "latency_mean_s": ev.inference.latency_mean_s,
-        "latency_p50_s": ev.inference.latency_p50_s,
+        "cost_usd": ev.inference.cost_usd if answered else None,
+        "cost_status": ev.inference.cost_status if answered else "no answers",
+        "cost_text": _cost_text(ev.inference.cost_usd, ev.inference.cost_status) if answered else "—",
+        "latency_text": _latency_text(ev) if answered else "—",
+        "latency_mean_s": ev.inference.latency_mean_s if answered else None,
         "latency_p95_s": ev.inference.latency_p95_s,
-        "wall_time_s": ev.inference.wall_time_s,
-        "input_tokens": ev.inference.usage.input_tokens,
-        "output_tokens": ev.inference.usage.output_tokens,
-        "cost_per_item_usd": ev.inference.cost_usd / ev.grade.n_items if ev.inference.cost_usd is not None and ev.grade.n_items else None,
+        "time_to_success_p50_s": ev.inference.time_to_success_p50_s,
+        "time_to_success_p95_s": ev.inference.time_to_success_p95_s,
+        "retried_items": ev.inference.retried_items,
         "evaluation_file": path.relative_to(eval_dir).as_posix(),
         "evaluation_fingerprint": fingerprint_file(path),
         "experiment_file": ev.experiment_file,
         "experiment_fingerprint": ev.experiment_fingerprint,
         "groundtruth_source": ev.groundtruth_source,
         "judge": _judge_row(ev.judge),
+        # Per item, the rubric's 0-100 points (the grade is their mean over ratings): for the distribution chart.
+        "item_scores": [round(v, 1) for v in _item_points(ev).values()],
     }
 
 
@@ -241,6 +287,7 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
                 "judged": bool(judged),
                 "judge_standalone": any(row["judge"]["standalone"] for row in judged),
                 "judge_criteria": [{"id": cid, "label": label} for cid, label in judge_criteria.items()],
+                "trust": trust_for(eval_dir, use_case, mode),
             }
         )
     return {
@@ -253,26 +300,45 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
     }
 
 
-class _SafeWriter:
-    """Every text cell neutralised against spreadsheet formulas (see reporting.safe_cells)."""
+_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
 
-    def __init__(self, writer: Any) -> None:
-        self._writer = writer
+
+def _neutral(value: Any) -> Any:
+    """A cell a spreadsheet shows as text: a string that starts like a formula (=HYPERLINK(, @SUM( ...) gets a
+    leading apostrophe (OWASP's advice for CSV injection); numbers stay numbers."""
+    return f"'{value}" if isinstance(value, str) and value.startswith(_FORMULA_START) else value
+
+
+class _NeutralWriter:
+    def __init__(self, out: io.StringIO) -> None:
+        self._writer = csv.writer(out, lineterminator="\n")
 
     def writerow(self, row: list[Any]) -> None:
-        self._writer.writerow([csv_cell(v) for v in row])
+        self._writer.writerow([_neutral(v) for v in row])
+
+
+class _Markdown(str):
+    """Markdown we wrote ourselves: rendered as is, not escaped like names and model fields."""
+
+
+def _md_escape(value: Any) -> Any:
+    """Every string a user or a model supplied (experiment names, model ids, judge specs) as inert text in a
+    markdown table: no HTML (`<img onerror=...>` shows as text), no `|` breaking the table, no line breaks."""
+    if not isinstance(value, str) or isinstance(value, _Markdown):
+        return value
+    text = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
+    return " ".join(text.split()) if "\n" in text or "\r" in text else text
 
 
 def _csv(data: dict[str, Any]) -> str:
     out = io.StringIO()
-    writer = _SafeWriter(csv.writer(out, lineterminator="\n"))
+    writer = _NeutralWriter(out)
     # One row per model x criterion x scorer. Judge rows carry the judge's grade, judged items and the judge's
     # own cost, never the model's.
     writer.writerow(
         ["use_case", "rank", "experiment", "provider", "model", "criterion", "criterion_score", "excellent", "good",
          "fair", "poor", "mean_value", "quality_score", "overall_rating", "pass_rate", "items", "errors", "cost_usd",
-         "cost_status", "latency_mean_s", "scorer", "latency_p50_s", "latency_p95_s", "input_tokens",
-         "output_tokens", "cost_per_item_usd", "groundtruth_source"]
+         "cost_status", "latency_mean_s", "scorer"]
     )
     for section in data["sections"]:
         for row in section["models"]:
@@ -281,9 +347,7 @@ def _csv(data: dict[str, Any]) -> str:
                     [section["use_case"], row["rank"], row["experiment_name"], row["provider"], row["model"], crit,
                      c["score"], *(c["counts"].get(r, 0) for r in RATINGS), c["mean_value"], row["quality_score"],
                      row["overall_rating"], row["pass_rate"], row["n_items"], row["errors"], row["cost_usd"],
-                     row["cost_status"], row["latency_mean_s"], "deterministic", row["latency_p50_s"],
-                     row["latency_p95_s"], row["input_tokens"], row["output_tokens"], row["cost_per_item_usd"],
-                     row["groundtruth_source"]]
+                     row["cost_status"], row["latency_mean_s"], "deterministic"]
                 )
             judge = row["judge"]
             if judge is None:
@@ -293,8 +357,7 @@ def _csv(data: dict[str, Any]) -> str:
                     [section["use_case"], row["rank"], row["experiment_name"], row["provider"], row["model"], crit,
                      c["score"], *(c["counts"].get(r, 0) for r in RATINGS), None, judge["quality_score"],
                      judge["overall_rating"], None, judge["judged_items"], row["errors"], judge["cost_usd"],
-                     judge["cost_status"], None, f"judge:{judge['spec']}", None, None, judge["input_tokens"],
-                     judge["output_tokens"], None, row["groundtruth_source"]]
+                     judge["cost_status"], None, f"judge:{judge['spec']}"]
                 )
     return out.getvalue()
 
@@ -308,28 +371,32 @@ def render_markdown(data: dict[str, Any]) -> str:
         trim_blocks=True,
         lstrip_blocks=True,
         keep_trailing_newline=True,
+        finalize=_md_escape,  # every {{ value }} the template prints is escaped, but our own markdown
     )
-    env.filters["md"] = md_cell
-    return env.get_template("report.md.j2").render(data=data, rubric_markdown=rubric.rubric_markdown())
+    return env.get_template("report.md.j2").render(data=data, rubric_markdown=_Markdown(rubric.rubric_markdown()))
 
 
 def run_report(eval_dir: Path, output_file: Path = Path("reports/report.md")) -> StageSummary:
     """Write FILE.md, FILE.csv and FILE.json. Unchanged content is not rewritten (mtimes stay)."""
     output_file = Path(output_file)
+    if output_file.is_dir() or str(output_file).endswith(("/", "\\")):
+        output_file = output_file / "report.md"  # `-o reports`: an existing folder is written into
     if output_file.suffix != ".md":
         output_file = output_file.with_suffix(".md")
     data = build_report_data(Path(eval_dir))
     check_output_dir(output_file.parent, "-o/--output-file")
     summary = StageSummary("report")
-    from gaia_eval.reporting.files import write_charts, write_junit
+    from gaia_eval.stages.report_charts import write_charts  # matplotlib loads only when a report is written
 
-    chart_results = write_charts(data, output_file)
+    charts = write_charts(data, output_file)
+    if charts:
+        summary.notes.append(f"charts: {len(charts)} written in {charts[0].parent}")
     for path, written in (
-        *chart_results,
-        write_junit(data, output_file),
         (output_file, atomic_write_text(output_file, render_markdown(data))),
         (output_file.with_suffix(".csv"), atomic_write_text(output_file.with_suffix(".csv"), _csv(data))),
         (output_file.with_suffix(".json"), write_json(output_file.with_suffix(".json"), data)),
+        (output_file.with_suffix(".junit.xml"),
+         atomic_write_bytes(output_file.with_suffix(".junit.xml"), junit_xml(_load_evaluations(Path(eval_dir)), Path(eval_dir)))),
     ):
         summary.outputs.append(path)
         if written:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import time
+
 import re
 from dataclasses import dataclass, field
 from typing import Any
@@ -15,6 +17,7 @@ from gaia_eval.concurrency import ProviderGate, RetryPolicy, call_with_retries, 
 from gaia_eval.errors import MalformedResponseError, ProviderError
 from gaia_eval.prompts import prompts_fingerprint, render
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message, Provider, TaskContext
+from gaia_eval.providers.limits import degenerate_reason, length_stop_reason
 from gaia_eval.stages.experiment_inputs import WorkItem
 
 STYLE_INSTRUCTIONS: dict[str, tuple[str, str]] = {
@@ -51,7 +54,7 @@ PROMPT_TEMPLATES = ("summarize_style.j2", "summarize_combined.j2", "qa_answer.j2
 
 def default_system_prompt(use_case: str) -> str:
     if use_case == "qa":
-        from gaia_eval.scoring.answers.concise import concise_answer_instructions
+        from gaia_eval.scoring.answers import concise_answer_instructions
 
         return "Answer the question from the document only.\n" + concise_answer_instructions()
     return DEFAULT_SYSTEM_PROMPTS[use_case]
@@ -116,6 +119,17 @@ class SolveOutcome:
     attempts: int = 0
     retries: list[str] = field(default_factory=list)
     finish_reason: str | None = None
+    cached_calls: int = 0
+    cached_usage: Usage = field(default_factory=Usage)
+    time_to_success_s: float = 0.0
+
+
+def _unusable(response: ChatResponse, max_tokens: int) -> str | None:
+    """Why a reply the provider returned is not an answer: it stopped early (truncated), or it degenerated."""
+    if response.finish_reason == "length" and response.data is None:
+        return f"truncated: {length_stop_reason(max_tokens, response.usage)}"
+    degenerate = degenerate_reason(response.text) if response.data is None else None
+    return f"degenerate: {degenerate}" if degenerate else None
 
 
 class Solver:
@@ -156,7 +170,9 @@ class Solver:
                     raise
             return response
 
+        started = time.monotonic()
         result = await call_with_retries(attempt, self.gate, self.policy)
+        outcome.time_to_success_s += time.monotonic() - started
         outcome.usage = outcome.usage + result.spent_usage
         outcome.calls += 1
         outcome.attempts += result.attempts
@@ -168,12 +184,24 @@ class Solver:
             return None
         response = result.value
         assert response is not None
+        unusable = _unusable(response, request.max_tokens)
+        if unusable is not None:
+            # Billed and recorded (tokens, finish_reason), but not an answer: an error with its reason, never
+            # scored as if the model had finished. Not retried: the same request meets the same limit.
+            outcome.usage = outcome.usage + response.usage
+            outcome.finish_reason = response.finish_reason
+            outcome.error = f"{label}: {unusable}" if label else unusable
+            return None
         outcome.usage = outcome.usage + response.usage
         outcome.latency_s += response.latency_s
+        if response.cached:
+            outcome.cached_calls += 1
+            outcome.cached_usage = outcome.cached_usage + response.usage
         outcome.finish_reason = response.finish_reason
         return response
 
-    async def solve(self, item: WorkItem, document: str) -> SolveOutcome:
+    async def solve(self, item: WorkItem, document: str, styles: tuple[str, ...] = SUMMARY_STYLES) -> SolveOutcome:
+        """Answer the item's question, or write the summary `styles` (all six for an experiment)."""
         outcome = SolveOutcome()
         label = doc_label(self.use_case)
         if self.use_case == "qa":
@@ -185,16 +213,18 @@ class Solver:
                 outcome.answer = response.text.strip()
             return outcome
         if self.spec.parameters.combined_prompt:
-            styles = [(s, STYLE_INSTRUCTIONS[s][1]) for s in SUMMARY_STYLES]
-            prompt = render("summarize_combined.j2", doc_label=label, document=document, styles=styles)
+            wanted = [(s, STYLE_INSTRUCTIONS[s][1]) for s in styles]
+            prompt = render("summarize_combined.j2", doc_label=label, document=document, styles=wanted)
             request = self._request(prompt, TaskContext(kind="summarize_all", document=document), SUMMARIES_SCHEMA)
             response = await self._call(request, outcome, "combined", check=lambda r: coerce_summaries(r.data))
             if response is not None:
                 outcome.summaries = coerce_summaries(response.data)
             return outcome
-        return await self._solve_styles(document, label, outcome)
+        return await self._solve_styles(document, label, outcome, styles)
 
-    async def _solve_styles(self, document: str, label: str, outcome: SolveOutcome) -> SolveOutcome:
+    async def _solve_styles(
+        self, document: str, label: str, outcome: SolveOutcome, styles: tuple[str, ...] = SUMMARY_STYLES
+    ) -> SolveOutcome:
         async def one(style: str) -> tuple[str, ChatResponse | None]:
             style_label, instruction = STYLE_INSTRUCTIONS[style]
             prompt = render(
@@ -203,7 +233,7 @@ class Solver:
             task = TaskContext(kind="summarize", document=document, style=style)
             return style, await self._call(self._request(prompt, task), outcome, style)
 
-        replies = await map_concurrent(SUMMARY_STYLES, one, limit=len(SUMMARY_STYLES))
+        replies = await map_concurrent(styles, one, limit=len(styles))
         if outcome.error is not None:
             return outcome
         values: dict[str, Any] = {}

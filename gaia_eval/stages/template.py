@@ -84,7 +84,27 @@ def _filled(item: TemplateItem, use_case: str) -> bool:
 
 
 def run_import_template(template_file: Path, output_dir: Path, *, groundtruth: Path | None = None) -> tuple[Path, int]:
-    """Write `<name>.experiment.json`; returns its path and the number of blank (error) items."""
+    """Write `<name>.experiment.json` from a filled template of either kind; returns its path and the number of
+    blank (error) items."""
+    from gaia_eval.artifacts.response_template import is_response_template
+    from gaia_eval.stages.response_template import experiment_from_template
+
+    if is_response_template(Path(template_file)):
+        experiment, empty, made_from = experiment_from_template(Path(template_file), groundtruth)
+        inputs = {"template": made_from}
+    else:
+        experiment, inputs = answer_template_experiment(Path(template_file), groundtruth)
+        empty = [i.item_id for i in experiment.items if i.status == "error"]
+    path = Path(output_dir) / f"{experiment.safe_name}.experiment.json"
+    state, existing = freshness(path, Experiment, inputs)
+    if state is Freshness.CURRENT and existing is not None:
+        return path, existing.totals.errors  # already imported from these exact answers: nothing rewritten
+    write_artifact(path, experiment.model_copy(update={"inputs": inputs}))
+    return path, len(empty)
+
+
+def answer_template_experiment(template_file: Path, groundtruth: Path | None = None) -> tuple[Experiment, dict[str, str]]:
+    """An `answer_template` (structured summaries per item) as an experiment, and the inputs it was made from."""
     template = read_artifact(Path(template_file), AnswerTemplate)
     gt_path = Path(groundtruth or template.groundtruth_file)
     workload = load_workload(gt_path)
@@ -94,7 +114,12 @@ def run_import_template(template_file: Path, output_dir: Path, *, groundtruth: P
             file=template_file,
             fix="pass the ground truth the template was made from with -i",
         )
-    answers = {i.item_id: i for i in template.items}
+    answers: dict[str, TemplateItem] = {}
+    for i in template.items:
+        if i.item_id in answers:
+            raise InputError(f"lists item '{i.item_id}' twice", file=template_file, field="items",
+                             fix="keep one entry per item_id")
+        answers[i.item_id] = i
     missing = [i.item_id for i in workload.items if i.item_id not in answers]
     if missing:
         raise InputError(
@@ -102,11 +127,7 @@ def run_import_template(template_file: Path, output_dir: Path, *, groundtruth: P
             file=template_file,
             fix="make a fresh template with `gaia-eval create-template` from this ground truth",
         )
-    path = Path(output_dir) / f"{safe_name(template.name)}.experiment.json"
     inputs = {"template": fingerprint_file(Path(template_file)), "workload": workload.fingerprint()}
-    state, existing = freshness(path, Experiment, inputs)
-    if state is Freshness.CURRENT and existing is not None:
-        return path, existing.totals.errors  # already imported from these exact answers: nothing rewritten
     spec = ExperimentSpec(name=template.name, provider="manual", model=template.model)
     quote = lookup_price("manual", template.model)
     results: list[ItemResult] = []
@@ -129,22 +150,19 @@ def run_import_template(template_file: Path, output_dir: Path, *, groundtruth: P
             )
         )
     now = datetime.now(timezone.utc)
-    write_artifact(
-        path,
-        Experiment(
-            inputs=inputs,
-            experiment_name=template.name,
-            safe_name=safe_name(template.name),
-            use_case=workload.use_case,  # type: ignore[arg-type]
-            spec=spec,
-            input_path=gt_path.as_posix(),
-            groundtruth="embedded",
-            pricing=quote.describe(),
-            sources=workload.sources,
-            items=results,
-            totals=compute_totals(results, 0.0, quote),
-            started_at=now,
-            finished_at=now,
-        ),
+    experiment = Experiment(
+        inputs=inputs,
+        experiment_name=template.name,
+        safe_name=safe_name(template.name),
+        use_case=workload.use_case,  # type: ignore[arg-type]
+        spec=spec,
+        input_path=gt_path.as_posix(),
+        groundtruth="embedded",
+        pricing=quote.describe(),
+        sources=workload.sources,
+        items=results,
+        totals=compute_totals(results, 0.0, quote),
+        started_at=now,
+        finished_at=now,
     )
-    return path, sum(r.status == "error" for r in results)
+    return experiment, inputs

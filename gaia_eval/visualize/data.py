@@ -29,7 +29,7 @@ def _evaluations(eval_root: Path) -> list[tuple[Path, Evaluation]]:
 
 
 def _model_summary(path: Path, root: Path, ev: Evaluation) -> dict[str, Any]:
-    from gaia_eval.scoring.rubric import grading as rubric
+    from gaia_eval.scoring import rubric
 
     names = [c.criterion for c in ev.criteria]
     ci = rubric.bootstrap_ci([rubric.item_points(i, names) for i in ev.items])
@@ -95,7 +95,7 @@ def item_view(eval_root: Path, exp_root: Path, use_case: str, item_id: str | Non
         return None
     ids = sorted({i.item_id for _, ev in evals for i in ev.items})
     points: dict[str, list[tuple[str, float, str]]] = {i: [] for i in ids}
-    from gaia_eval.scoring.rubric import grading as rubric
+    from gaia_eval.scoring import rubric
 
     for _, ev in evals:
         names = [c.criterion for c in ev.criteria]
@@ -167,8 +167,8 @@ _CHART_CACHE: dict[tuple, dict[str, dict[str, str]]] = {}
 def charts(eval_root: Path, use_case: str) -> dict[str, str] | None:
     """The report's charts (SVG) for one use case, drawn from the evaluation folder; redrawn only when an
     evaluation file changes (drawing takes about a second)."""
-    from gaia_eval.reporting.charts import section_charts
     from gaia_eval.stages.report import build_report_data
+    from gaia_eval.stages.report_charts import CHARTS
 
     files = sorted(eval_root.rglob("*.experiment.eval.json")) if eval_root.is_dir() else []
     key = tuple((str(p), p.stat().st_mtime_ns) for p in files)
@@ -178,7 +178,11 @@ def charts(eval_root: Path, use_case: str) -> dict[str, str] | None:
         except GaiaEvalError:
             return None
         _CHART_CACHE.clear()
-        _CHART_CACHE[key] = {s["use_case"]: section_charts(s) for s in reversed(data["sections"])}
+        drawn: dict[str, dict[str, str]] = {}
+        for section in reversed(data["sections"]):  # the comparative section wins over a standalone one
+            svgs = {kind: draw(section) for kind, _title, draw in CHARTS} if section["models"] else {}
+            drawn[section["use_case"]] = {k: v.decode("utf-8") for k, v in svgs.items() if v is not None}
+        _CHART_CACHE[key] = drawn
     return _CHART_CACHE[key].get(use_case)
 
 

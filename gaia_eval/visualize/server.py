@@ -65,7 +65,7 @@ class _Handler(BaseHTTPRequestHandler):
 
     def do_GET(self) -> None:  # noqa: N802 - stdlib naming
         if _host_name(self.headers.get("Host", "")) not in self.server.hosts:
-            self._send(HTTPStatus.FORBIDDEN, b"unknown Host header", "text/plain")
+            self._send(HTTPStatus.MISDIRECTED_REQUEST, b"unknown host name", "text/plain")
             return
         try:
             self._route()

@@ -66,6 +66,7 @@ class Session:
     json_schema: dict[str, Any] | None = None
     schema_name: str = "result"
     usage: Usage = field(default_factory=Usage)
+    cached_usage: Usage = field(default_factory=Usage)  # tokens answered from the response cache: not paid
     calls: int = 0
     attempts: int = 0
     retries: list[str] = field(default_factory=list)
@@ -102,7 +103,13 @@ class Session:
             self.usage = self.usage + value.usage
         if isinstance(value, MalformedResponseError):
             raise UnreadableReply(value.message)
+        if value.cached:
+            self.cached_usage = self.cached_usage + value.usage
         return value
+
+    @property
+    def paid_usage(self) -> Usage:
+        return self.usage - self.cached_usage
 
 
 def reply_text(response: ChatResponse) -> str:

@@ -87,6 +87,23 @@ def _words(text: str) -> tuple[str, ...]:
     return tuple(_WORD.findall(text.lower().replace("'", "")))
 
 
+_WINDOW = 120  # characters each side of a value: well over the three words the cues read
+
+
+def _window_start(text: str, left: int, start: int) -> int:
+    if start - left <= _WINDOW:
+        return left
+    space = text.find(" ", start - _WINDOW, start)
+    return space if space >= 0 else start
+
+
+def _window_end(text: str, end: int, right: int) -> int:
+    if right - end <= _WINDOW:
+        return right
+    space = text.rfind(" ", end, end + _WINDOW)
+    return space if space >= 0 else end
+
+
 def _symbol_bound(text: str, start: int, end: int) -> bool:
     """A comparison symbol right before the value ("<42", ">= 42", "\u2260 42") or a "+" right after it ("42+")."""
     prefix = text[max(0, start - 3):start].rstrip()  # not cut at the clause break: "!=" holds one
@@ -111,12 +128,14 @@ def is_denied(text: str, start: int, end: int, breaks: ClauseBreaks | None = Non
     left, right = _clause_bounds(text, start, end, breaks if breaks is not None else clause_breaks(text))
     if _symbol_bound(text, start, end):
         return True
-    before = _words(text[left:start])
+    # Only the few words next to the value decide; reading the whole clause made a long answer with many
+    # numbers and no punctuation quadratic. The windows end at a space, so no word is cut into another word.
+    before = _words(text[_window_start(text, left, start):start])
     if before and (before[-1] in _BOUND_LAST or before[-2:] == ("up", "to")):
         return True
     if point_in_time and before and (before[-1] in _TIME_BOUND_LAST or before[-2:] == ("prior", "to")):
         return True
-    after = _words(text[end:right])
+    after = _words(text[end:_window_end(text, end, right)])
     if _negated_tokens(before, after):
         return True
     if after:

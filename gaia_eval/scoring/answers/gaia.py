@@ -25,6 +25,7 @@ explanation.
 
 from __future__ import annotations
 
+import itertools
 import re
 from bisect import bisect_right
 
@@ -47,6 +48,7 @@ from gaia_eval.scoring.answers.numbers import (
     parse_quantity,
     quantities_equal,
 )
+from gaia_eval.scoring.answers.precision import approximation_cue, decade, foreign_unit
 from gaia_eval.scoring.answers.parse import (
     WHOLE,
     AnswerView,
@@ -59,6 +61,7 @@ from gaia_eval.scoring.answers.parse import (
 from gaia_eval.scoring.answers.text import (
     answer_words,
     clean_span,
+    fold,
     find_token_run,
     is_non_answer,
     same_words,
@@ -156,16 +159,48 @@ def _mentions(expected: ExpectedValue, text: str) -> list[NumberMention]:
     return [m for m in mentions if not dates_a_count(m)]
 
 
+def _imprecise(expected: ExpectedValue, chosen: Quantity, view: AnswerView, opts: GaiaOptions) -> str | None:
+    """Why `chosen` says something other than the exact expected number: an approximation, a decade for a year
+    (or a year for a decade), or a measurement unit the expected answer does not carry."""
+    if not opts.claims:
+        return None
+    if opts.rel_tol is None and opts.abs_tol == 0.0:  # a tolerance the caller gives accepts approximate values
+        cue = approximation_cue(view.span, chosen.text, expected.text)
+        if cue:
+            return f"the answer only approximates ({cue!r}) where {expected.text!r} is exact"
+    expected_decade, answer_decade = decade(expected.text), decade(chosen.text) or (
+        decade(view.span) if chosen.text and chosen.text in view.span and decade(view.span) == chosen.value else None)
+    if (expected_decade is None) != (answer_decade is None):
+        which = "a decade" if answer_decade is not None else "a single year"
+        return f"the answer gives {which} ({chosen.text!r}) where {expected.text!r} is expected"
+    if expected_decade is not None:
+        return None if expected_decade == answer_decade else f"the decade {chosen.text!r} != expected {expected.text!r}"
+    unit = foreign_unit(expected.quantity, chosen, opts.question)
+    if unit:
+        return (f"the answer is in {unit} ({chosen.text!r}), a unit the expected {expected.text!r} does not carry "
+                "and the question does not ask in")
+    return None
+
+
 def _number_verdict(expected: ExpectedValue, chosen: Quantity, sentence: str, how: str, view: AnswerView,
                     opts: GaiaOptions) -> Verdict:
     cue = _hedged(view, sentence, chosen.text)
     if cue:
         return Verdict(False, 0.0, f"number: the answer hedges ({cue!r}) in {sentence!r}{_from(view)}", chosen.text)
+    refusal = _imprecise(expected, chosen, view, opts)
+    if refusal:
+        return Verdict(False, 0.0, f"number: {refusal}{_from(view)}", chosen.text)
+    if opts.claims and decade(expected.text) is not None:  # the same decade however written ("1980s", "1980's")
+        return Verdict(True, 1.0, f"number: the decade {chosen.text!r} == expected {expected.text!r}{_from(view)}",
+                       chosen.text)
     equal = quantities_equal(expected.quantity, chosen, opts.rel_tol, opts.abs_tol)
     relation = "==" if equal else "!="
     return Verdict(equal, float(equal),
                    f"number: {how} {_describe(chosen)} {relation} expected {_describe(expected.quantity)}"
                    f"{_from(view)}", chosen.text)
+
+
+_SHOWN_NUMBERS = 5  # distinct numbers named when an answer states several and marks none
 
 
 def _match_number(expected: ExpectedValue, view: AnswerView, opts: GaiaOptions) -> Verdict:
@@ -178,13 +213,18 @@ def _match_number(expected: ExpectedValue, view: AnswerView, opts: GaiaOptions) 
     text = view.span
     mentions = _mentions(expected, text)
     breaks = clause_breaks(text)
-    live = [m for m in mentions if not is_denied(text, m.start, m.end, breaks, point_in_time=expected.year_like)]
-    if not live:
+
+    def alive(m: NumberMention) -> bool:
+        return not is_denied(text, m.start, m.end, breaks, point_in_time=expected.year_like)
+
+    # Each question below reads only as many numbers as it needs (a long answer may state thousands).
+    live = (m for m in mentions if alive(m))
+    first_live = next(live, None)
+    if first_live is None:
         what = "only negated or bounded numbers (e.g. 'not 12', 'at least 12')" if mentions else "no number"
         return Verdict(False, 0.0, f"number: the answer states {what}{_from(view)}", text)
     lead = _leading_quantity(text)
-    marked = [m for m in live if _cue_marked(text, m)]
-    conclusion = marked[-1] if marked else None
+    conclusion = next((m for m in reversed(mentions) if _cue_marked(text, m) and alive(m)), None)
     if lead and conclusion:
         if not quantities_equal(lead[0], conclusion.quantity):
             return Verdict(False, 0.0, f"number: the answer leads with {_describe(lead[0])} but concludes "
@@ -196,12 +236,16 @@ def _match_number(expected: ExpectedValue, view: AnswerView, opts: GaiaOptions) 
         return _number_verdict(expected, conclusion.quantity, sentence_around(text, conclusion.start,
                                conclusion.end), "the concluding number", view, opts)
     distinct: list[NumberMention] = []
-    for mention in live:
+    for mention in itertools.chain((first_live,), live):
         if not any(quantities_equal(mention.quantity, d.quantity) and mention.quantity.unit ==
                    d.quantity.unit for d in distinct):
             distinct.append(mention)
+            if len(distinct) > _SHOWN_NUMBERS:  # enough to say "several"; going on would be quadratic
+                break
     if len(distinct) > 1:
-        values = ", ".join(_describe(m.quantity) for m in distinct)
+        values = ", ".join(_describe(m.quantity) for m in distinct[:_SHOWN_NUMBERS])
+        if len(distinct) > _SHOWN_NUMBERS:
+            values += ", ..."
         return Verdict(False, 0.0, f"number: the answer states several numbers ({values}) and marks none as "
                        f"the answer{_from(view)}", text)
     only = distinct[0]
@@ -254,9 +298,37 @@ def _match_date(expected: ExpectedValue, view: AnswerView, opts: GaiaOptions) ->
 _MAX_SENTENCE_TOKENS = 40  # a longer unmarked sentence is an essay: too many chances of an incidental match
 
 
+_LEADING_ARTICLE = re.compile(r"^\s*(the|a|an)\s+(?=\S)", re.IGNORECASE)
+
+
+def _article_belongs(expected_text: str) -> bool:
+    """Whether the expected answer's leading article is part of the name or phrase, so an answer without it is a
+    different answer: a lower-case article opens a fixed phrase ("a cappella", "a priori"), and a capital "The"
+    before one singular word is part of that name ("The Hague", "The Bronx", "The Who"). Plural names and titles
+    of several words are commonly said without it ("Beatles", "Netherlands", "Great Gatsby")."""
+    match = _LEADING_ARTICLE.match(expected_text)
+    if match is None:
+        return False
+    if match.group(1).islower():
+        return True
+    rest = tokens(fold(expected_text[match.end():]))
+    return len(rest) == 1 and not rest[0].endswith("s")
+
+
+def _article_kept(expected: ExpectedValue) -> ExpectedValue:
+    """The expected words, with their leading article when it belongs to the name (then the answer must carry it
+    too). Otherwise an answer's leading article is dropped: "the Eiffel Tower" for "Eiffel Tower"."""
+    return expected._replace(toks=tokens(fold(expected.text))) if _article_belongs(expected.text) else expected
+
+
+def _answer_words_for(expected: ExpectedValue, text: str) -> tuple[str, ...]:
+    return tokens(fold(text)) if _article_belongs(expected.text) else answer_words(text)
+
+
 def _match_string(expected: ExpectedValue, view: AnswerView, opts: GaiaOptions) -> Verdict:
     """Equal comparison keys; else the expected words standing alone in the answer sentence."""
-    if same_words(answer_words(view.span), expected.toks):
+    expected = _article_kept(expected)
+    if same_words(_answer_words_for(expected, view.span), expected.toks):
         return Verdict(True, 1.0, f"string: {' '.join(expected.toks)!r} == expected{_from(view)}", view.span)
     if not opts.extract:
         return Verdict(False, 0.0, f"string: {' '.join(tokens(view.span))!r} != expected "
@@ -264,7 +336,7 @@ def _match_string(expected: ExpectedValue, view: AnswerView, opts: GaiaOptions) 
     sentence = answer_sentence(view.span)
     segment = clean_span(leading_segment(sentence))
     cue = _hedged(view, sentence, expected.toks)
-    if same_words(answer_words(segment), expected.toks):
+    if same_words(_answer_words_for(expected, segment), expected.toks):
         if cue:
             return Verdict(False, 0.0, f"string: the answer hedges ({cue!r}) in {sentence!r}{_from(view)}", segment)
         return Verdict(True, 1.0, f"string: the leading answer {' '.join(expected.toks)!r} == expected"

@@ -31,6 +31,7 @@ import orjson
 
 from gaia_eval.errors import InputError, UsageError
 from gaia_eval.scoring.answers.gaia import match_gaia
+from gaia_eval.scoring.answers.mode_names import MODES
 from gaia_eval.scoring.answers.modes import (
     match_contains,
     match_exact,
@@ -44,13 +45,10 @@ from gaia_eval.scoring.answers.official import question_scorer
 from gaia_eval.scoring.answers.parse import GaiaOptions, Verdict
 from gaia_eval.scoring.answers.semantic import match_semantic
 
-MODES: tuple[str, ...] = (
-    "gaia", "gaia-official", "lenient", "exact", "f1", "numeric", "contains", "regex", "fuzzy", "semantic",
-)
 _TOLERANCE = frozenset({"rel_tol", "abs_tol"})
 _EVERY_MODE = frozenset({"alternatives_sep"})
 MODE_OPTIONS: dict[str, frozenset[str]] = {
-    "gaia": _EVERY_MODE | _TOLERANCE | {"ordered", "extract"},
+    "gaia": _EVERY_MODE | _TOLERANCE | {"ordered", "extract", "question"},
     "gaia-official": _EVERY_MODE,
     "lenient": _EVERY_MODE,
     "exact": _EVERY_MODE | {"extract"},
@@ -105,6 +103,9 @@ def _check_options(mode: str, options: Mapping[str, Any]) -> dict[str, Any]:
                 raise UsageError(f"option threshold must be a number in [{lowest:g}, {highest:g}] for mode {mode!r},"
                                  f" got {value!r}", field="threshold", fix=f"pass a threshold within {lowest:g}.."
                                  f"{highest:g}")
+        if name == "question" and value is not None and not isinstance(value, str):
+            raise UsageError(f"option question must be a string, got {value!r}", field="question",
+                             fix="pass the question text, or leave it out")
         if name in ("alternatives_sep", "model") and (not isinstance(value, str) or not value):
             raise UsageError(f"option {name} must be a non-empty string, got {value!r}", field=name,
                              fix="pass e.g. alternatives_sep='|'" if name == "alternatives_sep"
@@ -144,7 +145,7 @@ def _verdict(mode: str, expected: str, answer: str | None, opts: dict[str, Any])
     text = "" if answer is None else answer
     gaia = _DEFAULT_GAIA_OPTIONS if not opts else GaiaOptions(
         rel_tol=opts.get("rel_tol"), abs_tol=opts.get("abs_tol", 0.0), ordered=opts.get("ordered", True),
-        extract=opts.get("extract", True))
+        extract=opts.get("extract", True), question=opts.get("question"))
     if mode == "gaia":
         return match_gaia(expected, text, gaia)
     if mode == "gaia-official":

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import string
+from dataclasses import replace
 from collections import Counter
 from functools import lru_cache
 
@@ -101,7 +102,7 @@ def match_f1(expected: str, answer: str, threshold: float, extract: bool) -> Ver
 def match_numeric(expected: str, answer: str, opts: GaiaOptions) -> Verdict:
     if expected_spec(expected).value.kind != "number" or expected_spec(expected).is_list:
         return Verdict(False, 0.0, f"numeric: the expected answer {expected!r} is not a number", "")
-    return match_gaia(expected, answer, opts)
+    return match_gaia(expected, answer, replace(opts, claims=False))
 
 
 # --- contains / regex ----------------------------------------------------------------------------

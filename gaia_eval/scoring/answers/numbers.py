@@ -112,6 +112,15 @@ _UNIT_GROUPS: dict[str, tuple[str, ...]] = {
     "mS": ("millisiemens",),
 }
 _UNIT_ALIASES: dict[str, str] = {alias: canon for canon, aliases in _UNIT_GROUPS.items() for alias in aliases}
+# Currency and percent are notation around a number that the question implies ("how much, in dollars"); every
+# other known unit is a measurement, and a measurement the expected answer does not carry is another answer.
+_NOTATION_UNITS = frozenset({"%", "usd", "eur", "gbp", "jpy", "cny", "inr", "krw", "rub", "cad", "aud", "chf", "cent"})
+MEASUREMENT_UNITS: frozenset[str] = frozenset(_UNIT_GROUPS) - _NOTATION_UNITS
+
+
+def unit_aliases(canon: str) -> tuple[str, ...]:
+    """Every spelling of a canonical unit ("mi" -> "mi", "mile", "miles")."""
+    return _UNIT_GROUPS.get(canon, (canon,))
 
 # Unit symbols whose case names a different unit, read with their case before any folding: b is a bit and B a
 # byte ("10 Gb" is a tenth of "10 GB"), m is milli and M mega ("5 mW" vs "5 MW"), s a second and S a siemens.

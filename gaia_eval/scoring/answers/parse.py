@@ -35,6 +35,12 @@ class GaiaOptions:
     abs_tol: float = 0.0
     ordered: bool = True
     extract: bool = True
+    # The question, when known: a unit it names ("how many miles ...") may stand in the answer even though the
+    # expected answer is a bare number.
+    question: str | None = None
+    # gaia mode reads what the number claims (an approximation, a decade, a unit the expected answer lacks);
+    # numeric mode compares the number alone.
+    claims: bool = True
 
 
 # --- the expected side -------------------------------------------------------------------------

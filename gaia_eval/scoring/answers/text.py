@@ -97,17 +97,6 @@ def content_tokens(text: str) -> tuple[str, ...]:
     return tokens(_LEADING_ARTICLE.sub("", text, count=1))
 
 
-def joined_key(toks: tuple[str, ...]) -> str:
-    """Tokens joined without spaces ("sea gull" == "seagull"), except where two numbers would merge."""
-    parts: list[str] = []
-    previous = ""
-    for tok in toks:
-        if previous and previous[-1].isdigit() and (tok[0].isdigit() or tok[0] == "-"):
-            parts.append(" ")
-        parts.append(tok)
-        previous = tok
-    return "".join(parts)
-
 
 def answer_words(text: str) -> tuple[str, ...]:
     """The words a string answer is compared on: folded tokens without a leading article."""
@@ -115,12 +104,13 @@ def answer_words(text: str) -> tuple[str, ...]:
 
 
 def same_words(a: tuple[str, ...], b: tuple[str, ...]) -> bool:
-    """Equal words, or equal once one space goes ("sea gull" == "seagull", "well-known" == "wellknown")."""
-    return a == b or (abs(len(a) - len(b)) <= 1 and joined_key(a) == joined_key(b))
+    """Equal words. Never equal once a space goes: joining two words makes another word ("every one" is not
+    "everyone", "note book" is not "notebook"). A hyphen is a word break, so "well-known" == "well known"."""
+    return a == b
 
 
 def find_token_run(haystack: tuple[str, ...], needle: tuple[str, ...]) -> tuple[int, int] | None:
-    """Where `needle` occurs in `haystack` as whole tokens, also across one space ("sea gull" for "seagull")."""
+    """Where `needle` occurs in `haystack` as whole tokens (never across a removed space: see same_words)."""
     if not needle:
         return None
     n, m = len(haystack), len(needle)
@@ -128,16 +118,6 @@ def find_token_run(haystack: tuple[str, ...], needle: tuple[str, ...]) -> tuple[
     for i in range(n - m + 1):
         if haystack[i] == first and haystack[i:i + m] == needle:
             return i, i + m
-    key = joined_key(needle)
-    for i in range(n):
-        if not key.startswith(haystack[i][:1]):
-            continue
-        for j in range(i + 1, min(n, i + m + 1) + 1):  # at most one space more than the needle has
-            joined = joined_key(haystack[i:j])
-            if joined == key:
-                return i, j
-            if len(joined) >= len(key):
-                break
     return None
 
 

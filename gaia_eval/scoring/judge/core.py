@@ -19,15 +19,26 @@ from gaia_eval.artifacts.groundtruth import Summaries
 from gaia_eval.artifacts.store import fingerprint
 from gaia_eval.concurrency import Attempted, ProviderGate, RetryPolicy, call_with_retries
 from gaia_eval.errors import InputError, MalformedResponseError, UsageError
-from gaia_eval.providers import KNOWN_PROVIDERS
+from gaia_eval.providers import LLM_PROVIDERS
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message, Provider, TaskContext
-from gaia_eval.scoring.judge.criteria import RANK, RATING_OF_RANK, JudgeCriterion, criteria_for, reply_schema, validate_reply
+from gaia_eval.scoring.judge.criteria import (
+    RANK,
+    RATING_OF_RANK,
+    JudgeCriterion,
+    criteria_for,
+    parse_criteria,
+    reply_schema,
+    validate_reply,
+)
 from gaia_eval.scoring.judge.prompt import JudgePrompt, judge_prompts_fingerprint, qa_prompt, repair_prompt, summary_prompt
 
 # Bump on any change to how replies are read or samples combined: it is part of the eval fingerprint.
 JUDGE_VERSION = "1"
-JUDGE_PROVIDERS: tuple[str, ...] = tuple(p for p in KNOWN_PROVIDERS if p != "baseline")
+JUDGE_PROVIDERS: tuple[str, ...] = LLM_PROVIDERS
 DEFAULT_JUDGE_CONCURRENCY = 8
+# Per attempt. A judge reply is at most JUDGE_MAX_TOKENS; a cloud model writes that in well under a minute, so a
+# call silent for longer is hung and is better retried than waited on (raise it for a slow local model).
+DEFAULT_JUDGE_TIMEOUT_S = 60.0
 # Seven criteria with a 40-word explanation each need about 700 tokens; the rest is headroom.
 JUDGE_MAX_TOKENS = 2048
 RAW_TEXT_LIMIT = 2000
@@ -45,8 +56,9 @@ class JudgeSettings:
     base_url: str | None = None
     samples: int = 1
     concurrency: int = DEFAULT_JUDGE_CONCURRENCY
-    retry: RetryPolicy = field(default_factory=RetryPolicy)
+    retry: RetryPolicy = field(default_factory=lambda: RetryPolicy(timeout_s=DEFAULT_JUDGE_TIMEOUT_S))
     max_tokens: int = JUDGE_MAX_TOKENS
+    criteria: tuple[JudgeCriterion, ...] = ()  # --judge-criteria: the user's summary criteria, if any
 
     @property
     def spec(self) -> str:
@@ -62,6 +74,8 @@ class JudgeSettings:
                 "max_tokens": self.max_tokens,
                 "prompts": judge_prompts_fingerprint(),
                 "version": JUDGE_VERSION,
+                # only when set, so that evaluations judged on the default criteria stay current
+                **({"criteria": [vars(c) for c in self.criteria]} if self.criteria else {}),
             }
         )
 
@@ -72,6 +86,8 @@ def parse_judge_spec(
     base_url: str | None = None,
     samples: int = 1,
     concurrency: int = DEFAULT_JUDGE_CONCURRENCY,
+    timeout_s: float = DEFAULT_JUDGE_TIMEOUT_S,
+    criteria: str | None = None,
 ) -> JudgeSettings:
     """`PROVIDER:MODEL`, split on the first colon (model ids may hold colons: `ollama:llama3.2:3b`)."""
     provider, _, model = spec.partition(":")
@@ -89,7 +105,17 @@ def parse_judge_spec(
         raise UsageError(f"--judge-samples {samples} is below 1", field="--judge-samples", fix="pass 1 or more")
     if concurrency < 1:
         raise UsageError(f"--judge-concurrency {concurrency} is below 1", field="--judge-concurrency", fix="pass 1 or more")
-    return JudgeSettings(provider=provider, model=model, base_url=base_url, samples=samples, concurrency=concurrency)
+    if not timeout_s > 0:
+        raise UsageError(f"--judge-timeout {timeout_s:g} is not above 0", field="--judge-timeout", fix="pass seconds, e.g. 60")
+    custom: tuple[JudgeCriterion, ...] = ()
+    if criteria is not None:
+        try:
+            custom = parse_criteria(criteria)
+        except ValueError as exc:
+            raise UsageError(str(exc), field="--judge-criteria",
+                             fix="e.g. --judge-criteria coherence,consistency,fluency,relevance") from None
+    return JudgeSettings(provider=provider, model=model, base_url=base_url, samples=samples, concurrency=concurrency,
+                         retry=RetryPolicy(timeout_s=timeout_s), criteria=custom)
 
 
 @dataclass(frozen=True)
@@ -112,7 +138,7 @@ def judge_request(
 ) -> JudgeRequest:
     """The request for an item the model answered. qa needs the item's expected answer; summaries are judged
     against `reference` when there is one (comparative) and on their own otherwise (standalone)."""
-    criteria = criteria_for(use_case, mode)
+    criteria = criteria_for(use_case, mode, settings.criteria)
     if use_case == "qa":
         if item.groundtruth_answer is None:
             raise InputError(
@@ -176,7 +202,7 @@ class Judge:
         self.gate = gate
 
     async def _ask(
-        self, request: JudgeRequest, messages: list[Message]
+        self, request: JudgeRequest, messages: list[Message], sample_index: int = 0, refresh: bool = False
     ) -> Attempted[ChatResponse | MalformedResponseError]:
         chat = ChatRequest(
             messages=tuple(messages),
@@ -187,6 +213,8 @@ class Judge:
             schema_name=SCHEMA_NAME,
             timeout_s=self.settings.retry.timeout_s,
             task=TaskContext(kind="generic"),
+            sample_index=sample_index,
+            refresh=refresh,
         )
 
         async def attempt() -> ChatResponse | MalformedResponseError:
@@ -199,15 +227,16 @@ class Judge:
 
         return await call_with_retries(attempt, self.gate, self.settings.retry)
 
-    async def sample(self, request: JudgeRequest, index: int) -> JudgeSample:
+    async def sample(self, request: JudgeRequest, index: int, *, refresh: bool = False) -> JudgeSample:
         """One independent judgement: a call, and when its reply is unusable one repair request quoting the
         problem. Unusable twice -> unscored with the raw reply; a call failing after retries -> failed."""
         messages = [Message(role="user", content=request.prompt.user)]
         record = JudgeSample(index=index, status="unscored")
         reply = _Reply()
+        cached_replies = 0
         for round_ in range(2):  # the first request, then one repair request
             record.repaired = round_ > 0
-            result = await self._ask(request, messages)
+            result = await self._ask(request, messages, index, refresh)
             record.calls += 1
             record.attempts += result.attempts
             record.usage = record.usage + result.spent_usage
@@ -217,9 +246,13 @@ class Judge:
             assert result.value is not None
             if result.value.usage is not None:  # an unreadable reply carries the usage it was billed, if any
                 record.usage = record.usage + result.value.usage
+            if getattr(result.value, "cached", False):
+                record.cached_usage = record.cached_usage + result.value.usage
+                cached_replies += 1
             reply = _read_reply(result.value, request.criteria)
             if reply.verdicts is not None:
                 record.status, record.verdicts = "scored", reply.verdicts
+                record.cached = cached_replies == record.calls
                 return record
             if reply.reply_text:
                 messages.append(Message(role="assistant", content=reply.reply_text))

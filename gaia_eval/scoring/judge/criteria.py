@@ -10,7 +10,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
 from gaia_eval.artifacts.evaluation import RATINGS, JudgeVerdict, Rating
-from gaia_eval.scoring.rubric.grading import POINTS
+from gaia_eval.scoring.rubric import POINTS
 
 # Poor < Fair < Good < Excellent as ranks 1..4 for medians and agreement statistics: the rubric's points.
 RANK: dict[str, int] = dict(POINTS)
@@ -141,17 +141,94 @@ COMPARATIVE_QA: tuple[JudgeCriterion, ...] = (
 )
 
 
-def criteria_for(use_case: str, mode: str) -> tuple[JudgeCriterion, ...]:
+# Named criteria a user can pick with --judge-criteria, for data that is not a meeting: the four dimensions of
+# SummEval (Fabbri et al., 2021) and DialSummEval (Gao & Wan, 2022), worded after G-Eval (Liu et al., 2023).
+NAMED_CRITERIA: dict[str, JudgeCriterion] = {
+    c.id: c
+    for c in (
+        JudgeCriterion(
+            "coherence",
+            "Coherence",
+            "Is the summary well-structured and well-organized, building from sentence to sentence into a coherent "
+            "body of information about the source, rather than a heap of related facts?",
+        ),
+        JudgeCriterion(
+            "consistency",
+            "Consistency",
+            "Is the summary factually aligned with the source: does it contain only statements the source entails, "
+            "with no hallucinated names, numbers, dates or events?",
+        ),
+        JudgeCriterion(
+            "fluency",
+            "Fluency",
+            "Is the summary well written: grammatical, free of repetition, formatting problems and broken "
+            "sentences that make it hard to read?",
+        ),
+        JudgeCriterion(
+            "relevance",
+            "Relevance",
+            "Does the summary select the important content of the source, without redundancy or excess "
+            "information?",
+        ),
+    )
+}
+
+
+def criteria_for(
+    use_case: str, mode: str, custom: tuple[JudgeCriterion, ...] = ()
+) -> tuple[JudgeCriterion, ...]:
     """qa -> the comparative qa criteria (qa always has an expected answer); summarization and email -> the
-    comparative criteria with ground truth, the standalone quality criteria without."""
+    user's criteria when given (--judge-criteria), else the comparative criteria with ground truth and the
+    standalone quality criteria without."""
     if use_case == "qa":
         return COMPARATIVE_QA
+    if custom:
+        return custom
     return STANDALONE_SUMMARY if mode == "standalone" else COMPARATIVE_SUMMARY
 
 
+def parse_criteria(value: str) -> tuple[JudgeCriterion, ...]:
+    """--judge-criteria: comma-separated names of NAMED_CRITERIA, or a JSON file holding a list of
+    {"id", "label", "question"} objects. Raises ValueError with a one-line reason."""
+    import json
+    import re
+    from pathlib import Path
+
+    if value.strip().endswith(".json"):
+        path = Path(value.strip())
+        try:
+            data = json.loads(path.read_text(encoding="utf-8"))
+        except OSError as exc:
+            raise ValueError(f"{path}: cannot read ({exc.strerror})") from None
+        except json.JSONDecodeError as exc:
+            raise ValueError(f"{path}: line {exc.lineno}: not JSON ({exc.msg})") from None
+        if not isinstance(data, list) or not data:
+            raise ValueError(f"{path}: expected a non-empty list of {{\"id\", \"label\", \"question\"}} objects")
+        criteria = []
+        for n, entry in enumerate(data, 1):
+            if not isinstance(entry, dict) or not all(isinstance(entry.get(k), str) and entry[k].strip()
+                                                      for k in ("id", "question")):
+                raise ValueError(f"{path}: item {n} needs a non-empty 'id' and 'question'")
+            if not re.fullmatch(r"[a-z][a-z0-9_]*", entry["id"]):
+                raise ValueError(f"{path}: item {n}: id '{entry['id']}' must be lowercase letters, digits and _")
+            criteria.append(JudgeCriterion(entry["id"], entry.get("label") or entry["id"].replace("_", " ").title(),
+                                           entry["question"]))
+    else:
+        names = [n.strip().lower() for n in value.split(",") if n.strip()]
+        unknown = [n for n in names if n not in NAMED_CRITERIA]
+        if unknown or not names:
+            raise ValueError(f"unknown criteria {unknown or value!r}: use {', '.join(NAMED_CRITERIA)} or a .json file")
+        criteria = [NAMED_CRITERIA[n] for n in names]
+    ids = [c.id for c in criteria]
+    if len(set(ids)) != len(ids):
+        raise ValueError("criteria ids must differ")
+    return tuple(criteria)
+
+
 def criterion_labels() -> dict[str, str]:
-    """Label of every judge criterion id (an id means the same thing in every mode it appears in)."""
-    return {c.id: c.label for group in (COMPARATIVE_SUMMARY, STANDALONE_SUMMARY, COMPARATIVE_QA) for c in group}
+    """Label of every built-in judge criterion id (an id means the same thing in every mode it appears in)."""
+    groups = (COMPARATIVE_SUMMARY, STANDALONE_SUMMARY, COMPARATIVE_QA, tuple(NAMED_CRITERIA.values()))
+    return {c.id: c.label for group in groups for c in group}
 
 
 def reply_schema(criteria: tuple[JudgeCriterion, ...]) -> dict[str, Any]:

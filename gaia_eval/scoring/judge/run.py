@@ -18,13 +18,17 @@ from gaia_eval.artifacts.journal import JournalWriter, read_records
 from gaia_eval.concurrency import ProviderGate, map_concurrent, run_async
 from gaia_eval.progress import Progress
 from gaia_eval.providers import ProviderSettings, create_provider
+from gaia_eval.providers.cache import with_cache
 from gaia_eval.providers.base import Provider
 from gaia_eval.providers.pricing import lookup_price
 from gaia_eval.scoring.judge.core import Judge, JudgeRequest, JudgeSettings, combine_samples
 from gaia_eval.scoring.judge.criteria import criteria_for
 from gaia_eval.scoring.judge.summary import summarize_judgements
 
-DONE_STATUSES = ("scored", "unscored")  # final outcomes; "failed" samples are called again on the next run
+DONE_STATUSES = ("scored", "unscored")  # outcomes journaled as finished in this run
+# Only scored samples are reused by a later run: a "failed" call and an "unscored" (unusable) reply are asked
+# again, the unscored ones past the response cache, which holds the reply that was unusable.
+REUSED_STATUSES = ("scored",)
 
 
 class JudgeJournalEntry(Strict):
@@ -54,6 +58,7 @@ class JudgeTarget:
     requests: dict[str, JudgeRequest]  # item_id -> request; items the model failed have none
     previous: Evaluation | None = None  # the evaluation file found on disk, whose samples may be reused
     samples: dict[tuple[str, int], JudgeSample] = field(default_factory=dict)
+    unscored_before: set[tuple[str, int]] = field(default_factory=set)  # asked again, not answered from the cache
     journal: JournalWriter | None = None
     calls_made: int = 0
 
@@ -67,20 +72,27 @@ class JudgeOutcome:
 
 
 def _reusable(target: JudgeTarget) -> dict[tuple[str, int], JudgeSample]:
-    """Finished samples from the earlier evaluation file and the journal, where the request is unchanged."""
+    """Scored samples from the earlier evaluation file and the journal, where the request is unchanged; the
+    unscored ones are noted in `target.unscored_before`."""
     found: dict[tuple[str, int], JudgeSample] = {}
+    earlier: list[tuple[str, JudgeSample]] = []
     if target.previous is not None:
         for item in target.previous.items:
             request = target.requests.get(item.item_id)
             if item.judge is None or request is None or item.judge.fingerprint != request.fingerprint:
                 continue
-            for sample in item.judge.samples:
-                if sample.status in DONE_STATUSES:
-                    found[(item.item_id, sample.index)] = sample
+            earlier += [(item.item_id, sample) for sample in item.judge.samples]
     for entry in read_records(judge_journal_path(target.evaluation_file), JudgeJournalEntry):
         request = target.requests.get(entry.item_id)
-        if request is not None and entry.fingerprint == request.fingerprint and entry.sample.status in DONE_STATUSES:
-            found[(entry.item_id, entry.sample.index)] = entry.sample
+        if request is not None and entry.fingerprint == request.fingerprint:
+            earlier.append((entry.item_id, entry.sample))
+    for item_id, sample in earlier:
+        key = (item_id, sample.index)
+        if sample.status in REUSED_STATUSES:
+            found[key] = sample
+        elif sample.status == "unscored":
+            target.unscored_before.add(key)
+    target.unscored_before -= found.keys()
     return found
 
 
@@ -96,7 +108,7 @@ def _outcome(target: JudgeTarget, settings: JudgeSettings) -> JudgeOutcome:
         items.append(item.model_copy(update={"judge": judgement}))
     summary = summarize_judgements(
         items,
-        criteria_for(target.use_case, target.mode),
+        criteria_for(target.use_case, target.mode, settings.criteria),
         target.rubric_criteria,
         settings,
         target.mode,
@@ -119,14 +131,13 @@ def judge_experiments(
         for item_id in target.requests:
             jobs += [(target, item_id, i) for i in range(settings.samples) if (item_id, i) not in target.samples]
     if jobs:
-        provider = create_provider(
-            ProviderSettings(
-                provider=settings.provider,
-                model=settings.model,
-                base_url=settings.base_url,
-                timeout_s=settings.retry.timeout_s,
-            )
+        provider_settings = ProviderSettings(
+            provider=settings.provider,
+            model=settings.model,
+            base_url=settings.base_url,
+            timeout_s=settings.retry.timeout_s,
         )
+        provider = with_cache(create_provider(provider_settings), provider_settings)
         run_async(_run(jobs, settings, provider, reuse, show_progress))
     return [_outcome(t, settings) for t in targets]
 
@@ -146,7 +157,7 @@ async def _run(
 
     async def worker(job: tuple[JudgeTarget, str, int]) -> JudgeSample:
         target, item_id, index = job
-        return await judge.sample(target.requests[item_id], index)
+        return await judge.sample(target.requests[item_id], index, refresh=(item_id, index) in target.unscored_before)
 
     def on_result(job: tuple[JudgeTarget, str, int], sample: JudgeSample) -> None:
         target, item_id, _ = job

@@ -20,7 +20,7 @@ from gaia_eval.artifacts.evaluation import (
     SampleAgreement,
 )
 from gaia_eval.providers.pricing import PriceQuote, cost_of
-from gaia_eval.scoring.rubric import grading as rubric
+from gaia_eval.scoring import rubric
 from gaia_eval.scoring.judge.agreement import Alpha, ordinal_alpha, paired_agreement, unanimous_share
 from gaia_eval.scoring.judge.core import MEDIAN_RULE, JudgeSettings
 from gaia_eval.scoring.judge.criteria import RANK, JudgeCriterion
@@ -136,9 +136,11 @@ def summarize_judgements(
     judgements = [item.judge for item in items if item.judge is not None]
     samples = [s for j in judgements for s in j.samples]
     usage = Usage()
+    paid = Usage()
     for s in samples:
         usage = usage + s.usage
-    cost, _, _ = cost_of(usage, quote)
+        paid = paid + (s.usage - s.cached_usage)
+    cost, _, _ = cost_of(paid, quote)
     return JudgeSummary(
         spec=settings.spec,
         base_url=settings.base_url,

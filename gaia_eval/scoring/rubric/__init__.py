@@ -1,1 +1,39 @@
-"""The deterministic rubric: per-criterion checks of summaries and qa answers, the grade and rating bands."""
+"""The deterministic rubric: criteria with their thresholds, the grade and its bootstrap interval (grading), and
+the summary, standalone and qa scorers.
+
+The names below are the package's public surface; code outside the package imports them from here. Each is
+loaded from its module on first use, so importing the package costs nothing until then.
+"""
+
+from __future__ import annotations
+
+from gaia_eval.lazy import lazy_exports
+_LAZY = {
+    "rating_band": "grading",
+    "not_applicable": "grading",
+    "REFERENCE_CRITERIA": "grading",
+    "rouge_scores": "freetext",
+    "score_summary_output": "freetext",
+    "score_against_references": "freetext",
+    "free_text_references": "freetext",
+    "FREE_TEXT_CRITERIA": "freetext",
+    "IMPORTED_PROVIDER": "freetext",
+    "CRITERIA": "grading",
+    "POINTS": "grading",
+    "QA_CRITERIA": "grading",
+    "RUBRIC_VERSION": "grading",
+    "STANDALONE_CRITERIA": "grading",
+    "SUMMARY_CRITERIA": "grading",
+    "aggregate": "grading",
+    "bootstrap_ci": "grading",
+    "criteria_for": "grading",
+    "item_points": "grading",
+    "overall_rating": "grading",
+    "quality_score": "grading",
+    "rubric_markdown": "grading",
+    "score_qa": "qa",
+    "score_summaries": "summaries",
+    "score_summaries_standalone": "standalone",
+}
+
+__getattr__, __all__ = lazy_exports(__name__, _LAZY)

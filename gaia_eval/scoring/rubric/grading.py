@@ -8,14 +8,24 @@ the reference left failed items out of N, so a model failing 9 of 10 items could
 
 from __future__ import annotations
 
+import math
+
 import random
 from dataclasses import dataclass
 
-from gaia_eval.artifacts.evaluation import RATINGS, CriterionResult, CriterionSummary, Grade, ItemEvaluation, Rating
+from gaia_eval.artifacts.evaluation import (
+    NOT_APPLICABLE,
+    RATINGS,
+    CriterionResult,
+    CriterionSummary,
+    Grade,
+    ItemEvaluation,
+    Rating,
+)
 
 # Bump on any change to a threshold, a measure or the tokenizer: it is part of the eval fingerprint, so
 # evaluations made under an older rubric are recomputed instead of being compared with new ones.
-RUBRIC_VERSION = "1"
+RUBRIC_VERSION = "4"  # 2: the overall rating is the band of the grade (85/67/34); 3: N/A criteria, free-text references; 4: qa answers read with their question
 
 POINTS: dict[str, int] = {"Excellent": 4, "Good": 3, "Fair": 2, "Poor": 1}
 
@@ -24,7 +34,9 @@ POINTS: dict[str, int] = {"Excellent": 4, "Good": 3, "Fair": 2, "Poor": 1}
 class Criterion:
     id: str
     label: str
-    mode: str  # "comparative" (against ground truth), "standalone" (against the source only) or "qa"
+    # "comparative" (against structured ground truth), "standalone" (against the source only), "reference"
+    # (a free-text output against human-written reference summaries and/or the source) or "qa"
+    mode: str
     measure: str  # what the value is, as stored in CriterionResult.measure
     excellent: float  # value >= excellent -> Excellent
     good: float  # value >= good -> Good
@@ -124,8 +136,9 @@ CRITERIA: dict[str, Criterion] = {
             "grounded_executive_summary",
             "Executive summary grounded and concise",
             "standalone",
-            "share of the executive summary's content words found in the source, minus 0.25 when it is outside "
-            "20–120 words (not verified against facts)",
+            "share of the executive summary's content words found in the source, minus 0.25 when it is over 120 "
+            "words, minus half the share of its words copied in verbatim source spans of 12+ words (not verified "
+            "against facts)",
             0.85,
             0.70,
             0.50,
@@ -136,7 +149,8 @@ CRITERIA: dict[str, Criterion] = {
             "Detailed summary grounded",
             "standalone",
             "share of the detailed summary's sentences supported by a source passage (half of their content words "
-            "in one source passage of about 80 words; not verified against facts)",
+            "in one source passage of about 80 words; minus half the share of words copied in verbatim source "
+            "spans of 12+ words; not verified against facts)",
             0.90,
             0.75,
             0.50,
@@ -147,7 +161,8 @@ CRITERIA: dict[str, Criterion] = {
             "Action items grounded",
             "standalone",
             "share of action items supported by a source passage (half of their content words in one source "
-            "passage of about 80 words; not verified against facts)",
+            "passage of about 80 words; minus half the share of words copied in verbatim source spans of 12+ words; "
+            "not verified against facts)",
             0.90,
             0.70,
             0.50,
@@ -158,7 +173,8 @@ CRITERIA: dict[str, Criterion] = {
             "Key decisions grounded",
             "standalone",
             "share of decisions supported by a source passage (half of their content words in one source "
-            "passage of about 80 words; not verified against facts)",
+            "passage of about 80 words; minus half the share of words copied in verbatim source spans of 12+ words; "
+            "not verified against facts)",
             0.90,
             0.70,
             0.50,
@@ -185,6 +201,68 @@ CRITERIA: dict[str, Criterion] = {
             "Topics are short labels, usually in the document's own words; one in ten may be a rewording.",
         ),
         Criterion(
+            "reference_overlap",
+            "Reference overlap (ROUGE)",
+            "reference",
+            "mean of ROUGE-1, ROUGE-2 and ROUGE-L recall (rouge-score, Porter stemming) against the human reference "
+            "summaries, best over references (F1 shown beside it; length is checked by conciseness)",
+            0.50,
+            0.35,
+            0.20,
+            "Two human summaries of the same text reach ROUGE-1 ≈ 0.4–0.5 and ROUGE-2 ≈ 0.15–0.25; a recall mean of "
+            "0.50 is human-like agreement, below 0.20 little of the reference's wording is there (thresholds tuned on "
+            "DialSummEval's first 25 dialogues).",
+        ),
+        Criterion(
+            "content_coverage",
+            "Content coverage",
+            "reference",
+            "mean over the reference's sentences of the share of their content words (stemmed) that the output "
+            "carries, best over references",
+            0.90,
+            0.70,
+            0.45,
+            "A summary that carries three quarters of what the human wrote is as complete as a second human "
+            "summary; under a third of it misses most of the content.",
+        ),
+        Criterion(
+            "source_coverage",
+            "Covers the source's main content",
+            "reference",
+            "share of the source's 30 most frequent content words (stemmed; names included) that the output "
+            "carries",
+            0.65,
+            0.45,
+            0.25,
+            "A summary cannot carry every frequent word; two thirds of the 30 is a full summary, under a quarter "
+            "misses what the source is about (tuned on DialSummEval's first 25 dialogues).",
+        ),
+        Criterion(
+            "source_consistency",
+            "Consistent with the source",
+            "reference",
+            "share of the output's sentences supported by one source passage (half of their content words), "
+            "lowered to the share of its names, numbers and dates found in the source when that is smaller",
+            0.95,
+            0.80,
+            0.60,
+            "Every sentence and every name or figure should be traceable to the source; one unsupported claim in "
+            "five is Fair.",
+        ),
+        Criterion(
+            "conciseness",
+            "Concise, not copied",
+            "reference",
+            "1 − 2 × the share of repeated word trigrams, minus a penalty for length beyond 3× the reference's; "
+            "without a reference, minus a penalty for length beyond 35 % of the source's, reaching 1 at 85 % (a copy "
+            "of the document is not a summary)",
+            0.90,
+            0.75,
+            0.50,
+            "Length and copying must not buy score: a summary over three times the reference's length, with "
+            "repeated phrases, or most of the source copied is no longer Excellent.",
+        ),
+        Criterion(
             "correctness",
             "Correctness",
             "qa",
@@ -201,14 +279,18 @@ CRITERIA: dict[str, Criterion] = {
 
 SUMMARY_CRITERIA: tuple[str, ...] = tuple(c.id for c in CRITERIA.values() if c.mode == "comparative")
 STANDALONE_CRITERIA: tuple[str, ...] = tuple(c.id for c in CRITERIA.values() if c.mode == "standalone")
+REFERENCE_CRITERIA: tuple[str, ...] = tuple(c.id for c in CRITERIA.values() if c.mode == "reference")
 QA_CRITERIA: tuple[str, ...] = ("correctness",)
 
 
-def criteria_for(use_case: str, mode: str) -> list[str]:
+def criteria_for(use_case: str, mode: str, free_text: bool = False) -> list[str]:
     """The criterion ids an item of this use case is scored on: qa -> correctness; summarization and email ->
-    the six comparative criteria, or the six standalone ones when there is no ground truth."""
+    the six comparative criteria, or the six standalone ones when there is no ground truth; a free-text output
+    or human-written reference summaries (`free_text`) -> the four reference criteria."""
     if use_case == "qa":
         return list(QA_CRITERIA)
+    if free_text:
+        return [*REFERENCE_CRITERIA, "action_items", "key_decisions", "participants"]
     return list(STANDALONE_CRITERIA if mode == "standalone" else SUMMARY_CRITERIA)
 
 
@@ -229,6 +311,17 @@ def criterion_result(criterion_id: str, value: float | None, explanation: str) -
     )
 
 
+def not_applicable(criterion_id: str, why: str) -> CriterionResult:
+    """A criterion the ground truth gives nothing to check against: N/A, outside the grade's denominator."""
+    return CriterionResult(
+        criterion=criterion_id,
+        rating=NOT_APPLICABLE,
+        measure=CRITERIA[criterion_id].measure,
+        value=None,
+        explanation=f"not applicable: {why}",
+    )
+
+
 def quality_score(counts: dict[str, int]) -> float:
     """((4E + 3G + 2F + 1P) / N - 1) * 100 / 3, in integer arithmetic until the last division so that, e.g.,
     1 Excellent + 9 Poor is exactly 10.0. N = 0 gives 0.0."""
@@ -239,18 +332,26 @@ def quality_score(counts: dict[str, int]) -> float:
     return (points - n) * 100 / (3 * n)
 
 
-def overall_rating(counts: dict[str, int]) -> Rating:
-    """The reference rule: Excellent if E >= 70 % of N; Good if E+G >= 70 %; Fair if E+G+F >= 70 %; else Poor."""
-    n = sum(counts.get(r, 0) for r in RATINGS)
-    cumulative = 0
-    for rating in RATINGS[:3]:
-        cumulative += counts.get(rating, 0)
-        if n and 10 * cumulative >= 7 * n:
-            return rating  # type: ignore[return-value]
+# The documented bands of the grade (0-100), best first: 85-100 Excellent, 67-84 Good, 34-66 Fair, 0-33 Poor.
+RATING_BANDS: tuple[tuple[int, Rating], ...] = ((85, "Excellent"), (67, "Good"), (34, "Fair"), (0, "Poor"))
+
+
+def rating_band(grade: float) -> Rating:
+    """The rating of a grade, by the documented bands on the grade rounded half up to a whole number (all
+    Good ratings, 66.7, are Good; 87.5 is Excellent; 80.1 is Good)."""
+    whole = math.floor(grade + 0.5)
+    for floor_, rating in RATING_BANDS:
+        if whole >= floor_:
+            return rating
     return "Poor"
 
 
-def _ratings_of(item: ItemEvaluation, criteria: list[str]) -> list[tuple[str, Rating, float | None]]:
+def overall_rating(counts: dict[str, int]) -> Rating:
+    """The overall rating of rating counts: the band of their grade, so a grade and its rating always agree."""
+    return rating_band(quality_score(counts))
+
+
+def _ratings_of(item: ItemEvaluation, criteria: list[str]) -> list[tuple[str, str, float | None]]:
     """(criterion, rating, value) for each criterion; an errored item is Poor with no value on every one."""
     if item.status == "error":
         return [(c, "Poor", None) for c in criteria]
@@ -263,7 +364,7 @@ def _ratings_of(item: ItemEvaluation, criteria: list[str]) -> list[tuple[str, Ra
 
 def item_points(item: ItemEvaluation, criteria: list[str]) -> float:
     """The item's score on the quality_score scale (0..100): the mean of its ratings, errors as Poor."""
-    ratings = _ratings_of(item, criteria)
+    ratings = [r for r in _ratings_of(item, criteria) if r[1] != NOT_APPLICABLE]
     if not ratings:
         return 0.0
     return (sum(POINTS[r] for _, r, _ in ratings) / len(ratings) - 1) * 100 / 3
@@ -275,10 +376,14 @@ def aggregate(
     """Per-criterion rating counts and mean values, and the model's grade. Errored items are Poor on every
     criterion, count 0 in mean_value and fail in the qa pass rate (passed / all items)."""
     per_criterion: dict[str, dict[str, int]] = {c: {r: 0 for r in RATINGS} for c in criteria}
+    not_applicable_counts: dict[str, int] = {c: 0 for c in criteria}
     value_sums: dict[str, float] = {c: 0.0 for c in criteria}
     value_counts: dict[str, int] = {c: 0 for c in criteria}
     for item in items:
         for criterion, rating, value in _ratings_of(item, criteria):
+            if rating == NOT_APPLICABLE:
+                not_applicable_counts[criterion] += 1
+                continue
             per_criterion[criterion][rating] += 1
             if item.status == "error" or value is not None:
                 value_sums[criterion] += value or 0.0
@@ -286,17 +391,19 @@ def aggregate(
     summaries = [
         CriterionSummary(
             criterion=c,
-            counts=per_criterion[c],
+            # "N/A" appears only when some item made the criterion not applicable (older files stay unchanged).
+            counts={**per_criterion[c], **({NOT_APPLICABLE: not_applicable_counts[c]} if not_applicable_counts[c] else {})},
             mean_value=value_sums[c] / value_counts[c] if value_counts[c] else None,
         )
         for c in criteria
     ]
     totals = {r: sum(per_criterion[c][r] for c in criteria) for r in RATINGS}
+    n_not_applicable = sum(not_applicable_counts.values())
     passed = sum(1 for item in items if item.status == "scored" and item.passed) if use_case == "qa" else None
     grade = Grade(
         quality_score=quality_score(totals),
         overall_rating=overall_rating(totals),
-        counts=totals,
+        counts={**totals, **({NOT_APPLICABLE: n_not_applicable} if n_not_applicable else {})},
         n_ratings=sum(totals.values()),
         n_items=len(items),
         n_errors=sum(1 for item in items if item.status == "error"),
@@ -329,6 +436,8 @@ def rubric_markdown() -> str:
     titles = {
         "comparative": "Summarization and email, against ground truth",
         "standalone": "Summarization and email without ground truth (checked against the source only)",
+        "reference": "Free-text summaries against human-written references and/or the source (a criterion "
+        "whose input is missing is N/A)",
         "qa": "Question answering",
     }
     lines = [f"Rubric version {RUBRIC_VERSION}. A value ≥ the Excellent threshold is Excellent, else ≥ Good is "
@@ -343,8 +452,9 @@ def rubric_markdown() -> str:
         lines.append("")
     lines += [
         "Grade: quality_score = ((4E + 3G + 2F + 1P) / N − 1) × 100 / 3 over every rating of every item, where an "
-        "item the model failed counts as Poor on every criterion (N includes it). Overall rating: Excellent if "
-        "E ≥ 70 % of N, Good if E + G ≥ 70 %, Fair if E + G + F ≥ 70 %, else Poor. QA pass rate = passed / all "
-        "items (failed items count as not passed)."
+        "item the model failed counts as Poor on every criterion (N includes it) and an N/A rating (the ground "
+        "truth gives nothing to check, e.g. no action items in a human reference) is left out of N. Overall rating, "
+        "from the grade rounded to a whole number: 85–100 Excellent, 67–84 Good, 34–66 Fair, 0–33 Poor. QA pass "
+        "rate = passed / all items (failed items count as not passed)."
     ]
     return "\n".join(lines) + "\n"

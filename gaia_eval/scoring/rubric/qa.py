@@ -10,7 +10,7 @@ from __future__ import annotations
 from gaia_eval.artifacts.evaluation import CriterionResult
 from gaia_eval.artifacts.groundtruth import QAPair
 from gaia_eval.errors import InputError, UsageError
-from gaia_eval.scoring.answers.match import match_answer
+from gaia_eval.scoring.answers import match_answer
 from gaia_eval.scoring.rubric.grading import criterion_result
 
 
@@ -18,7 +18,9 @@ def score_qa(answer: str, expected: QAPair) -> tuple[list[CriterionResult], bool
     """([correctness result], passed) for the model's `answer` to `expected.query`."""
     try:
         # Only a "list" answer type may come back in any order; a string like "a, then b" keeps its order.
-        verdict = match_answer(expected.answer, answer, mode="gaia", ordered=expected.answer_type != "list")
+        # The question lets a unit it asks in stand in the answer ("how many miles": "12 miles" for "12").
+        verdict = match_answer(expected.answer, answer, mode="gaia", ordered=expected.answer_type != "list",
+                               question=expected.query)
     except UsageError as exc:
         raise InputError(
             f"the expected answer of question {expected.id!r} cannot be matched: {exc.message}",

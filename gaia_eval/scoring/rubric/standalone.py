@@ -34,8 +34,12 @@ TOPIC_SHARE = 0.6  # share of a topic's content words found anywhere in the sour
 # half of the content words, 60-85 % of the human reference sentences of the two well-grounded meetings are
 # supported, against 2-7 % of sentences taken from the other meetings.
 PASSAGE_WORDS = 80
-CONCISE_WORDS = (20, 120)
+CONCISE_WORDS = (1, 120)  # no lower bound: a short human summary is not penalized for being short (issue 12)
 LENGTH_PENALTY = 0.25
+# Words inside verbatim source spans of COPY_SPAN_WORDS+ words are copied, not summarized; each criterion that
+# rewards grounding loses COPY_PENALTY x the copied share, so an extract never outranks a faithful rewording.
+COPY_SPAN_WORDS = 12
+COPY_PENALTY = 0.5
 _FUZZY_WORD_RATIO = 85.0
 _FUZZY_MIN_LEN = 5
 
@@ -72,6 +76,22 @@ class SourceIndex:
         self._fuzzy_pool = sorted(t for t in self.vocabulary if len(t) >= _FUZZY_MIN_LEN and not is_figure(t))
         self.words: frozenset[str] = frozenset(tokenize(source_text))  # unstemmed, for names
         self._aliases: dict[str, tuple[str, ...]] = {}
+        self._source_words = tokenize(source_text)
+        self._spans: frozenset[tuple[str, ...]] | None = None
+
+    def copied_share(self, text: str) -> float:
+        """Share of `text`'s words inside verbatim source spans of COPY_SPAN_WORDS words or more."""
+        words, n = tokenize(text), COPY_SPAN_WORDS
+        if len(words) < n:
+            return 0.0
+        if self._spans is None:
+            src = self._source_words
+            self._spans = frozenset(tuple(src[i : i + n]) for i in range(len(src) - n + 1))
+        copied = [False] * len(words)
+        for i in range(len(words) - n + 1):
+            if tuple(words[i : i + n]) in self._spans:
+                copied[i : i + n] = [True] * n
+        return sum(copied) / len(words)
 
     def aliases(self, token: str) -> tuple[str, ...]:
         """The source tokens that count as `token`: itself, or for words of 5+ letters its near spellings."""
@@ -115,7 +135,10 @@ def _supported_share(
     explanation = f"{supported} of {len(items)} {noun} have a supporting source passage" + (
         f" (unsupported: {quote_list(unsupported)})" if unsupported else ""
     )
-    return criterion_result(criterion, supported / len(items), explanation)
+    copied = index.copied_share(" ".join(items))
+    if copied:
+        explanation += f"; {copied:.0%} copied verbatim in spans of {COPY_SPAN_WORDS}+ words, −{COPY_PENALTY * copied:.2f}"
+    return criterion_result(criterion, max(0.0, supported / len(items) - COPY_PENALTY * copied), explanation)
 
 
 def _executive_summary(answer: Summaries, index: SourceIndex) -> CriterionResult:
@@ -131,11 +154,14 @@ def _executive_summary(answer: Summaries, index: SourceIndex) -> CriterionResult
     n_words = len(text.split())
     low, high = CONCISE_WORDS
     concise = low <= n_words <= high
-    value = max(0.0, grounded - (0 if concise else LENGTH_PENALTY))
+    copied = index.copied_share(text)
+    value = max(0.0, grounded - (0 if concise else LENGTH_PENALTY) - COPY_PENALTY * copied)
     explanation = f"{len(tokens) - len(absent)} of {len(tokens)} content words are in the source" + (
         f" (not found: {quote_list([surface_forms(text).get(t, t) for t in absent], limit=5)})" if absent else ""
     )
-    explanation += f"; {n_words} words" + ("" if concise else f", outside {low}–{high}, so −{LENGTH_PENALTY}")
+    explanation += f"; {n_words} words" + ("" if concise else f", over {high}, so −{LENGTH_PENALTY}")
+    if copied:
+        explanation += f"; {copied:.0%} copied verbatim in spans of {COPY_SPAN_WORDS}+ words, −{COPY_PENALTY * copied:.2f}"
     return criterion_result(criterion, value, explanation)
 
 

@@ -14,7 +14,7 @@ from gaia_eval.artifacts.documents import PlantedFacts
 from gaia_eval.artifacts.evaluation import CriterionResult
 from gaia_eval.artifacts.groundtruth import Summaries
 from gaia_eval.errors import InputError
-from gaia_eval.scoring.rubric.grading import criterion_result
+from gaia_eval.scoring.rubric.grading import criterion_result, not_applicable
 from gaia_eval.scoring.text import (
     content_tokens,
     coverage,
@@ -160,12 +160,15 @@ def _planted_items(expected: Summaries, facts: PlantedFacts | None) -> list[_Pla
         return items
     for text in [*expected.key_decisions, *expected.action_items, *expected.topics_discussed]:
         add_text(text)
+    has_lists = bool(items)
     prose = f"{expected.detailed_summary} {expected.executive_summary}"
     forms = surface_forms(prose)
     for token in dict.fromkeys(t for t in content_tokens(prose) if is_figure(t)):
         items.append(_PlantedItem(forms.get(token, token), (token,), True))
-    if not items:
-        for sentence in re.split(r"(?<=[.!?])\s+", expected.detailed_summary):
+    if not has_lists:
+        # Prose-only ground truth (e.g. a human reference): its sentences are the content to find, beside any
+        # figures; checking the figures alone let a summary that only repeats a number score 1.0.
+        for sentence in re.split(r"(?<=[.!?])\s+", expected.detailed_summary or expected.executive_summary):
             add_text(sentence)
     return items
 
@@ -248,11 +251,8 @@ def _action_items(
     actions = _expected_actions(expected, facts, ref)
     predicted = [p for p in answer.action_items if p.strip()]
     if not actions:
-        if predicted:
-            return criterion_result(
-                criterion, 0.0, f"the ground truth has no action items but the answer lists {len(predicted)}"
-            )
-        return criterion_result(criterion, 1.0, "no action items expected and none listed")
+        # The reference gives nothing to check (a human summary without action items): neither Poor nor Excellent.
+        return not_applicable(criterion, f"the ground truth has no action items (the answer lists {len(predicted)})")
     if not predicted:
         return _empty(criterion, "action item list")
     pred_tokens = [_task_tokens(p, ref) for p in predicted]
@@ -298,10 +298,7 @@ def _list_f1(
     """F1 of a one-to-one matching: names for participants, wording (names left out) for the other lists."""
     predicted = [p for p in predicted if p.strip()]
     if not expected_items:
-        if predicted:
-            explanation = f"the ground truth has no {noun} but the answer lists {len(predicted)}"
-            return criterion_result(criterion, 0.0, explanation)
-        return criterion_result(criterion, 1.0, f"no {noun} expected and none listed")
+        return not_applicable(criterion, f"the ground truth has no {noun} (the answer lists {len(predicted)})")
     if not predicted:
         return _empty(criterion, f"{noun} list")
     if criterion == "participants":
@@ -324,7 +321,7 @@ def _topic_coverage(answer: Summaries, expected: Summaries, facts: PlantedFacts 
     criterion = "topic_coverage"
     topics = [t for t in (facts.topics if facts else expected.topics_discussed) if content_tokens(t)]
     if not topics:
-        return criterion_result(criterion, 1.0, "no topics expected")
+        return not_applicable(criterion, "the ground truth has no topics")
     if not any(t.strip() for t in answer.topics_discussed):
         return _empty(criterion, "topic list")
     everything = " ".join(

@@ -42,7 +42,7 @@ function sortable(table, rows, columns, render) {
 async function chartsFor(useCase) {
   const box = el("div", { class: "charts" });
   api("/api/charts?use_case=" + encodeURIComponent(useCase)).then((charts) => {
-    const titles = { grade: "Grade (95 % interval)", heatmap: "Criterion × model", cost: "Grade vs cost (Pareto front)", latency: "Grade vs latency (Pareto front)", items: "Per-item scores" };
+    const titles = { grade: "Grade (95 % interval)", ratings: "Criterion × model", tradeoff: "Quality vs cost and latency (Pareto front dashed)", items: "Per-item scores" };
     for (const kind of charts.kinds) {
       // An <img>: the SVG (drawn by the server with matplotlib) is its own document and can run nothing here.
       const src = "/chart.svg?use_case=" + encodeURIComponent(useCase) + "&kind=" + encodeURIComponent(kind);

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from gaia_eval.bench.runners import EvalRun
+from gaia_eval.bench import EvalRun
 
 CALLS: list[str] = []
 

@@ -1,0 +1,58 @@
+"""`meta_eval.json`: how well each scorer agreed with human ratings (written by `gaia-eval meta-eval -o`, read by
+the report to say how far its ranking can be trusted)."""
+
+from __future__ import annotations
+
+from pydantic import Field
+
+from gaia_eval.artifacts.base import Artifact, Strict
+
+
+class ScorerAgreement(Strict):
+    """One scorer against one human dimension. Correlations are None when undefined (a constant scorer)."""
+
+    scorer: str
+    dimension: str
+    baseline: bool = False  # one of the trivial baselines (length, rouge1_recall)
+    system_kendall: float | None
+    system_kendall_ci: tuple[float, float] | None = None
+    system_spearman: float | None
+    system_spearman_ci: tuple[float, float] | None = None
+    system_pearson: float | None
+    system_pearson_ci: tuple[float, float] | None = None
+    summary_level: float | None  # Kendall tau per item across systems, averaged over items
+    summary_level_spearman: float | None = None
+    summary_level_pearson: float | None = None
+    summary_level_items: int = 0  # items where the per-item correlation is defined
+    pairwise_accuracy: float | None
+    beats_length: bool | None = None  # system Kendall above the length baseline's
+
+
+class AnnotatorAgreement(Strict):
+    """The humans' own agreement on one dimension: the ceiling a scorer can hope to reach."""
+
+    n_annotators: int
+    krippendorff_alpha: float | None = None  # ordinal, over (item, system) units
+    alpha_metric: str = "ordinal"
+    # One annotator against the mean of the others, averaged over annotators: comparable with the scorers' rows.
+    loo_system_kendall: float | None = None
+    loo_summary_level: float | None = None
+    reason: str | None = None  # why a value is missing (e.g. the file holds only the annotators' mean)
+
+
+class MetaEvaluation(Artifact):
+    ratings_file: str
+    n_items: int
+    n_systems: int
+    n_summaries: int
+    systems: list[str]
+    excluded_systems: list[str] = Field(default_factory=list)
+    dimensions: list[str]
+    scorers: list[str]
+    # What `grade` measured: "comparative" (against references) or "standalone" (against the source only).
+    grade_mode: str | None = None
+    bootstrap: dict[str, float] = Field(default_factory=dict)  # resamples, seed, confidence
+    results: list[ScorerAgreement]
+    annotator_agreement: dict[str, AnnotatorAgreement] = Field(default_factory=dict)
+    best: dict[str, str] = Field(default_factory=dict)  # dimension -> non-baseline scorer with the highest system tau
+    notes: list[str] = Field(default_factory=list)

@@ -1,0 +1,79 @@
+"""The LLM judge as a meta-evaluated scorer (`--judge PROVIDER:MODEL`): gaia-eval's judge prompt and reply
+checks on each rated summary, against its first reference when there is one and on the source alone otherwise.
+
+The scorer `judge:<model>` is the mean rating (Poor 1 .. Excellent 4) over the criteria that read a one-text
+summary (accuracy, completeness, faithfulness; the list criteria have no list to read); `judge:<model>:<criterion>`
+is each of them. A summary whose judgement failed or stayed unusable has no score (NaN), and is counted in a note.
+"""
+
+from __future__ import annotations
+
+from gaia_eval.artifacts.experiment import ItemResult
+from gaia_eval.artifacts.groundtruth import Summaries
+from gaia_eval.concurrency import ProviderGate, map_concurrent, run_async
+from gaia_eval.metaeval.ratings import RatedOutput
+from gaia_eval.scoring.judge import Judge, JudgeRequest, JudgeSettings, combine_samples, judge_request
+from gaia_eval.scoring.judge import RANK
+
+PROSE_CRITERIA = {
+    "comparative": ("executive_summary_accuracy", "completeness", "faithfulness"),
+    "standalone": ("executive_summary_clarity", "detail_completeness", "faithfulness"),
+}
+
+
+def judge_applicable(rows: list[RatedOutput]) -> bool:
+    return all(r.references or r.source for r in rows)
+
+
+def _request(settings: JudgeSettings, row: RatedOutput) -> tuple[JudgeRequest, str]:
+    mode = "comparative" if row.references else "standalone"
+    text = Summaries(executive_summary=row.output, detailed_summary=row.output)
+    item = ItemResult(item_id=row.item_id, source=row.item_id, fingerprint="", status="ok", summaries=text)
+    reference = Summaries(executive_summary=row.references[0], detailed_summary=row.references[0]) if row.references else None
+    return judge_request(settings, "summarization", mode, item, row.source or "", reference), mode
+
+
+def judge_scores(rows: list[RatedOutput], settings: JudgeSettings) -> tuple[dict[str, list[float]], list[str], int]:
+    """Per judge scorer, one value per row (NaN where the judge gave none), notes on the summaries left out, and
+    the number of calls that failed after retries (the run is then incomplete)."""
+    from gaia_eval.providers import ProviderSettings, create_provider
+    from gaia_eval.providers.cache import with_cache
+
+    requests = [_request(settings, row) for row in rows]
+    provider_settings = ProviderSettings(
+        provider=settings.provider, model=settings.model, base_url=settings.base_url, timeout_s=settings.retry.timeout_s
+    )
+    # Behind the response cache, as in eval: running meta-eval again (other --metrics, another system left out)
+    # does not pay for the same judgements twice.
+    provider = with_cache(create_provider(provider_settings), provider_settings)
+    jobs = [(k, i) for k in range(len(rows)) for i in range(settings.samples)]
+
+    async def run() -> list:
+        judge = Judge(settings, provider, ProviderGate(settings.concurrency))
+        try:
+            return await map_concurrent(jobs, lambda job: judge.sample(requests[job[0]][0], job[1]), limit=settings.concurrency)
+        finally:
+            await provider.aclose()
+
+    samples = run_async(run())
+    per_row: list[list] = [[] for _ in rows]
+    for (k, _), sample in zip(jobs, samples):
+        per_row[k].append(sample)
+    name = f"judge:{settings.model}"
+    modes = {mode for _, mode in requests}
+    criteria = [c for mode in sorted(modes) for c in PROSE_CRITERIA[mode]]
+    out: dict[str, list[float]] = {name: [], **{f"{name}:{c}": [] for c in dict.fromkeys(criteria)}}
+    unscored = 0
+    failed = sum(1 for sample in samples if sample.status == "failed")
+    for (request, mode), row_samples in zip(requests, per_row):
+        judgement = combine_samples(request, row_samples)
+        ratings = {c.criterion: RANK[c.rating] for c in judgement.criteria}
+        kept = [ratings[c] for c in PROSE_CRITERIA[mode] if c in ratings]
+        unscored += not kept
+        out[name].append(sum(kept) / len(kept) if kept else float("nan"))
+        for c in dict.fromkeys(criteria):
+            out[f"{name}:{c}"].append(float(ratings[c]) if c in ratings else float("nan"))
+    notes = [f"{name}: {unscored} of {len(rows)} summaries got no usable judgement (left out)"] if unscored else []
+    if failed:
+        notes.append(f"{name}: {failed} judge call(s) failed after retries; run again (answered calls come from the cache)")
+    return out, notes, failed

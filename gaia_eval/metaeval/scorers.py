@@ -1,0 +1,102 @@
+"""Scoring every rated output with every applicable scorer: the two baselines (`length`, `rouge1_recall`), ROUGE
+(`rouge1`, `rouge2`, `rougeL` F1, via rouge-score with stemming, best over the references), the rubric grade and
+one scorer per rubric criterion (see adapter.py). Reference-based scorers need references on every line,
+source-grounded ones a source on every line; the others are left out with a note saying why.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from gaia_eval.errors import UsageError
+from gaia_eval.metaeval import adapter
+from gaia_eval.metaeval.ratings import RatedOutput
+
+BASELINES = ("length", "rouge1_recall")
+ROUGE = ("rouge1", "rouge2", "rougeL")
+
+
+@dataclass
+class ScoreTable:
+    """Per scorer, one value per rated output (in the rows' order), and why any scorer was left out."""
+
+    values: dict[str, list[float]] = field(default_factory=dict)
+    notes: list[str] = field(default_factory=list)
+
+
+def _rouge(rows: list[RatedOutput]) -> dict[str, list[float]]:
+    from rouge_score import rouge_scorer  # lazy: pulls nltk
+
+    scorer = rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], use_stemmer=True)
+    out: dict[str, list[float]] = {name: [] for name in ("rouge1_recall", *ROUGE)}
+    for row in rows:
+        scores = [scorer.score(reference, row.output) for reference in row.references]
+        out["rouge1_recall"].append(max(s["rouge1"].recall for s in scores))
+        for name in ROUGE:
+            out[name].append(max(s[name].fmeasure for s in scores))
+    return out
+
+
+def _rubric(rows: list[RatedOutput]) -> dict[str, list[float | None]]:
+    """The grade and every criterion through the adapter; with both references and a source, also the grade
+    the source alone gives (`grade_standalone`)."""
+    out: dict[str, list[float | None]] = {name: [] for name in ("grade", "grade_standalone", *adapter.CRITERIA)}
+    for row in rows:
+        scores = adapter.score_summary(row.output, row.source, row.references)
+        out["grade"].append(scores.grade)
+        for name in adapter.CRITERIA:
+            out[name].append(scores.criteria.get(name))
+        both = row.source and row.references
+        out["grade_standalone"].append(adapter.score_summary(row.output, row.source, ()).grade if both else None)
+    return out
+
+
+def available_scorers(rows: list[RatedOutput]) -> tuple[list[str], list[str]]:
+    """(scorers that could apply to these rows, notes on those that cannot): reference-based ones need
+    references on every line. Which rubric criteria apply is known once they are scored (see score_rows)."""
+    names = ["length"]
+    notes = []
+    if all(r.references for r in rows):
+        names += ["rouge1_recall", *ROUGE]
+    else:
+        missing = sum(1 for r in rows if not r.references)
+        notes.append(f"rouge1_recall and ROUGE are not applicable: {missing} of {len(rows)} summaries have no reference")
+    return names + ["grade", "grade_standalone", *adapter.CRITERIA], notes
+
+
+def score_rows(rows: list[RatedOutput], metrics: list[str] | None = None) -> ScoreTable:
+    """Every applicable (or every chosen) scorer on every row; the baselines always run. `grade` is the adapter's
+    grade with everything the line gives; with both references and a source, `grade_standalone` is the grade from
+    the source alone."""
+    names, notes = available_scorers(rows)
+    if metrics:
+        unknown = [m for m in metrics if m not in names]
+        if unknown:
+            raise UsageError(
+                f"--metrics: {', '.join(unknown)} not available for this file",
+                fix=f"choose from {', '.join(names)}" + (f" ({'; '.join(notes)})" if notes else ""),
+            )
+        names = [n for n in names if n in BASELINES or n in metrics]
+    table = ScoreTable(notes=notes)
+    computed: dict[str, list] = {"length": [float(len(r.output.split())) for r in rows]}
+    if any(n in names for n in ("rouge1_recall", *ROUGE)):
+        computed.update(_rouge(rows))
+    if any(n in names for n in ("grade", "grade_standalone", *adapter.CRITERIA)):
+        computed.update(_rubric(rows))
+    left_out: dict[int, list[str]] = {}  # number of summaries lacking an input -> the scorers that need it
+    for name in names:
+        values = computed[name]
+        missing = sum(1 for v in values if v is None)
+        if missing == len(values) and name == "grade_standalone":
+            continue  # only meaningful with both references and a source
+        if missing:
+            left_out.setdefault(missing, []).append(name)
+            continue
+        table.values[name] = values
+    for missing, scorers in left_out.items():
+        verb = "is" if len(scorers) == 1 else "are"
+        table.notes.append(
+            f"{', '.join(scorers)} {verb} not applicable: {missing} of {len(rows)} summaries lack the reference or "
+            "source it needs"
+        )
+    return table

@@ -1,0 +1,69 @@
+"""How far a report's ranking can be trusted: the meta-evaluation of the scorer it ranks by, when one was saved
+beside the evaluations (`gaia-eval meta-eval RATINGS -o evaluation/meta_eval.json`, or
+`meta_eval.<use_case>.json` for one use case)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from gaia_eval.artifacts.metaeval import MetaEvaluation
+from gaia_eval.artifacts.store import read_artifact
+
+FILE_NAME = "meta_eval.json"
+
+
+def meta_eval_file(eval_dir: Path, use_case: str) -> Path | None:
+    """`meta_eval.<use_case>.json`, else `meta_eval.json` (summaries only: ratings files hold summaries)."""
+    for name in (f"meta_eval.{use_case}.json", FILE_NAME if use_case != "qa" else None):
+        if name and (Path(eval_dir) / name).is_file():
+            return Path(eval_dir) / name
+    return None
+
+
+def _ranking_scorer(result: MetaEvaluation, mode: str) -> str | None:
+    wanted = ["grade_standalone", "grade"] if mode == "standalone" else ["grade"]
+    if mode == "standalone" and result.grade_mode == "comparative":
+        wanted = ["grade_standalone"]
+    if mode != "standalone" and result.grade_mode == "standalone":
+        return None  # the file measured only the source-grounded grade, not the one this section ranks by
+    return next((s for s in wanted if s in result.scorers), None)
+
+
+def trust_for(eval_dir: Path, use_case: str, mode: str) -> dict[str, Any] | None:
+    """Per human dimension, the ranking scorer's system-level Kendall tau (with its interval), summary-level tau
+    and pairwise accuracy, beside the length baseline's; None when no meta-evaluation applies."""
+    path = meta_eval_file(eval_dir, use_case)
+    if path is None:
+        return None
+    result = read_artifact(path, MetaEvaluation)
+    scorer = _ranking_scorer(result, mode)
+    if scorer is None:
+        return None
+    rows = []
+    for dimension in result.dimensions:
+        row = next((r for r in result.results if r.scorer == scorer and r.dimension == dimension), None)
+        length = next((r for r in result.results if r.scorer == "length" and r.dimension == dimension), None)
+        if row is None:
+            continue
+        human = result.annotator_agreement.get(dimension)
+        rows.append(
+            {
+                "dimension": dimension,
+                "system_kendall": row.system_kendall,
+                "system_kendall_ci": row.system_kendall_ci,
+                "summary_level": row.summary_level,
+                "pairwise_accuracy": row.pairwise_accuracy,
+                "length_kendall": length.system_kendall if length else None,
+                "beats_length": row.beats_length,
+                "annotators_kendall": human.loo_system_kendall if human else None,
+            }
+        )
+    return {
+        "file": path.name,
+        "ratings_file": result.ratings_file,
+        "scorer": scorer,
+        "n_items": result.n_items,
+        "n_systems": result.n_systems,
+        "rows": rows,
+    }

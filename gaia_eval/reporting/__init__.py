@@ -1,1 +1,0 @@
-"""Report outputs beyond the markdown table: charts (SVG), safe cells for markdown and CSV, JUnit XML."""

@@ -1,0 +1,328 @@
+"""`import-groundtruth` and `import-outputs`: a user's own data (human reference summaries, question-answer pairs,
+many systems' outputs) from JSONL, CSV or JSON into ground-truth and experiment artifacts.
+
+Every row is read and checked before anything is written, so a bad row (one line naming file, line and field)
+leaves no file behind; outputs are written atomically.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from gaia_eval.artifacts.base import Usage
+from gaia_eval.artifacts.experiment import (
+    Experiment,
+    ExperimentSpec,
+    ExperimentTotals,
+    ItemResult,
+    safe_name,
+)
+from gaia_eval.artifacts.groundtruth import GroundTruth, Provenance, QAPair, SourceDocument, Summaries
+from gaia_eval.artifacts.store import fingerprint, fingerprint_bytes, fingerprint_file, write_artifact
+from gaia_eval.errors import InputError
+from gaia_eval.scoring.rubric import IMPORTED_PROVIDER
+from gaia_eval.extract import SUPPORTED_SUFFIXES, extract_text
+from gaia_eval.stages.common import StageSummary, check_output_dir, ensure_output_dir
+from gaia_eval.stages.groundtruth import consolidate, consolidated_path, groundtruth_path
+
+IMPORT_SUFFIXES = (".jsonl", ".csv", ".json")
+
+
+@dataclass(frozen=True)
+class GroundTruthFields:
+    """Which field of a row holds what; dotted paths reach into objects and map over lists
+    (`general_queries.answer` is the answer of every element of `general_queries`)."""
+
+    id: str = "item_id"
+    source: str = "source"  # the text, or a path to a .txt/.md/.html/.pdf file (relative to the data file)
+    source_file: str | None = None  # a path template such as "{item_id}.txt"; wins over `source`
+    references: str = "references"  # a string or a list of strings
+    qa: str = "qa"  # a list of objects with a question and an answer
+    question: str = "question"
+    answer: str = "answer"
+
+
+@dataclass
+class _Row:
+    file: Path
+    line: int
+    data: dict[str, Any]
+
+
+def _rows(path: Path) -> list[_Row]:
+    """Rows of a .jsonl (one object a line), .csv (a header line) or .json (an object or a list of objects)."""
+    path = Path(path)
+    if not path.is_file():
+        raise InputError("file not found", file=path, fix="check the path")
+    suffix = path.suffix.lower()
+    if suffix not in IMPORT_SUFFIXES:
+        raise InputError(f"has an unsupported extension '{suffix}'", file=path, fix="pass a .jsonl, .csv or .json file")
+    text = path.read_text(encoding="utf-8-sig")
+    rows: list[_Row] = []
+    if suffix == ".jsonl":
+        for number, line in enumerate(text.splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                data = json.loads(line)
+            except json.JSONDecodeError as exc:
+                raise InputError(f"line {number}: not JSON ({exc.msg})", file=path, fix="one JSON object per line") from None
+            if not isinstance(data, dict):
+                raise InputError(f"line {number}: expected a JSON object", file=path, fix="one JSON object per line")
+            rows.append(_Row(path, number, data))
+    elif suffix == ".csv":
+        reader = csv.DictReader(text.splitlines())
+        for data in reader:
+            rows.append(_Row(path, reader.line_num, {k: v for k, v in data.items() if k is not None}))
+    else:
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise InputError(f"line {exc.lineno}: not JSON ({exc.msg})", file=path, fix="fix the JSON syntax") from None
+        items = data if isinstance(data, list) else [data]
+        for number, item in enumerate(items, 1):
+            if not isinstance(item, dict):
+                raise InputError(f"item {number}: expected a JSON object", file=path, fix="a list of objects")
+            rows.append(_Row(path, number, item))
+    if not rows:
+        raise InputError("holds no rows", file=path, fix="add at least one item")
+    return rows
+
+
+def _get(data: Any, dotted: str) -> Any:
+    value = data
+    for part in dotted.split("."):
+        if isinstance(value, list):
+            value = [v.get(part) if isinstance(v, dict) else None for v in value]
+        elif isinstance(value, dict):
+            value = value.get(part)
+        else:
+            return None
+    return value
+
+
+def _where(row: _Row) -> str:
+    return f"line {row.line}" if row.file.suffix.lower() in (".jsonl", ".csv") else f"item {row.line}"
+
+
+def _fail(row: _Row, field_name: str, problem: str, fix: str) -> InputError:
+    return InputError(f"{_where(row)}: {problem}", file=row.file, field=field_name, fix=fix)
+
+
+def _texts(row: _Row, field_name: str) -> list[str]:
+    value = _get(row.data, field_name)
+    if value is None or value == "":
+        return []
+    if isinstance(value, str):
+        stripped = value.strip()
+        if stripped.startswith("[") and row.file.suffix.lower() == ".csv":
+            try:
+                value = json.loads(stripped)
+            except json.JSONDecodeError:
+                return [value]
+        else:
+            return [value]
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return [v for v in value if v.strip()]
+    raise _fail(row, field_name, "expected a string or a list of strings", "give the reference summaries as text")
+
+
+def _item_id(row: _Row, fields: GroundTruthFields, default: str | None) -> str:
+    value = _get(row.data, fields.id)
+    if value in (None, ""):
+        if default is None:
+            raise _fail(row, fields.id, "missing", f"give every row an id in '{fields.id}' (or name the field with --id-field)")
+        return default
+    return str(value)
+
+
+def _source(row: _Row, fields: GroundTruthFields, item_id: str) -> SourceDocument:
+    folder = row.file.parent
+    if fields.source_file:
+        path = folder / fields.source_file.format(item_id=item_id)
+        if not path.is_file():
+            raise _fail(row, "--source-file", f"source file {path} not found", "check the --source-file template")
+    else:
+        value = _get(row.data, fields.source)
+        if not isinstance(value, str) or not value.strip():
+            raise _fail(row, fields.source, "missing or empty", "give the source text or a path to a .txt/.md/.html/.pdf file (or --source-file)")
+        candidate = folder / value.strip()
+        if not value.strip().lower().endswith(SUPPORTED_SUFFIXES) or "\n" in value:
+            return SourceDocument(path=f"{row.file.name}#{item_id}", fingerprint=fingerprint_bytes(value.encode()), text=value)
+        if not candidate.is_file():
+            raise _fail(row, fields.source, f"source file {candidate} not found", "give a path relative to the data file")
+        path = candidate
+    text = extract_text(path).text
+    return SourceDocument(path=path.as_posix(), fingerprint=fingerprint_file(path), text=text)
+
+
+def _qa_pairs(row: _Row, fields: GroundTruthFields) -> list[QAPair]:
+    value = _get(row.data, fields.qa)
+    if value in (None, "", []):
+        return []
+    if isinstance(value, str) and row.file.suffix.lower() == ".csv":
+        try:
+            value = json.loads(value)
+        except json.JSONDecodeError:
+            raise _fail(row, fields.qa, "not a JSON list", "write the cell as a JSON list of {question, answer} objects") from None
+    if not isinstance(value, list):
+        raise _fail(row, fields.qa, "expected a list of question-answer objects", "e.g. [{\"question\": ..., \"answer\": ...}]")
+    pairs = []
+    for n, pair in enumerate(value, 1):
+        question = pair.get(fields.question) if isinstance(pair, dict) else None
+        answer = pair.get(fields.answer) if isinstance(pair, dict) else None
+        if not isinstance(question, str) or not question.strip() or not isinstance(answer, str) or not answer.strip():
+            raise _fail(
+                row, f"{fields.qa}[{n}]", f"needs a non-empty '{fields.question}' and '{fields.answer}'",
+                "name the keys with --question-key/--answer-key",
+            )
+        pairs.append(QAPair(id=f"q{n:02d}", query=question, answer=answer, answer_type="string"))
+    return pairs
+
+
+def run_import_groundtruth(
+    files: list[Path], output_dir: Path, fields: GroundTruthFields = GroundTruthFields()
+) -> StageSummary:
+    """One summarization ground truth per item with human references (and one qa ground truth per item with
+    question-answer pairs), plus each use case's consolidated file. Items keep their provenance."""
+    summary = StageSummary("import-groundtruth")
+    built: dict[str, list[GroundTruth]] = {"summarization": [], "qa": []}
+    seen: dict[str, str] = {}
+    for path in files:
+        path = Path(path)
+        rows = _rows(path)
+        file_fp = fingerprint_file(path)
+        for row in rows:
+            default_id = path.name.split(".")[0] if path.suffix.lower() == ".json" and len(rows) == 1 else None
+            item_id = _item_id(row, fields, default_id)
+            if item_id in seen:
+                raise _fail(row, fields.id, f"duplicate id '{item_id}' (also in {seen[item_id]})", "give every item its own id")
+            seen[item_id] = f"{path.name} {_where(row)}"
+            references = _texts(row, fields.references)
+            qa = _qa_pairs(row, fields)
+            if not references and not qa:
+                raise _fail(
+                    row, fields.references, f"no reference summary and no question-answer pairs (looked in '{fields.references}' and '{fields.qa}')",
+                    "name the fields with --references-field / --qa-field",
+                )
+            source = _source(row, fields, item_id)
+            provenance = Provenance(file=path.as_posix(), fingerprint=file_fp, line=row.line)
+            common = dict(item_id=item_id, source=source, method="human", provenance=provenance)
+            if references:
+                summaries = Summaries(executive_summary=references[0], detailed_summary=references[0])
+                gt = GroundTruth(use_case="summarization", summaries=summaries, references=references, **common)
+                built["summarization"].append(gt)
+            if qa:
+                built["qa"].append(GroundTruth(use_case="qa", qa_pairs=qa, **common))
+    ensure_output_dir(Path(output_dir))
+    for use_case, gts in built.items():
+        if not gts:
+            continue
+        entries = []
+        for gt in gts:
+            gt = gt.model_copy(update={"inputs": {"file": gt.provenance.fingerprint if gt.provenance else ""}})
+            out = groundtruth_path(Path(output_dir), gt.item_id, use_case)
+            summary.made += 1 if write_artifact(out, gt) else 0
+            summary.outputs.append(out)
+            entries.append((gt.item_id, out))
+        target = consolidated_path(Path(output_dir), use_case)
+        write_artifact(target, consolidate(entries, use_case, Path(output_dir)))
+        summary.outputs.append(target)
+    return summary
+
+
+def run_import_outputs(
+    file: Path,
+    output_dir: Path,
+    *,
+    groundtruth: Path | None = None,
+    use_case: str = "summarization",
+) -> StageSummary:
+    """One experiment per system from rows of `item_id`, `system`, `output` (optional `source`, `input_tokens`,
+    `output_tokens`, `cost_usd`, `latency_s`); `groundtruth` (a consolidated file from import-groundtruth) gives
+    each item's source text when the rows do not."""
+    from gaia_eval.stages.experiment_inputs import load_groundtruth_file
+
+    rows = _rows(Path(file))
+    gts = {gt.item_id: gt for gt in load_groundtruth_file(Path(groundtruth))} if groundtruth else {}
+    systems: dict[str, list[tuple[_Row, ItemResult, SourceDocument]]] = {}
+    for row in rows:
+        for key in ("item_id", "system", "output"):
+            if not isinstance(row.data.get(key), str) or not str(row.data.get(key)).strip():
+                if key == "output" and isinstance(row.data.get(key), str):
+                    continue  # an empty output is scored as empty, not rejected
+                raise _fail(row, key, "missing or not text", "every row needs item_id, system and output")
+        item_id, system = row.data["item_id"], row.data["system"]
+        source_text = row.data.get("source")
+        if isinstance(source_text, str) and source_text.strip():
+            source = SourceDocument(path=f"{Path(file).name}#{item_id}", fingerprint=fingerprint_bytes(source_text.encode()), text=source_text)
+        elif item_id in gts:
+            source = gts[item_id].source
+        else:
+            raise _fail(row, "source", f"no source text for item '{item_id}'", "add a source column or pass -g with its ground truth")
+        numbers = {}
+        for key in ("input_tokens", "output_tokens", "cost_usd", "latency_s"):
+            value = row.data.get(key)
+            if value in (None, ""):
+                continue
+            try:
+                numbers[key] = float(value)
+            except (TypeError, ValueError):
+                raise _fail(row, key, f"'{value}' is not a number", "leave it empty or give a number") from None
+        text = row.data["output"]
+        result = ItemResult(
+            item_id=item_id,
+            source=item_id,
+            fingerprint=fingerprint([item_id, system, text]),
+            status="ok",
+            summaries=Summaries(executive_summary=text, detailed_summary=text),
+            usage=Usage(input_tokens=int(numbers.get("input_tokens", 0)), output_tokens=int(numbers.get("output_tokens", 0))),
+            cost_usd=numbers.get("cost_usd"),
+            cost_status="priced" if "cost_usd" in numbers else "unpriced",
+            latency_s=numbers.get("latency_s", 0.0),
+        )
+        if any(r.item_id == item_id for _, r, _ in systems.get(system, [])):
+            raise _fail(row, "item_id", f"system '{system}' has item '{item_id}' twice", "one row per item and system")
+        systems.setdefault(system, []).append((row, result, source))
+    check_output_dir(Path(output_dir))
+    summary = StageSummary("import-outputs")
+    now = datetime.now(timezone.utc)
+    file_fp = fingerprint_file(Path(file))
+    for system, results in systems.items():
+        items = [r for _, r, _ in results]
+        costs = [r.cost_usd for r in items]
+        latencies = sorted(r.latency_s for r in items)
+        usage = sum((r.usage for r in items), Usage())
+        total_cost = sum(costs) if all(c is not None for c in costs) else None  # type: ignore[arg-type]
+        exp = Experiment(
+            inputs={"outputs": file_fp, **({"groundtruth": fingerprint_file(Path(groundtruth))} if groundtruth else {})},
+            experiment_name=system,
+            safe_name=safe_name(system),
+            use_case=use_case,  # type: ignore[arg-type]
+            spec=ExperimentSpec(name=system, provider=IMPORTED_PROVIDER, model=system),
+            input_path=Path(file).as_posix(),
+            groundtruth="none",
+            pricing="imported",
+            sources={r.item_id: s for _, r, s in results},
+            items=items,
+            totals=ExperimentTotals(
+                items=len(items), ok=len(items), errors=0, usage=usage, cost_usd=total_cost,
+                input_cost_usd=None, output_cost_usd=None,
+                cost_status="priced" if total_cost is not None else "unpriced",
+                latency_p50_s=latencies[len(latencies) // 2], latency_p95_s=latencies[int(0.95 * (len(latencies) - 1))],
+                latency_max_s=latencies[-1], latency_mean_s=sum(latencies) / len(latencies),
+                wall_time_s=sum(latencies), throughput_items_per_s=0.0,
+            ),
+            started_at=now,
+            finished_at=now,
+        )
+        out = Path(output_dir) / f"{safe_name(system)}.experiment.json"
+        write_artifact(out, exp)
+        summary.made += 1
+        summary.outputs.append(out)
+    return summary

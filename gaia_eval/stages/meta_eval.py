@@ -1,0 +1,108 @@
+"""Stage `meta-eval`: score human-rated summaries with every applicable gaia-eval scorer and measure how well
+each agrees with the human ratings (see gaia_eval.metaeval); write the result as JSON and markdown."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from gaia_eval.artifacts.metaeval import MetaEvaluation
+from gaia_eval.artifacts.store import atomic_write_text, fingerprint, fingerprint_file, write_artifact
+from gaia_eval.errors import UsageError
+
+if TYPE_CHECKING:
+    from gaia_eval.scoring.judge import JudgeSettings
+
+# Where the report looks for the meta-evaluation of a use case's scorers (next to the evaluations).
+DEFAULT_NAME = "meta_eval.json"
+
+
+@dataclass
+class MetaEvalRun:
+    result: MetaEvaluation
+    markdown: str
+    outputs: list[Path] = field(default_factory=list)
+    failed_judge_calls: int = 0  # the judge's scores are incomplete: the CLI exits 1
+
+
+def _keep_systems(rows: list, exclude: list[str], path: Path) -> list:
+    systems = list(dict.fromkeys(r.system for r in rows))
+    unknown = [s for s in exclude if s not in systems]
+    if unknown:
+        raise UsageError(
+            f"--exclude-system {unknown[0]}: no such system in {path}",
+            fix=f"systems are {', '.join(systems)}",
+        )
+    kept = [r for r in rows if r.system not in exclude]
+    if len({r.system for r in kept}) < 3:
+        raise UsageError(
+            f"{path}: {len({r.system for r in kept})} system(s) left; correlations need at least 3",
+            fix="rate more systems, or exclude fewer",
+        )
+    return kept
+
+
+def run_meta_eval(
+    ratings: Path,
+    *,
+    metrics: list[str] | None = None,
+    exclude_systems: list[str] | None = None,
+    judge: JudgeSettings | None = None,
+    output: Path | None = None,
+    markdown: Path | None = None,
+) -> MetaEvalRun:
+    """Load and validate `ratings`, score every output, correlate each scorer with each human dimension. Writes
+    `output` (JSON) and the markdown to `markdown`, or next to `output` as .md, when given."""
+    from gaia_eval.metaeval import analysis, stats
+    from gaia_eval.metaeval.judged import judge_applicable, judge_scores
+    from gaia_eval.metaeval.ratings import load_ratings
+    from gaia_eval.metaeval.render import meta_eval_markdown
+    from gaia_eval.metaeval.scorers import score_rows
+
+    ratings = Path(ratings)
+    exclude = list(dict.fromkeys(exclude_systems or []))
+    rows = _keep_systems(load_ratings(ratings), exclude, ratings)
+    failed_calls = 0
+    judge_names = [m for m in (metrics or []) if m.startswith("judge:")]
+    table = score_rows(rows, [m for m in metrics or [] if not m.startswith("judge:")] or None)
+    if judge_names and judge is None:
+        raise UsageError(f"--metrics {judge_names[0]} needs --judge", fix="add --judge PROVIDER:MODEL")
+    if judge is not None:
+        if not judge_applicable(rows):
+            table.notes.append("the judge is not applicable: some summaries have neither a reference nor a source")
+        else:
+            scores, notes, failed_calls = judge_scores(rows, judge)
+            table.values.update(scores)
+            table.notes += notes
+    grid, dimensions, results = analysis.compare(rows, table.values)
+    result = MetaEvaluation(
+        inputs={
+            "ratings": fingerprint_file(ratings),
+            "settings": fingerprint({"metrics": metrics, "exclude": exclude, "judge": judge.fingerprint() if judge else None}),
+        },
+        ratings_file=ratings.name,
+        n_items=len(grid.items),
+        n_systems=len(grid.systems),
+        n_summaries=len(rows),
+        systems=grid.systems,
+        excluded_systems=exclude,
+        dimensions=dimensions,
+        scorers=list(table.values),
+        grade_mode=("comparative" if all(r.references for r in rows) else "standalone") if "grade" in table.values else None,
+        bootstrap={"resamples": stats.BOOTSTRAP_RESAMPLES, "seed": stats.BOOTSTRAP_SEED, "confidence": stats.CONFIDENCE},
+        results=results,
+        annotator_agreement={d: analysis.annotator_agreement(rows, grid, d) for d in dimensions},
+        best=analysis.best_scorers(results, dimensions),
+        notes=table.notes,
+    )
+    text = meta_eval_markdown(result)
+    run = MetaEvalRun(result, text, failed_judge_calls=failed_calls)
+    if output is not None:
+        write_artifact(Path(output), result)
+        run.outputs.append(Path(output))
+        markdown = markdown or Path(output).with_suffix(".md")
+    if markdown is not None:
+        atomic_write_text(Path(markdown), text)
+        run.outputs.append(Path(markdown))
+    return run

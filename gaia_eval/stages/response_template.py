@@ -1,0 +1,237 @@
+"""Response templates as the reference tool documents them: `create-template -d DIR --use-case U --format F`
+writes one record per test item (`test_id`, `input_text`, an empty `response`, the criteria); once a person
+has pasted a third-party system's responses in, `eval` scores the file directly (or `import-template` turns it
+into an experiment file). An empty response is an error item, never a silent Poor.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timezone
+from pathlib import Path
+
+import orjson
+
+from gaia_eval.artifacts.experiment import Experiment, ExperimentSpec, ItemResult, safe_name
+from gaia_eval.artifacts.groundtruth import SUMMARY_STYLES, SourceDocument, Summaries
+from gaia_eval.artifacts.response_template import (
+    FORMATS,
+    ResponseRecord,
+    ResponseTemplate,
+    read_template,
+    write_template,
+)
+from gaia_eval.artifacts.store import fingerprint, fingerprint_bytes
+from gaia_eval.errors import InputError, MalformedResponseError, UsageError
+from gaia_eval.providers.pricing import lookup_price
+from gaia_eval.scoring import rubric
+from gaia_eval.stages.batch_experiment import compute_totals
+from gaia_eval.stages.experiment_inputs import WorkItem, Workload, load_workload
+from gaia_eval.stages.solvers import LIST_STYLES, STYLE_INSTRUCTIONS, coerce_summaries, parse_list
+
+EMPTY_RESPONSE = "no response filled in"
+INSTRUCTIONS = {
+    "qa": "Paste your system's answer to each record's `query` (asked about `input_text`) into `response`. "
+    "An empty response counts as an error.",
+    "summarization": "Paste your system's summary of each record's `input_text` into `response`, one section per "
+    "heading: 'Executive summary:', 'Detailed summary:', 'Action items:', 'Key decisions:', 'Participants:', "
+    "'Topics discussed:' (lists one item per line, starting with '- '); a JSON object with those six keys also "
+    "works. A response without headings is scored as both summaries, with empty lists. An empty response counts "
+    "as an error.",
+}
+_HEADING = re.compile(
+    r"^\s*(?:#+\s*)?(?:\*\*)?(executive summary|detailed summary|summary|action items|key decisions|decisions|"
+    r"participants|attendees|topics discussed|topics)(?:\*\*)?\s*(?::\s*(?:\*\*)?\s*(.*)|$)",
+    re.IGNORECASE,
+)
+_HEADING_STYLE = {"executive summary": "executive_summary", "summary": "executive_summary",
+                  "detailed summary": "detailed_summary", "action items": "action_items",
+                  "key decisions": "key_decisions", "decisions": "key_decisions", "participants": "participants",
+                  "attendees": "participants", "topics discussed": "topics_discussed", "topics": "topics_discussed"}
+
+
+def _workload_for(input_path: Path, use_case: str | None) -> Workload:
+    """Ground truth (a consolidated file, per-file files or their folder) or a folder of raw documents."""
+    path = Path(input_path)
+    if path.is_dir() and use_case:
+        consolidated = path / f"consolidated_{use_case}_groundtruth.json"
+        if consolidated.is_file():
+            path = consolidated
+        else:
+            nested = path / use_case / f"consolidated_{use_case}_groundtruth.json"
+            if nested.is_file():
+                path = nested
+    workload = load_workload(path)
+    if workload.groundtruth == "none":
+        if use_case == "qa":
+            raise InputError("holds documents but no qa ground truth, so there are no questions to ask", file=input_path,
+                             fix="run `gaia-eval groundtruth -d DOCS --use-case qa` first and pass its output with -d")
+        if use_case == "email":
+            workload = Workload("email", workload.items, workload.sources, "none", workload.input_path)
+    elif use_case and workload.use_case != use_case and {workload.use_case, use_case} != {"summarization", "email"}:
+        raise InputError(f"holds {workload.use_case} ground truth, not {use_case}", file=path, field="--use-case",
+                         fix=f"pass --use-case {workload.use_case}, or {use_case} ground truth with -d")
+    return workload
+
+
+def _criteria(use_case: str, mode: str) -> dict[str, str]:
+    return {c: rubric.CRITERIA[c].label for c in rubric.criteria_for(use_case, mode)}
+
+
+def _expected_text(item: WorkItem) -> str | None:
+    if item.expected_answer is not None:
+        return item.expected_answer.answer
+    if item.expected_summaries is not None:
+        return summaries_as_text(item.expected_summaries)
+    return None
+
+
+def summaries_as_text(s: Summaries) -> str:
+    parts = []
+    for style in SUMMARY_STYLES:
+        label = STYLE_INSTRUCTIONS[style][0].capitalize() if style != "topics_discussed" else "Topics discussed"
+        value = getattr(s, style)
+        body = "\n".join(f"- {v}" for v in value) if style in LIST_STYLES else value
+        parts.append(f"{label}:\n{body}")
+    return "\n\n".join(parts)
+
+
+def run_create_response_template(
+    input_path: Path, output_dir: Path, *, use_case: str | None = None, fmt: str = "json", name: str | None = None,
+    model: str = "manual", include_groundtruth: bool = False,
+) -> Path:
+    if fmt not in FORMATS:
+        raise UsageError(f"unknown format '{fmt}'", field="--format", fix="use one of: " + ", ".join(FORMATS))
+    workload = _workload_for(Path(input_path), use_case)
+    use_case = use_case or workload.use_case
+    if name is not None and not safe_name(name):
+        raise UsageError("must contain a letter or digit", field="--name")
+    mode = "comparative" if workload.groundtruth == "embedded" else "standalone"
+    records = [
+        ResponseRecord(
+            test_id=item.item_id,
+            query=item.query,
+            input_text=workload.sources[item.source].text,
+            evaluation_criteria=_criteria(use_case, mode),
+            ground_truth=_expected_text(item) if include_groundtruth else None,
+        )
+        for item in workload.items
+    ]
+    stem = safe_name(name) if name else use_case
+    path = Path(output_dir) / f"{stem}.template.{fmt}"
+    if path.exists():
+        raise InputError("already exists; it may hold responses someone filled in", file=path,
+                         fix="fill that one in, or pass --name NAME or another -o")
+    template = ResponseTemplate(
+        name=name or stem, use_case=use_case, records=records, model=model,
+        groundtruth_file=workload.input_path.as_posix() if workload.groundtruth == "embedded" else None,
+        instructions=INSTRUCTIONS["qa" if use_case == "qa" else "summarization"],
+    )
+    Path(output_dir).mkdir(parents=True, exist_ok=True)
+    write_template(path, template)
+    return path
+
+
+def summaries_from_text(text: str) -> Summaries:
+    """A pasted summary as Summaries: a JSON object of the six styles, or text with one heading per style;
+    text without headings counts as both the executive and the detailed summary."""
+    stripped = text.strip()
+    if stripped.startswith("{"):
+        try:
+            return coerce_summaries(orjson.loads(stripped))
+        except (orjson.JSONDecodeError, MalformedResponseError):
+            pass
+    sections: dict[str, list[str]] = {}
+    current: str | None = None
+    for line in stripped.splitlines():
+        m = _HEADING.match(line)
+        if m:
+            current = _HEADING_STYLE[m.group(1).lower()]
+            sections.setdefault(current, [])
+            if (m.group(2) or "").strip():
+                sections[current].append(m.group(2).strip())
+        elif current is not None:
+            sections[current].append(line)
+    if not sections:
+        return Summaries(executive_summary=stripped, detailed_summary=stripped)
+    values: dict[str, object] = {}
+    for style, lines in sections.items():
+        body = "\n".join(lines).strip()
+        values[style] = parse_list(body) if style in LIST_STYLES else body
+    if "detailed_summary" not in values and "executive_summary" in values:
+        values["detailed_summary"] = values["executive_summary"]
+    return Summaries.model_validate(values)
+
+
+def _check_records(path: Path, t: ResponseTemplate) -> None:
+    seen: set[str] = set()
+    for rec in t.records:
+        if rec.test_id in seen:
+            raise InputError(f"lists item '{rec.test_id}' twice", file=path, field="test_id",
+                             fix="keep one record per test_id (delete the duplicate row)")
+        seen.add(rec.test_id)
+
+
+def _standalone_workload(path: Path, t: ResponseTemplate) -> Workload:
+    if t.use_case == "qa":
+        raise InputError("is a qa template without ground truth", file=path, field="groundtruth_file",
+                         fix="pass the qa ground truth with -g")
+    sources, items = {}, []
+    for rec in t.records:
+        doc = SourceDocument(path=rec.test_id, fingerprint=fingerprint_bytes(rec.input_text.encode()), text=rec.input_text)
+        sources[rec.test_id] = doc
+        items.append(WorkItem(rec.test_id, rec.test_id, None, None, None, doc.fingerprint))
+    return Workload(t.use_case, items, sources, "none", path)
+
+
+def experiment_from_template(path: Path, groundtruth: Path | None = None) -> tuple[Experiment, list[str], str]:
+    """The template as an experiment (ground truth embedded when known), the test_ids left empty, and the
+    fingerprint of everything it was made from."""
+    t = read_template(path)
+    if t.use_case not in ("summarization", "qa", "email"):
+        raise InputError(f"has use_case '{t.use_case}'", file=path, field="use_case",
+                         fix="use summarization, qa or email (as create-template wrote it)")
+    _check_records(path, t)
+    gt_path = Path(groundtruth) if groundtruth else Path(t.groundtruth_file) if t.groundtruth_file else None
+    if gt_path is not None and not gt_path.exists() and not gt_path.is_absolute() and (path.parent / gt_path).exists():
+        gt_path = path.parent / gt_path
+    workload = _workload_for(gt_path, t.use_case) if gt_path is not None else _standalone_workload(path, t)
+    if workload.use_case != t.use_case and {workload.use_case, t.use_case} != {"summarization", "email"}:
+        raise InputError(f"is a {t.use_case} template but {gt_path} is {workload.use_case} ground truth", file=path,
+                         field="use_case", fix="pass the ground truth the template was made from with -g")
+    records = {r.test_id: r for r in t.records}
+    by_id = {i.item_id: i for i in workload.items}
+    unknown = [tid for tid in records if tid not in by_id]
+    if unknown:
+        raise InputError(f"has test_id '{unknown[0]}', which {gt_path} does not have ({len(unknown)} unknown)",
+                         file=path, field="test_id", fix="make a fresh template with `gaia-eval create-template`")
+    quote = lookup_price("manual", t.model)
+    results, empty = [], []
+    for item in workload.items:
+        rec = records.get(item.item_id)
+        response = rec.response.strip() if rec is not None else ""
+        ok = bool(response)
+        if not ok:
+            empty.append(item.item_id)
+        qa = workload.use_case == "qa"
+        results.append(ItemResult(
+            item_id=item.item_id, source=item.source,
+            fingerprint=fingerprint([item.content_fingerprint, response]),
+            status="ok" if ok else "error",
+            error=None if ok else (EMPTY_RESPONSE if rec is not None else "missing from the template"),
+            query=item.query,
+            answer=response if ok and qa else None,
+            summaries=summaries_from_text(response) if ok and not qa else None,
+            groundtruth_answer=item.expected_answer, groundtruth_summaries=item.expected_summaries,
+            cost_status=quote.status,
+        ))
+    now = datetime.now(timezone.utc)
+    exp = Experiment(
+        experiment_name=t.name, safe_name=safe_name(t.name), use_case=t.use_case,  # type: ignore[arg-type]
+        spec=ExperimentSpec(name=t.name, provider="manual", model=t.model),
+        input_path=Path(path).as_posix(), groundtruth=workload.groundtruth,  # type: ignore[arg-type]
+        pricing=quote.describe(), sources=workload.sources, items=results,
+        totals=compute_totals(results, 0.0, quote), started_at=now, finished_at=now,
+    )
+    made_from = fingerprint([fingerprint_bytes(Path(path).read_bytes()), workload.fingerprint()])
+    return exp, empty, made_from

@@ -1,0 +1,70 @@
+"""A disk that fills up mid-run: exit 1 with one line that names the file and the fix, nothing else on
+stderr (no traceback, no library warnings); what was journaled before stays, and the same command resumes."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import orjson
+
+from gaia_eval.stages.generate import run_generate
+from gaia_eval.stages.groundtruth import run_groundtruth
+
+# Runs the real CLI with the journal's file handle failing like a full disk after `limit` lines.
+RUNNER = """
+import errno, sys
+import gaia_eval.artifacts.journal as journal
+limit = int(sys.argv[1])
+real_open = open
+
+class FullDisk:
+    def __init__(self, fh):
+        self._fh, self.lines = fh, 0
+    def write(self, data):
+        self.lines += 1
+        if self.lines > limit:
+            raise OSError(errno.ENOSPC, "No space left on device")
+        return self._fh.write(data)
+    def __getattr__(self, name):
+        return getattr(self._fh, name)
+
+def fake_open(path, mode="r", *args, **kwargs):
+    fh = real_open(path, mode, *args, **kwargs)
+    return FullDisk(fh) if str(path).endswith(".jsonl") and "b" in mode and ("a" in mode or "w" in mode) else fh
+
+journal.open = fake_open
+from gaia_eval.cli import main
+sys.argv = ["gaia-eval", *sys.argv[2:]]
+main()
+"""
+
+
+def test_disk_full_while_journaling_is_one_line_naming_the_file_and_the_fix_then_resume_works(fake_llm, tmp_path):
+    run_generate("meeting", tmp_path / "docs", types=["standup", "planning"], count_per_type=2, seed=4)
+    run_groundtruth(input_dir=tmp_path / "docs", use_case="qa", output_dir=tmp_path / "gt")
+    config = tmp_path / "c.json"
+    config.write_bytes(orjson.dumps({"experiments": [
+        {"name": "gpt", "provider": "openai", "model": "gpt-4o-mini", "base_url": fake_llm.openai_base_url,
+         "max_concurrency": 4},
+    ]}))
+    args = ["batch-experiment", "-c", str(config), "-i", str(tmp_path / "gt"), "-o", str(tmp_path / "exp"), "--quiet"]
+    env = {"OPENAI_API_KEY": "sk-test", "PATH": "/usr/bin:/bin", "GAIA_EVAL_NO_CACHE": "1",
+           "GAIA_EVAL_LOCK_DIR": str(tmp_path / "locks")}
+    full = subprocess.run([sys.executable, "-c", RUNNER, "5", *args], capture_output=True, text=True, env=env,
+                          cwd=Path(__file__).parent.parent, timeout=120)
+    assert full.returncode == 1, full.stderr
+    lines = full.stderr.strip().splitlines()
+    assert len(lines) == 1, full.stderr  # no traceback, no "Unclosed client session" or other warnings
+    journal = tmp_path / "exp" / "gpt.experiment.journal.jsonl"
+    assert str(journal) in lines[0] and "No space left on device" in lines[0] and "free disk space" in lines[0]
+    assert journal.read_bytes().count(b"\n") == 5  # what was journaled before the disk filled stays
+    assert not (tmp_path / "exp" / "gpt.experiment.json").exists()
+
+    calls_before = fake_llm.request_count
+    resumed = subprocess.run([sys.executable, "-m", "gaia_eval", *args], capture_output=True, text=True, env=env,
+                             cwd=Path(__file__).parent.parent, timeout=120)
+    assert resumed.returncode == 0, resumed.stderr
+    items = orjson.loads((tmp_path / "exp" / "gpt.experiment.json").read_bytes())["items"]
+    assert fake_llm.request_count - calls_before == len(items) - 5

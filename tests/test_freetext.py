@@ -1,0 +1,66 @@
+"""Free-text summaries against human references and the source: N/A when an input is missing, ROUGE via
+rouge-score, consistency with the source, and length/copying not buying score."""
+
+from __future__ import annotations
+
+from gaia_eval.scoring.rubric.freetext import rouge_scores, score_summary_output
+
+SOURCE = (
+    "Amanda: I baked cookies. Do you want some?\n"
+    "Jerry: Sure! How many did you make?\n"
+    "Amanda: About 30. I will bring you some tomorrow :-)\n"
+    "Jerry: Great, see you at the office then."
+)
+REFERENCE = "Amanda baked about 30 cookies and will bring Jerry some tomorrow at the office."
+
+
+def test_missing_inputs_are_not_applicable_and_left_out_of_the_grade() -> None:
+    score = score_summary_output("Amanda baked cookies for Jerry.", SOURCE, [])
+    assert score.values["reference_overlap"] is None and score.values["content_coverage"] is None
+    ratings = {r.criterion: r.rating for r in score.results}
+    assert ratings["reference_overlap"] == "N/A" and ratings["source_consistency"] != "N/A"
+    no_source = score_summary_output(REFERENCE, None, [REFERENCE])
+    assert no_source.values["source_consistency"] is None and no_source.grade == 100.0
+
+
+def test_invented_names_and_numbers_lower_consistency() -> None:
+    faithful = score_summary_output("Amanda baked about 30 cookies for Jerry.", SOURCE)
+    invented = score_summary_output("Amanda baked 45 cookies for Peter.", SOURCE)
+    assert faithful.values["source_consistency"] == 1.0
+    assert invented.values["source_consistency"] < 0.5
+    explanation = {r.criterion: r.explanation for r in invented.results}["source_consistency"]
+    assert "45" in explanation and "peter" in explanation
+
+
+def test_rouge_uses_stemming_and_best_of_several_references() -> None:
+    scores = rouge_scores("Amanda bakes cookie", ["Amanda baked cookies", "Something else entirely"])
+    assert scores["rouge1"] == 1.0
+    mean = rouge_scores("Amanda bakes cookie", ["Amanda baked cookies", "Something else entirely"], "mean")
+    assert mean["rouge1"] == 0.5
+
+
+def test_length_and_copying_do_not_buy_score() -> None:
+    concise = score_summary_output(REFERENCE, SOURCE, [REFERENCE])
+    padded = score_summary_output(REFERENCE + " " + SOURCE.replace("\n", " ") * 2, SOURCE, [REFERENCE])
+    assert concise.values["conciseness"] == 1.0
+    assert padded.values["conciseness"] < 0.5
+    assert padded.grade < concise.grade
+
+
+def test_a_copy_of_the_source_grades_below_a_summary() -> None:
+    summary = score_summary_output("Amanda baked about 30 cookies and will bring Jerry some.", SOURCE)
+    copy = score_summary_output(SOURCE, SOURCE)
+    assert copy.values["conciseness"] == 0.0
+    assert copy.grade < summary.grade
+
+
+def test_padding_beyond_the_budget_earns_no_recall() -> None:
+    padded = score_summary_output("Unrelated words here. " * 20 + REFERENCE, SOURCE, [REFERENCE])
+    assert padded.values["reference_overlap"] < 0.2 and padded.values["content_coverage"] < 0.3
+
+
+def test_numbers_spelled_out_in_the_source_support_digits_in_the_summary() -> None:
+    source = "Marketing: three quarters of people under thirty five want it.\nPM: keep it at twelve point five euros."
+    score = score_summary_output("People under 35 want it; the cost stays at 12.5 euros.", source)
+    explanation = {r.criterion: r.explanation for r in score.results}["source_consistency"]
+    assert "'35'" not in explanation and "'12.5'" not in explanation
