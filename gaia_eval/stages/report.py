@@ -201,6 +201,8 @@ def _model_row(path: Path, ev: Evaluation, eval_dir: Path) -> dict[str, Any]:
         "latency_text": _latency_text(ev) if answered else "—",
         "latency_mean_s": ev.inference.latency_mean_s if answered else None,
         "latency_p95_s": ev.inference.latency_p95_s,
+        "input_tokens": ev.inference.usage.input_tokens,
+        "output_tokens": ev.inference.usage.output_tokens,
         "time_to_success_p50_s": ev.inference.time_to_success_p50_s,
         "time_to_success_p95_s": ev.inference.time_to_success_p95_s,
         "retried_items": ev.inference.retried_items,

@@ -69,6 +69,8 @@ class _Handler(BaseHTTPRequestHandler):
             return
         try:
             self._route()
+        except (BrokenPipeError, ConnectionResetError):
+            raise  # the browser went away; handle_error stays quiet about it
         except BadRequest as exc:
             self._send(HTTPStatus.BAD_REQUEST, orjson.dumps({"error": str(exc)}), "application/json")
         except Exception as exc:  # noqa: BLE001 - answer 500 rather than drop the connection
@@ -150,6 +152,14 @@ class ViewerServer(ThreadingHTTPServer):
         self.roots = roots
         self.hosts = allowed_hosts(host)
         super().__init__((host, port), _Handler)
+
+    def handle_error(self, request: Any, client_address: Any) -> None:
+        """A browser that navigates away closes its connections mid-reply: not an error worth a traceback."""
+        import sys
+
+        if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
+            return
+        super().handle_error(request, client_address)
 
     @property
     def url(self) -> str:

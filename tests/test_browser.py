@@ -134,3 +134,13 @@ def test_live_progress_moves_while_a_slow_run_proceeds(viewer, workspace, page):
     finally:
         run.join(timeout=120)
         fake.stop()
+
+
+def test_compare_shows_both_models_outputs_for_the_same_item(viewer, page):
+    page.goto(viewer.url + "compare?a=qa/baseline-lead.experiment.json&b=qa/baseline-retrieval.experiment.json")
+    page.wait_for_selector("h1:has-text(' vs ')")
+    header = [th.inner_text() for th in page.locator("main table tr").first.locator("th").all()]
+    assert header == ["Item", "Expected", "baseline-lead", "baseline-retrieval"]
+    assert page.locator("main table tr").count() > 2
+    assert page.evaluate("window.__pwned") is None
+    page.screenshot(path=str(SHOTS / "compare.png"))
