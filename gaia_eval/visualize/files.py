@@ -83,6 +83,12 @@ def read_file(roots: Roots, root: str, rel: str) -> dict[str, Any] | None:
     return {"path": rel, "kind": _kind(path), "text": data.decode("utf-8", "replace")}
 
 
+def _side(item: dict[str, Any]) -> dict[str, Any]:
+    return {"status": item.get("status"), "answer": item.get("answer") or item.get("summaries"), "error": item.get("error"),
+            "cost_usd": item.get("cost_usd"), "latency_s": item.get("latency_s"),
+            "tokens_out": (item.get("usage") or {}).get("output_tokens")}
+
+
 def compare(roots: Roots, root: str, a: str, b: str) -> dict[str, Any] | None:
     """Two experiments item by item: answers side by side with the ground truth."""
     files = [read_file(roots, root, rel) for rel in (a, b)]
@@ -100,8 +106,8 @@ def compare(roots: Roots, root: str, a: str, b: str) -> dict[str, Any] | None:
                 "item_id": item["item_id"],
                 "query": item.get("query"),
                 "expected": item.get("groundtruth_answer") or item.get("groundtruth_summaries"),
-                "a": {"status": item["status"], "answer": item.get("answer") or item.get("summaries"), "error": item.get("error")},
-                "b": {"status": other.get("status"), "answer": other.get("answer") or other.get("summaries"), "error": other.get("error")},
+                "a": _side(item),
+                "b": _side(other),
             }
         )
     return {"a": left["experiment_name"], "b": right["experiment_name"], "use_case": left["use_case"], "rows": rows}

@@ -181,9 +181,14 @@ async function reportPage(rel) {
 async function comparePage() {
   const p = new URLSearchParams(location.search);
   const d = await api("/api/compare?a=" + encodeURIComponent(p.get("a") || "") + "&b=" + encodeURIComponent(p.get("b") || ""));
-  main().replaceChildren(el("h1", {}, `${d.a} vs ${d.b}`), el("table", {}, el("tr", {}, el("th", {}, "Item"), el("th", {}, "Expected"), el("th", {}, d.a), el("th", {}, d.b)),
-    d.rows.map((r) => el("tr", {}, el("td", {}, el("a", { href: itemUrl(d.use_case, r.item_id) }, r.item_id)), el("td", {}, JSON.stringify(r.expected)),
-      el("td", {}, el("pre", { class: "out" }, JSON.stringify(r.a.answer ?? r.a.error, null, 1))), el("td", {}, el("pre", { class: "out" }, JSON.stringify(r.b.answer ?? r.b.error, null, 1)))))));
+  const text = (v) => (v === null || v === undefined ? "—" : typeof v === "string" ? v : outputBlock(v));
+  const side = (s) => el("td", {}, s.status === "error" ? el("p", { class: "error" }, "error: " + s.error) : el("pre", { class: "out" }, typeof s.answer === "string" ? s.answer : JSON.stringify(s.answer, null, 1)),
+    el("p", { class: "muted" }, `${s.status ?? "missing"} · cost ${money(s.cost_usd)} · ${fmt(s.latency_s, 3)} s · ${s.tokens_out ?? "—"} tokens out`));
+  main().replaceChildren(el("h1", {}, `${d.a} vs ${d.b}`),
+    el("p", { class: "muted" }, "Scores per criterion for each item are on its item page (follow the item link)."),
+    el("table", { class: "compare" }, el("tr", {}, el("th", {}, "Item"), el("th", {}, "Expected"), el("th", {}, d.a), el("th", {}, d.b)),
+      d.rows.map((r) => el("tr", {}, el("td", {}, el("a", { href: itemUrl(d.use_case, r.item_id) }, r.item_id), r.query ? el("p", { class: "muted" }, r.query) : ""),
+        el("td", {}, r.expected && r.expected.answer !== undefined ? r.expected.answer : text(r.expected)), side(r.a), side(r.b)))));
 }
 
 async function filesPage() {
