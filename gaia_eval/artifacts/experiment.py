@@ -47,6 +47,8 @@ class ExperimentSpec(Strict):
     requests_per_minute: float | None = Field(default=None, gt=0)
     max_retries: int | None = Field(default=None, ge=0)
     timeout_s: float | None = Field(default=None, gt=0)
+    # The model's context window in tokens; None: asked of a local server (llama.cpp reports it), else unlimited.
+    context_tokens: int | None = Field(default=None, gt=0)
     price: PriceOverride | None = None  # overrides the shipped pricing table for this model
 
     @field_validator("api_key_env")
@@ -69,7 +71,8 @@ class ExperimentSpec(Strict):
         concurrency or retries never invalidates finished work."""
         return self.model_dump(
             mode="json",
-            include={"provider", "model", "system_prompt", "max_tokens", "temperature", "parameters", "base_url"},
+            include={"provider", "model", "system_prompt", "max_tokens", "temperature", "parameters", "base_url"}
+            | ({"context_tokens"} if self.context_tokens is not None else set()),
         )
 
 
@@ -118,6 +121,9 @@ class ItemResult(Strict):
     # those that were (cost is computed on usage - cached_usage).
     cached: bool = False
     cached_usage: Usage = Field(default_factory=Usage)
+    # How a document longer than the model's context was sent: "map-reduce over N chunks" or "K of N chunks
+    # retrieved for the question"; None when it was sent whole.
+    chunked: str | None = None
 
     @property
     def paid_usage(self) -> Usage:

@@ -424,6 +424,7 @@ async def _run_plans(
             retries=outcome.retries,
             finish_reason=outcome.finish_reason,
             cached=outcome.calls > 0 and outcome.cached_calls == outcome.calls,
+            chunked=outcome.chunked,
             cached_usage=outcome.cached_usage,
         )
 

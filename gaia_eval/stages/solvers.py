@@ -5,7 +5,7 @@ from __future__ import annotations
 import time
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from pydantic import ValidationError
@@ -18,7 +18,16 @@ from gaia_eval.errors import MalformedResponseError, ProviderError
 from gaia_eval.prompts import prompts_fingerprint, render
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message, Provider, TaskContext
 from gaia_eval.providers.limits import degenerate_reason, length_stop_reason
+from gaia_eval.providers.names import LOCAL_PRESETS
 from gaia_eval.stages.experiment_inputs import WorkItem
+from gaia_eval.stages.long_documents import (
+    document_budget,
+    estimate_tokens,
+    relevant_chunks,
+    server_context_tokens,
+    split_into_chunks,
+    too_long,
+)
 
 STYLE_INSTRUCTIONS: dict[str, tuple[str, str]] = {
     # style: (label, instruction)
@@ -108,6 +117,9 @@ def coerce_summaries(data: Any) -> Summaries:
         raise MalformedResponseError(f"the combined summary reply does not fit the schema: {exc.errors()[0]['msg']}") from None
 
 
+MAP_REPLY_TOKENS = 512  # a part summary's budget in map-reduce: room for detail, and for every part in the reduce
+
+
 @dataclass
 class SolveOutcome:
     answer: str | None = None
@@ -121,6 +133,7 @@ class SolveOutcome:
     finish_reason: str | None = None
     cached_calls: int = 0
     cached_usage: Usage = field(default_factory=Usage)
+    chunked: str | None = None
     time_to_success_s: float = 0.0
 
 
@@ -200,10 +213,59 @@ class Solver:
         outcome.finish_reason = response.finish_reason
         return response
 
+    def _context(self) -> int | None:
+        if self.spec.context_tokens is not None:
+            return self.spec.context_tokens
+        if self.provider.is_local and self.spec.provider != "baseline":
+            return server_context_tokens(self.spec.base_url or LOCAL_PRESETS.get(self.spec.provider))
+        return None
+
+    async def _fit(self, item: WorkItem, document: str, outcome: SolveOutcome, label: str) -> str | None:
+        """The document as it can be sent within the model's context: whole, the chunks relevant to the question,
+        or (summaries) the part summaries of a map over its chunks. None with outcome.error when nothing fits."""
+        context = self._context()
+        if context is None:
+            return document
+        template = "qa_answer.j2" if self.use_case == "qa" else "summarize_style.j2"
+        frame = render(template, doc_label=label, document="", question=item.query or "", instruction="", style_label="")
+        budget = document_budget(context, self.spec.max_tokens, self.system + frame)
+        if estimate_tokens(document) <= budget:
+            return document
+        map_budget = document_budget(context, min(self.spec.max_tokens, MAP_REPLY_TOKENS), self.system + frame)
+        if budget <= 0 or map_budget <= 0:
+            outcome.error = too_long(item.source, document, context)
+            return None
+        chunks = split_into_chunks(document, map_budget)
+        if self.use_case == "qa":
+            fitted, used = relevant_chunks(chunks, item.query or "", budget)
+            outcome.chunked = f"{used} of {len(chunks)} chunks retrieved for the question"
+            return fitted
+        parts = []
+        for number, chunk in enumerate(chunks, 1):
+            prompt = render("summarize_style.j2", doc_label=f"part {number} of {len(chunks)} of a {label}",
+                            document=chunk, instruction=STYLE_INSTRUCTIONS["detailed_summary"][1],
+                            style_label=STYLE_INSTRUCTIONS["detailed_summary"][0])
+            request = replace(self._request(prompt, TaskContext(kind="generic")), max_tokens=min(self.spec.max_tokens,
+                                                                                                   MAP_REPLY_TOKENS))
+            response = await self._call(request, outcome, f"part {number}")
+            if response is None:
+                return None
+            parts.append(f"Part {number}: {response.text.strip()}")
+        reduced = "\n\n".join(parts)
+        if estimate_tokens(reduced) > budget:
+            outcome.error = too_long(item.source, document, context)
+            return None
+        outcome.chunked = f"map-reduce over {len(chunks)} chunks"
+        return reduced
+
     async def solve(self, item: WorkItem, document: str, styles: tuple[str, ...] = SUMMARY_STYLES) -> SolveOutcome:
         """Answer the item's question, or write the summary `styles` (all six for an experiment)."""
         outcome = SolveOutcome()
         label = doc_label(self.use_case)
+        fitted = await self._fit(item, document, outcome, label)
+        if fitted is None:
+            return outcome
+        document = fitted
         if self.use_case == "qa":
             prompt = render("qa_answer.j2", doc_label=label, document=document, question=item.query)
             response = await self._call(
