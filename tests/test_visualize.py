@@ -87,18 +87,27 @@ def test_a_nul_in_a_path_and_a_compare_without_items_answer_400_not_a_dropped_co
     assert _status(viewer, "/api/files") == 200  # and the server is still up
 
 
-def test_the_dashboard_lists_every_evaluation_on_disk_grouped_by_use_case(viewer):
-    board = orjson.loads(get(viewer, "/api/dashboard")[1])
-    on_disk = list(viewer.roots.folders["evaluation"].rglob("*.experiment.eval.json"))
-    assert board["total_evaluations"] == len(on_disk) >= 6
-    assert sum(len(s["models"]) for s in board["sections"]) == len(on_disk)
-    assert {s["use_case"] for s in board["sections"]} == {"summarization", "email", "qa"}
-    row = board["sections"][0]["models"][0]
-    assert {"grade", "ci_low", "ci_high", "rating", "errors", "cost", "tokens_in", "latency_p95_s"} <= row.keys()
+def test_dashboard_item_and_report_apis(viewer):
+    dash = orjson.loads(get(viewer, "/api/dashboard")[1])
+    assert sorted(uc["use_case"] for uc in dash["use_cases"]) == ["email", "qa", "summarization"]
+    assert sum(len(uc["models"]) for uc in dash["use_cases"]) == 6
+    item = orjson.loads(get(viewer, "/api/item?use_case=qa")[1])
+    assert len(item["models"]) == 2 and item["source"] and item["groundtruth"]
+    assert "<table>" in orjson.loads(get(viewer, "/api/report?path=report.md")[1])["html"]
+    assert orjson.loads(get(viewer, "/api/live")[1]) == {"runs": []}
+    for page in ("/", "/item/qa/x", "/report/report.md", "/eval/qa/a.json", "/compare?a=1&b=2", "/files"):
+        assert b"/static/app.js" in get(viewer, page)[1]  # every view has its own URL
 
 
-def test_a_chart_is_served_as_svg(viewer):
-    board = orjson.loads(get(viewer, "/api/dashboard")[1])
-    status, svg = get(viewer, f"/api/chart?section=0&kind={board['sections'][0]['charts'][0]['kind']}")
-    assert status == 200 and svg.startswith(b"<?xml") and b"<svg" in svg
-    assert _status(viewer, "/api/chart?section=99&kind=grade") == 404
+def test_quickstart_report_references_its_charts_and_they_exist(viewer):
+    from pathlib import Path
+
+    reports = viewer.roots.folders["reports"]
+    text = (reports / "report.md").read_text()
+    import re
+
+    images = re.findall(r"!\[[^\]]*\]\(([^)]+\.svg)\)", text)
+    assert len(images) >= 6
+    for rel in images:
+        assert (Path(reports) / rel).stat().st_size > 1000
+    assert (reports / "report.junit.xml").read_text().count("<testcase") > 100

@@ -1,9 +1,12 @@
-"""`visualize`: a local web viewer over the pipeline's folders, served by the standard library (no Node, no CDN).
+"""`visualize` server: routing and safety (Host check, paths kept inside their roots, 400 on bad input, a
+Content-Security-Policy so no script from shown text runs). What is shown comes from visualize/data.py; the page
+and its script are static/. Served by the standard library (no Node, no CDN).
 
-The page (static/index.html) calls a small read-only JSON API:
-  GET /api/files                 every artifact under the configured folders, grouped by kind
-  GET /api/file?root=R&path=P    one file: JSON artifacts parsed, text documents as text
-  GET /api/compare?a=...&b=...   two experiment files side by side, item by item
+Pages (/, /eval/…, /item/…, /report/…, /compare, /files) all serve static/index.html, whose script renders the
+view named by the URL from a read-only JSON API:
+  GET /api/dashboard, /api/live, /api/item?use_case=U&item=I, /api/charts?use_case=U, /api/report?path=P
+  GET /chart.svg?use_case=U&kind=K, /raw?root=R&path=P[&download=1]
+  GET /api/files, /api/file?root=R&path=P, /api/compare?a=...&b=...   (visualize/files.py)
 Paths are resolved inside their root folder only; anything else is a 404. The server binds to --host
 (127.0.0.1 by default), never to all interfaces unless asked.
 """
@@ -11,7 +14,6 @@ Paths are resolved inside their root folder only; anything else is a 404. The se
 from __future__ import annotations
 
 import threading
-from dataclasses import dataclass
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -20,98 +22,39 @@ from urllib.parse import parse_qs, urlparse
 
 import orjson
 
+from gaia_eval.visualize.files import BadRequest, Roots, compare, list_files, make_roots, read_file
+
+__all__ = ["ViewerServer", "make_roots", "Roots"]
+
 STATIC_DIR = Path(__file__).parent / "static"
-ROOT_NAMES = ("test_data", "groundtruth", "experiments", "evaluation", "reports")
-MAX_FILE_BYTES = 20 * 1024 * 1024
 
 
-@dataclass(frozen=True)
-class Roots:
-    folders: dict[str, Path]
-
-    def resolve(self, root: str, rel: str) -> Path | None:
-        """The file `rel` inside root `root`, or None if it is outside it, missing, or not a file."""
-        base = self.folders.get(root)
-        if base is None:
-            return None
-        if "\x00" in rel:
-            raise ValueError("NUL in a path")
-        base = base.resolve()
-        target = (base / rel).resolve()
-        if base != target and base not in target.parents:
-            return None
-        return target if target.is_file() else None
+PAGE_PREFIXES = ("/eval/", "/item/", "/compare", "/report/", "/files")
+STATIC_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}
+RAW_TYPES = {".md": "text/markdown; charset=utf-8", ".csv": "text/csv; charset=utf-8", ".json": "application/json",
+             ".xml": "application/xml", ".svg": "image/svg+xml", ".txt": "text/plain; charset=utf-8"}
+# The page runs only its own script: an injected <script> or inline handler in any shown text would not run.
+PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'"
 
 
-def _kind(path: Path) -> str:
-    name = path.name
-    for suffix, kind in (
-        (".experiment.eval.json", "evaluation"),
-        (".experiment.json", "experiment"),
-        (".groundtruth.json", "groundtruth"),
-        (".template.json", "template"),
-        (".meta.json", "document_meta"),
-    ):
-        if name.endswith(suffix):
-            return kind
-    if name.startswith("consolidated_"):
-        return "consolidated"
-    return {".txt": "document", ".md": "markdown", ".csv": "csv", ".json": "json", ".pdf": "pdf"}.get(path.suffix, "other")
+def _loopback(host: str) -> bool:
+    return host in ("127.0.0.1", "localhost", "::1") or host.startswith("127.")
 
 
-def list_files(roots: Roots) -> dict[str, list[dict[str, Any]]]:
-    listing: dict[str, list[dict[str, Any]]] = {}
-    for root, base in roots.folders.items():
-        entries = []
-        if base.is_dir():
-            for path in sorted(base.rglob("*")):
-                if path.is_file() and not path.name.startswith(".") and not path.name.endswith(".jsonl"):
-                    entries.append(
-                        {"path": path.relative_to(base).as_posix(), "kind": _kind(path), "bytes": path.stat().st_size}
-                    )
-        listing[root] = entries
-    return listing
+def allowed_hosts(bound: str) -> set[str]:
+    """Host header names accepted: the bound name, and the loopback names when bound to loopback. Anything
+    else (a DNS-rebinding page's own name) is refused, so no other site can read local results."""
+    names = {bound.lower()}
+    if _loopback(bound):
+        names |= {"127.0.0.1", "localhost", "[::1]", "::1"}
+    return names
 
 
-def read_file(roots: Roots, root: str, rel: str) -> dict[str, Any] | None:
-    path = roots.resolve(root, rel)
-    if path is None:
-        return None
-    if path.stat().st_size > MAX_FILE_BYTES:
-        return {"path": rel, "kind": _kind(path), "error": "file too large to show"}
-    data = path.read_bytes()
-    if path.suffix == ".json":
-        try:
-            return {"path": rel, "kind": _kind(path), "json": orjson.loads(data)}
-        except orjson.JSONDecodeError as exc:
-            return {"path": rel, "kind": _kind(path), "error": f"not valid JSON: {exc}"}
-    if path.suffix == ".pdf":
-        return {"path": rel, "kind": "pdf", "error": "PDF preview is not supported; open its .txt twin"}
-    return {"path": rel, "kind": _kind(path), "text": data.decode("utf-8", "replace")}
-
-
-def compare(roots: Roots, root: str, a: str, b: str) -> dict[str, Any] | None:
-    """Two experiments item by item: answers side by side with the ground truth."""
-    files = [read_file(roots, root, rel) for rel in (a, b)]
-    if any(f is None or "json" not in f or f["json"].get("kind") != "experiment" for f in files):
-        return None
-    left, right = (f["json"] for f in files)  # type: ignore[index]
-    if not isinstance(left.get("items"), list) or not isinstance(right.get("items"), list):
-        raise ValueError("an experiment without items")
-    right_items = {i["item_id"]: i for i in right["items"]}
-    rows = []
-    for item in left["items"]:
-        other = right_items.get(item["item_id"], {})
-        rows.append(
-            {
-                "item_id": item["item_id"],
-                "query": item.get("query"),
-                "expected": item.get("groundtruth_answer") or item.get("groundtruth_summaries"),
-                "a": {"status": item["status"], "answer": item.get("answer") or item.get("summaries"), "error": item.get("error")},
-                "b": {"status": other.get("status"), "answer": other.get("answer") or other.get("summaries"), "error": other.get("error")},
-            }
-        )
-    return {"a": left["experiment_name"], "b": right["experiment_name"], "use_case": left["use_case"], "rows": rows}
+def _host_name(header: str) -> str:
+    header = header.strip().lower()
+    if header.startswith("["):
+        return header.split("]")[0] + "]"
+    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -121,40 +64,65 @@ class _Handler(BaseHTTPRequestHandler):
         pass  # quiet: the terminal shows the URL, not every request
 
     def do_GET(self) -> None:  # noqa: N802 - stdlib naming
-        if not self.server.host_allowed(self.headers.get("Host", "")):
-            # DNS rebinding: a web page on another name that resolves here must not read local results.
+        if _host_name(self.headers.get("Host", "")) not in self.server.hosts:
             self._send(HTTPStatus.MISDIRECTED_REQUEST, b"unknown host name", "text/plain")
             return
         try:
             self._route()
-        except (ValueError, KeyError, TypeError, OSError) as exc:  # a bad path or a file of an unexpected shape
-            self._send(HTTPStatus.BAD_REQUEST, orjson.dumps({"error": f"bad request: {type(exc).__name__}"}),
-                       "application/json")
+        except (BrokenPipeError, ConnectionResetError):
+            raise  # the browser went away; handle_error stays quiet about it
+        except BadRequest as exc:
+            self._send(HTTPStatus.BAD_REQUEST, orjson.dumps({"error": str(exc)}), "application/json")
+        except Exception as exc:  # noqa: BLE001 - answer 500 rather than drop the connection
+            self._send(HTTPStatus.INTERNAL_SERVER_ERROR, orjson.dumps({"error": type(exc).__name__}), "application/json")
 
     def _route(self) -> None:
+        from gaia_eval.visualize import data
+
         url = urlparse(self.path)
         query = {k: v[0] for k, v in parse_qs(url.query).items()}
+        if any("\x00" in v for v in (url.path, *query.values())):
+            raise BadRequest("null byte in request")
         roots = self.server.roots
-        if url.path in ("/", "/index.html"):
-            self._send(HTTPStatus.OK, (STATIC_DIR / "index.html").read_bytes(), "text/html; charset=utf-8")
-        elif url.path == "/api/files":
+        ev_root, exp_root = roots.folders["evaluation"], roots.folders["experiments"]
+        path = url.path
+        if path in ("/", "/index.html") or path.startswith(PAGE_PREFIXES):
+            self._send(HTTPStatus.OK, (STATIC_DIR / "index.html").read_bytes(), "text/html; charset=utf-8", csp=True)
+        elif path.startswith("/static/") and Path(path).suffix in STATIC_TYPES and "/" not in path[8:]:
+            file = STATIC_DIR / path[8:]
+            if not file.is_file():
+                raise BadRequest("no such static file")
+            self._send(HTTPStatus.OK, file.read_bytes(), STATIC_TYPES[file.suffix])
+        elif path == "/api/files":
             self._json(list_files(roots))
-        elif url.path == "/api/file":
+        elif path == "/api/file":
             self._json(read_file(roots, query.get("root", ""), query.get("path", "")))
-        elif url.path == "/api/dashboard":
-            from gaia_eval.visualize.dashboard import dashboard
-
-            self._json(dashboard(roots.folders["evaluation"]))
-        elif url.path == "/api/chart":
-            from gaia_eval.visualize.dashboard import chart_svg
-
-            svg = chart_svg(roots.folders["evaluation"], int(query.get("section", "-1")), query.get("kind", ""))
-            if svg is None:
-                self._send(HTTPStatus.NOT_FOUND, b"no such chart", "text/plain")
-            else:
-                self._send(HTTPStatus.OK, svg, "image/svg+xml")
-        elif url.path == "/api/compare":
+        elif path == "/api/compare":
             self._json(compare(roots, query.get("root", "experiments"), query.get("a", ""), query.get("b", "")))
+        elif path == "/api/dashboard":
+            self._json(data.dashboard(ev_root))
+        elif path == "/api/live":
+            self._json(data.live_progress(exp_root))
+        elif path == "/api/item":
+            self._json(data.item_view(ev_root, exp_root, query.get("use_case", ""), query.get("item") or None))
+        elif path == "/api/charts":
+            drawn = data.charts(ev_root, query.get("use_case", ""))
+            self._json(None if drawn is None else {"kinds": list(drawn)})
+        elif path == "/chart.svg":
+            svg = (data.charts(ev_root, query.get("use_case", "")) or {}).get(query.get("kind", ""))
+            if svg is None:
+                self._json(None)
+                return
+            self._send(HTTPStatus.OK, svg.encode("utf-8"), "image/svg+xml")
+        elif path == "/api/report":
+            file = roots.resolve("reports", query.get("path", "report.md"))
+            self._json(None if file is None or file.suffix != ".md" else {"html": data.report_html(file)})
+        elif path == "/raw":
+            file = roots.resolve(query.get("root", ""), query.get("path", ""))
+            if file is None or file.suffix not in RAW_TYPES:
+                self._json(None)
+                return
+            self._send(HTTPStatus.OK, file.read_bytes(), RAW_TYPES[file.suffix], download=query.get("download") == "1")
         else:
             self._send(HTTPStatus.NOT_FOUND, b"not found", "text/plain")
 
@@ -164,12 +132,15 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             self._send(HTTPStatus.OK, orjson.dumps(payload), "application/json")
 
-    def _send(self, status: HTTPStatus, body: bytes, content_type: str) -> None:
+    def _send(self, status: HTTPStatus, body: bytes, content_type: str, *, csp: bool = False, download: bool = False) -> None:
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
         self.send_header("X-Content-Type-Options", "nosniff")
+        self.send_header("Content-Security-Policy", PAGE_CSP if csp else "default-src 'none'; style-src 'unsafe-inline'")
+        if download:
+            self.send_header("Content-Disposition", "attachment")
         self.end_headers()
         self.wfile.write(body)
 
@@ -179,9 +150,8 @@ class ViewerServer(ThreadingHTTPServer):
 
     def __init__(self, host: str, port: int, roots: Roots) -> None:
         self.roots = roots
+        self.hosts = allowed_hosts(host)
         super().__init__((host, port), _Handler)
-        bound = self.server_address[0]
-        self._hosts = {"127.0.0.1", "localhost", "::1", "[::1]", host, bound}
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A browser that navigates away closes its connections mid-reply: not an error worth a traceback."""
@@ -190,15 +160,6 @@ class ViewerServer(ThreadingHTTPServer):
         if isinstance(sys.exc_info()[1], (BrokenPipeError, ConnectionResetError)):
             return
         super().handle_error(request, client_address)
-
-    def host_allowed(self, header: str) -> bool:
-        """Only the names this server was bound under (and the loopback names) may be asked for."""
-        name = header.strip().lower()
-        if name.startswith("["):
-            name = name[: name.find("]") + 1]
-        elif name.count(":") == 1:
-            name = name.split(":", 1)[0]
-        return name in self._hosts
 
     @property
     def url(self) -> str:
@@ -209,7 +170,3 @@ class ViewerServer(ThreadingHTTPServer):
         thread = threading.Thread(target=self.serve_forever, daemon=True)
         thread.start()
         return thread
-
-
-def make_roots(workspace: Path, overrides: dict[str, Path | None]) -> Roots:
-    return Roots({name: Path(overrides.get(name) or Path(workspace) / name) for name in ROOT_NAMES})

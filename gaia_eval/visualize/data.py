@@ -1,0 +1,194 @@
+"""What the viewer shows, read only through gaia_eval.artifacts (and the report stage's data): the dashboard of
+every evaluation, one item across models, live progress from journals, charts, and report.md as HTML.
+Nothing here writes a file."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+from gaia_eval.artifacts.evaluation import Evaluation
+from gaia_eval.artifacts.experiment import Experiment
+from gaia_eval.artifacts.journal import read_journal
+from gaia_eval.artifacts.store import read_artifact
+from gaia_eval.errors import GaiaEvalError
+
+LIVE_WINDOW_S = 120  # a journal touched this recently belongs to a run in progress
+
+
+def _evaluations(eval_root: Path) -> list[tuple[Path, Evaluation]]:
+    found = []
+    if eval_root.is_dir():
+        for path in sorted(eval_root.rglob("*.experiment.eval.json")):
+            try:
+                found.append((path, read_artifact(path, Evaluation)))
+            except GaiaEvalError:
+                continue  # a broken file is listed by the files view, not the dashboard
+    return found
+
+
+def _model_summary(path: Path, root: Path, ev: Evaluation) -> dict[str, Any]:
+    from gaia_eval.scoring import rubric
+
+    names = [c.criterion for c in ev.criteria]
+    ci = rubric.bootstrap_ci([rubric.item_points(i, names) for i in ev.items])
+    judge = ev.judge
+    return {
+        "file": path.relative_to(root).as_posix(),
+        "experiment_name": ev.experiment_name,
+        "model": f"{ev.provider}:{ev.model}",
+        "use_case": ev.use_case,
+        "mode": ev.mode,
+        "grade": round(ev.grade.quality_score, 1),
+        "ci": [round(ci[0], 1), round(ci[1], 1)] if ci else None,
+        "rating": ev.grade.overall_rating,
+        "pass_rate": ev.grade.pass_rate,
+        "items": ev.grade.n_items,
+        "errors": ev.grade.n_errors,
+        "unscored": judge.unscored_items if judge else None,
+        "cost_usd": ev.inference.cost_usd,
+        "cost_status": ev.inference.cost_status,
+        "judge_cost_usd": judge.cost_usd if judge else None,
+        "tokens_in": ev.inference.usage.input_tokens,
+        "tokens_out": ev.inference.usage.output_tokens,
+        "latency_p50_s": ev.inference.latency_p50_s,
+        "latency_p95_s": ev.inference.latency_p95_s,
+        "groundtruth_source": ev.groundtruth_source,
+    }
+
+
+def dashboard(eval_root: Path) -> dict[str, Any]:
+    """Every evaluation on disk, grouped by use case, best grade first."""
+    groups: dict[str, list[dict[str, Any]]] = {}
+    for path, ev in _evaluations(eval_root):
+        groups.setdefault(ev.use_case, []).append(_model_summary(path, eval_root, ev))
+    for rows in groups.values():
+        rows.sort(key=lambda r: (-r["grade"], r["experiment_name"]))
+    return {"use_cases": [{"use_case": k, "models": v} for k, v in sorted(groups.items())]}
+
+
+def _experiment_for(exp_root: Path, ev: Evaluation) -> Experiment | None:
+    for path in sorted(exp_root.rglob("*.experiment.json")) if exp_root.is_dir() else []:
+        try:
+            exp = read_artifact(path, Experiment)
+        except GaiaEvalError:
+            continue
+        if exp.experiment_name == ev.experiment_name and exp.use_case == ev.use_case:
+            return exp
+    return None
+
+
+def _output(result: Any) -> Any:
+    if result is None:
+        return None
+    if result.answer is not None:
+        return result.answer
+    return result.summaries.model_dump() if result.summaries is not None else None
+
+
+def item_view(eval_root: Path, exp_root: Path, use_case: str, item_id: str | None) -> dict[str, Any] | None:
+    """One item of a use case across every model: source, ground truth, each output with its ratings, the
+    judge's rationale, tokens, cost and latency; plus the item ids ordered for next/previous and filters."""
+    evals = [(p, ev) for p, ev in _evaluations(eval_root) if ev.use_case == use_case]
+    if not evals:
+        return None
+    ids = sorted({i.item_id for _, ev in evals for i in ev.items})
+    points: dict[str, list[tuple[str, float, str]]] = {i: [] for i in ids}
+    from gaia_eval.scoring import rubric
+
+    for _, ev in evals:
+        names = [c.criterion for c in ev.criteria]
+        for it in ev.items:
+            points[it.item_id].append((ev.experiment_name, rubric.item_points(it, names), it.status))
+    spread = {i: (max(p[1] for p in v) - min(p[1] for p in v)) if v else 0.0 for i, v in points.items()}
+    failed = {i: sorted(name for name, score, status in v if status == "error" or score < 34) for i, v in points.items()}
+    item_id = item_id or ids[0]
+    if item_id not in ids:
+        return None
+    models, source, truth = [], None, None
+    for path, ev in evals:
+        ev_item = next((i for i in ev.items if i.item_id == item_id), None)
+        exp = _experiment_for(exp_root, ev)
+        result = next((r for r in exp.items if r.item_id == item_id), None) if exp else None
+        if result is not None:
+            doc = exp.sources.get(result.source)
+            source = source or (doc.text if doc else None)
+            truth = truth or (result.groundtruth_answer.model_dump() if result.groundtruth_answer
+                              else result.groundtruth_summaries.model_dump() if result.groundtruth_summaries else None)
+        models.append({
+            "experiment_name": ev.experiment_name,
+            "model": f"{ev.provider}:{ev.model}",
+            "status": ev_item.status if ev_item else "missing",
+            "error": (ev_item.error if ev_item else None) or (result.error if result else None),
+            "query": result.query if result else None,
+            "output": _output(result),
+            "score": next((round(p[1], 1) for p in points[item_id] if p[0] == ev.experiment_name), None),
+            "passed": ev_item.passed if ev_item else None,
+            "criteria": [c.model_dump() for c in ev_item.criteria] if ev_item else [],
+            "judge": [c.model_dump() for c in ev_item.judge.criteria] if ev_item and ev_item.judge else [],
+            "tokens_in": result.usage.input_tokens if result else None,
+            "tokens_out": result.usage.output_tokens if result else None,
+            "cost_usd": result.cost_usd if result else None,
+            "latency_s": result.latency_s if result else None,
+        })
+    return {
+        "use_case": use_case, "item_id": item_id, "item_ids": ids, "source": source, "groundtruth": truth,
+        "models": models, "disagreement": sorted(ids, key=lambda i: (-spread[i], i)),
+        "spread": {i: round(s, 1) for i, s in spread.items()}, "failed_by": failed,
+    }
+
+
+def live_progress(exp_root: Path, now: float | None = None) -> dict[str, Any]:
+    """Runs in progress: every experiment journal (batch-experiment writes one per model until its file is
+    written) with done / errors, spend so far and a rate; `running` when written to in the last two minutes."""
+    now = time.time() if now is None else now
+    runs = []
+    for path in sorted(exp_root.rglob("*.experiment.journal.jsonl")) if exp_root.is_dir() else []:
+        items = list(read_journal(path).values())
+        mtime = path.stat().st_mtime
+        costs = [i.cost_usd for i in items if i.cost_usd is not None]
+        runs.append({
+            "journal": path.relative_to(exp_root).as_posix(),
+            "experiment_name": path.name.removesuffix(".experiment.journal.jsonl"),
+            "done": sum(i.status == "ok" for i in items),
+            "errors": sum(i.status == "error" for i in items),
+            "spend_usd": round(sum(costs), 6) if costs else None,
+            "tokens_out": sum(i.usage.output_tokens for i in items),
+            "seconds_since_update": round(max(0.0, now - mtime), 1),
+            "running": now - mtime < LIVE_WINDOW_S,
+        })
+    return {"runs": runs}
+
+
+_CHART_CACHE: dict[tuple, dict[str, dict[str, str]]] = {}
+
+
+def charts(eval_root: Path, use_case: str) -> dict[str, str] | None:
+    """The report's charts (SVG) for one use case, drawn from the evaluation folder; redrawn only when an
+    evaluation file changes (drawing takes about a second)."""
+    from gaia_eval.stages.report import build_report_data
+    from gaia_eval.stages.report_charts import CHARTS
+
+    files = sorted(eval_root.rglob("*.experiment.eval.json")) if eval_root.is_dir() else []
+    key = tuple((str(p), p.stat().st_mtime_ns) for p in files)
+    if key not in _CHART_CACHE:
+        try:
+            data = build_report_data(eval_root)
+        except GaiaEvalError:
+            return None
+        _CHART_CACHE.clear()
+        drawn: dict[str, dict[str, str]] = {}
+        for section in reversed(data["sections"]):  # the comparative section wins over a standalone one
+            svgs = {kind: draw(section) for kind, _title, draw in CHARTS} if section["models"] else {}
+            drawn[section["use_case"]] = {k: v.decode("utf-8") for k, v in svgs.items() if v is not None}
+        _CHART_CACHE[key] = drawn
+    return _CHART_CACHE[key].get(use_case)
+
+
+def report_html(path: Path) -> str:
+    """report.md as HTML: CommonMark with tables; raw HTML passes (the report's own <details>) because every
+    model- or user-supplied field is escaped when report.md is written."""
+    from markdown_it import MarkdownIt
+
+    return MarkdownIt("commonmark", {"html": True}).enable("table").render(path.read_text(encoding="utf-8"))
