@@ -61,12 +61,15 @@ def page(tmp_path_factory):
     with sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
         context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        # A loaded 2-core machine (two test workers, the browser, charts drawn on demand) can be slow: these are
+        # bounds on waiting for what must appear, never timings asserted.
+        context.set_default_timeout(180_000)
         yield context.new_page()
         context.close()
         browser.close()
 
 
-def _poll(check, page, tries: int = 400):
+def _poll(check, page, tries: int = 1800):
     """The first truthy value of check(), re-read as the page refreshes itself (the page's CSP forbids the
     string evaluation wait_for_function uses)."""
     for _ in range(tries):
