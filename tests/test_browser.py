@@ -117,7 +117,8 @@ def test_report_is_rendered_with_its_charts(viewer, page):
     page.wait_for_selector(".report table")
     images = page.locator(".report img")
     assert images.count() >= 3
-    page.wait_for_function("[...document.querySelectorAll('.report img')].every(i => i.complete && i.naturalWidth > 0)")
+    # Not wait_for_function: it evaluates a string in the page, which the viewer's CSP forbids once it has to poll.
+    _poll(lambda: page.evaluate("[...document.querySelectorAll('.report img')].every(i => i.complete && i.naturalWidth > 0)"), page)
     page.screenshot(path=str(SHOTS / "report.png"), full_page=False)
 
 

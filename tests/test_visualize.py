@@ -111,3 +111,16 @@ def test_quickstart_report_references_its_charts_and_they_exist(viewer):
     for rel in images:
         assert (Path(reports) / rel).stat().st_size > 1000
     assert (reports / "report.junit.xml").read_text().count("<testcase") > 100
+
+
+def test_charts_asked_for_at_once_are_all_drawn(viewer):
+    """A page asks for all its charts at once; the server draws them in threads, and pyplot is not thread-safe."""
+    import concurrent.futures
+
+    from gaia_eval.visualize import data
+
+    data._CHART_CACHE.clear()
+    kinds = ["grade", "ratings", "tradeoff", "items"] * 3
+    with concurrent.futures.ThreadPoolExecutor(max_workers=len(kinds)) as pool:
+        statuses = list(pool.map(lambda k: _status(viewer, f"/chart.svg?use_case=qa&kind={k}"), kinds))
+    assert statuses == [200] * len(kinds)

@@ -4,6 +4,8 @@ Nothing here writes a file."""
 
 from __future__ import annotations
 
+import threading
+
 import time
 from pathlib import Path
 from typing import Any
@@ -162,11 +164,19 @@ def live_progress(exp_root: Path, now: float | None = None) -> dict[str, Any]:
 
 
 _CHART_CACHE: dict[tuple, dict[str, dict[str, str]]] = {}
+# The server answers requests in threads, and a page asks for its charts at once; matplotlib's pyplot is not
+# thread-safe and the cache is shared, so drawing and caching happen one request at a time.
+_CHART_LOCK = threading.Lock()
 
 
 def charts(eval_root: Path, use_case: str) -> dict[str, str] | None:
     """The report's charts (SVG) for one use case, drawn from the evaluation folder; redrawn only when an
     evaluation file changes (drawing takes about a second)."""
+    with _CHART_LOCK:
+        return _charts_locked(eval_root, use_case)
+
+
+def _charts_locked(eval_root: Path, use_case: str) -> dict[str, str] | None:
     from gaia_eval.stages.report import build_report_data
     from gaia_eval.stages.report_charts import CHARTS
 
