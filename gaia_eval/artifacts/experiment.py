@@ -150,8 +150,8 @@ class ExperimentTotals(Strict):
     throughput_items_per_s: float
 
 
-class Experiment(Artifact):
-    """`<SafeName>.experiment.json`: every item's result for one experiment, with the ground truth embedded."""
+class ExperimentHeader(Artifact):
+    """An experiment file's fields but its sources and items (read one at a time from a big file: stream.py)."""
 
     kind: Literal["experiment"] = "experiment"
     experiment_name: str
@@ -161,11 +161,16 @@ class Experiment(Artifact):
     input_path: str
     groundtruth: Literal["embedded", "none"]
     pricing: str  # "local", "unpriced" or the pricing entry used, with its source
-    sources: dict[str, SourceDocument]
-    items: list[ItemResult] = Field(min_length=1)
     totals: ExperimentTotals
     started_at: datetime
     finished_at: datetime
+
+
+class Experiment(ExperimentHeader):
+    """`<SafeName>.experiment.json`: every item's result for one experiment, with the ground truth embedded."""
+
+    sources: dict[str, SourceDocument]
+    items: list[ItemResult] = Field(min_length=1)
 
 
 class ExperimentRunEntry(Strict):

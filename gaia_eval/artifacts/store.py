@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import enum
 import errno
+import filecmp
 import hashlib
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, BinaryIO, TypeVar
 
 import orjson
 from pydantic import BaseModel, ValidationError
@@ -56,7 +58,12 @@ def fingerprint(value: Any) -> str:
 
 
 def fingerprint_file(path: Path) -> str:
-    return fingerprint_bytes(Path(path).read_bytes())
+    """sha256 of the file's bytes, read in chunks (a 100 MB experiment is never held whole for it)."""
+    digest = hashlib.sha256()
+    with open(path, "rb") as fh:
+        while chunk := fh.read(1 << 20):
+            digest.update(chunk)
+    return "sha256:" + digest.hexdigest()
 
 
 def _fsync_dir(folder: Path) -> None:
@@ -80,6 +87,14 @@ def atomic_write_bytes(path: Path, data: bytes) -> bool:
             return False
     except OSError:
         pass  # absent or unreadable: write it (a path that cannot be written fails below, clearly)
+    return atomic_write_with(path, lambda fh: fh.write(data))
+
+
+def atomic_write_with(path: Path, write: Callable[[BinaryIO], object], *, skip_if_same: bool = False) -> bool:
+    """Atomically replace `path` with what `write` writes into a temp file beside it (fsynced, then renamed).
+    With `skip_if_same`, a result equal to the file already there is dropped and False returned (the file keeps
+    its mtime), compared on disk rather than in memory."""
+    path = Path(path)
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
@@ -87,9 +102,12 @@ def atomic_write_bytes(path: Path, data: bytes) -> bool:
         raise _unwritable(path, exc) from None
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            write(fh)
             fh.flush()
             os.fsync(fh.fileno())
+        if skip_if_same and path.is_file() and filecmp.cmp(tmp, path, shallow=False):
+            os.unlink(tmp)
+            return False
         # mkstemp makes the file 0600; give it the mode a plain open() would (or the mode it had), so reports
         # stay readable by the team and by a web server.
         os.chmod(tmp, _mode_for(path))

@@ -10,10 +10,15 @@ is dropped because summaries usually leave it out, and a lone year like "2026" s
 
 from __future__ import annotations
 
+import functools
 import re
+import threading
 import unicodedata
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any, TypeVar
 
 from rapidfuzz import fuzz, process
 from rapidfuzz.distance import LCSseq
@@ -125,6 +130,36 @@ def stem(word: str) -> str:
     return word
 
 
+F = TypeVar("F", bound=Callable[..., Any])
+TEXT_CACHE_CHARS = 500_000  # per cache: about 500 items' texts; memory stays flat however many items are scored
+
+
+def _text_cache(fn: F) -> F:
+    """An LRU cache keyed by a text (first argument), bounded by the characters of the texts it keeps rather
+    than by their count: a count bound let 10,000 items' documents and summaries pile up (hundreds of MB)."""
+    cache: OrderedDict[tuple[Any, ...], Any] = OrderedDict()
+    held = [0]
+    lock = threading.Lock()
+
+    @functools.wraps(fn)
+    def cached(*args: Any) -> Any:
+        with lock:
+            if args in cache:
+                cache.move_to_end(args)
+                return cache[args]
+        value = fn(*args)
+        with lock:
+            if args not in cache:
+                cache[args] = value
+                held[0] += len(args[0])
+                while held[0] > TEXT_CACHE_CHARS and len(cache) > 1:
+                    old, _ = cache.popitem(last=False)
+                    held[0] -= len(old[0])
+        return value
+
+    return cached  # type: ignore[return-value]
+
+
 def _scan(text: str) -> list[tuple[list[str], str]]:
     """(tokens, the text they were read from) for each match of the scanner, in order."""
     normalized = unicodedata.normalize("NFKC", text).replace("’", "'")
@@ -132,7 +167,7 @@ def _scan(text: str) -> list[tuple[list[str], str]]:
     return [(_match_to_tokens(m), m.group(0)) for m in _TOKEN_RE.finditer(normalized)]
 
 
-@lru_cache(maxsize=65536)
+@_text_cache
 def _tokenize_cached(text: str, stemmed: bool) -> tuple[str, ...]:
     tokens = [t for scanned, _ in _scan(text) for t in scanned]
     if stemmed:
@@ -140,7 +175,7 @@ def _tokenize_cached(text: str, stemmed: bool) -> tuple[str, ...]:
     return tuple(tokens)
 
 
-@lru_cache(maxsize=16384)
+@_text_cache
 def surface_forms(text: str) -> dict[str, str]:
     """Stemmed token -> how it was first written in `text` ("48500" -> "$48,500", "mov" -> "Move"), so that
     explanations quote the user's words rather than normalized stems. Callers must not mutate the result."""
@@ -161,7 +196,7 @@ def is_figure(token: str) -> bool:
     return token[:1].isdigit()
 
 
-@lru_cache(maxsize=65536)
+@_text_cache
 def content_tokens(text: str) -> tuple[str, ...]:
     """Stemmed tokens without stopwords, in order, duplicates removed: the words that carry the content."""
     seen: dict[str, None] = {}

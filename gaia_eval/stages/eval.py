@@ -3,41 +3,33 @@ optionally also with an LLM judge (see gaia_eval.scoring.judge.core), and keep t
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
-from gaia_eval.artifacts.evaluation import (
-    ConsolidatedEvaluations,
-    Evaluation,
-    EvaluationFileEntry,
-    EvaluationSummaryEntry,
-    InferenceSummary,
-    ItemEvaluation,
-    JudgeEntry,
-)
+from gaia_eval.artifacts.evaluation import Evaluation, InferenceSummary, ItemEvaluation
 from gaia_eval.artifacts.experiment import Experiment, ItemResult
 from gaia_eval.artifacts.groundtruth import GroundTruth, Summaries
+from gaia_eval.artifacts.streamed import ListSpool, StreamedExperiment, evaluation_freshness
 from gaia_eval.artifacts.store import (
     Freshness,
     fingerprint,
     fingerprint_file,
     freshness,
-    read_artifact,
     write_artifact,
 )
-from gaia_eval.errors import ArtifactError, InputError, UsageError
+from gaia_eval.errors import InputError, UsageError
 from gaia_eval.scoring import rubric
 from gaia_eval.scoring.judge import JudgeSettings, judge_request
 from gaia_eval.scoring.judge import JudgeOutcome, JudgeTarget, judge_experiments, judge_journal_path
 from gaia_eval.scoring.rubric import IMPORTED_PROVIDER, free_text_references
 from gaia_eval.scoring.scorers import ScoringInput, scorer_for
 from gaia_eval.stages.common import StageSummary, check_output_dir, holds_output_lock
+from gaia_eval.stages.eval_index import Consolidation, update_consolidated
 from gaia_eval.stages.eval_inputs import evaluation_name, load_scorable
 from gaia_eval.stages.experiment_inputs import load_groundtruth_file
 
-CONSOLIDATED_NAME = "consolidated_evaluations_report.json"
-EVAL_SUFFIX = ".eval.json"
 SCORER = "deterministic"
 STANDALONE_NOTE = "standalone — not verified against facts: scores check only what the source document can confirm"
 COMPARATIVE_NOTE = "comparative — scored against ground truth"
@@ -59,18 +51,48 @@ class EvalSummary(StageSummary):
         return line
 
 
+@dataclass(frozen=True, slots=True)
+class _Rating:
+    criterion: str
+    rating: str
+    value: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class _Rated:
+    """What the grade needs of a scored item (rubric.aggregate reads these like ItemEvaluations)."""
+
+    item_id: str
+    status: str
+    passed: bool | None
+    criteria: tuple[_Rating, ...]
+
+
+@dataclass
+class _Seen:
+    """What one pass over an experiment's items gathers besides their scores."""
+
+    modes: set[str] = field(default_factory=set)
+    latency_min: float | None = None
+
+
 @dataclass
 class _Pending:
-    """An experiment whose evaluation is (re)made in this run, already scored by the rubric."""
+    """An experiment whose evaluation is (re)made in this run, already scored by the rubric. Without a judge its
+    scored items are spooled to disk as they come (`spool`, with `rated` for the grade); with one, they are
+    held (`items`) for the judge."""
 
     path: Path
-    experiment: Experiment
+    experiment: Experiment | StreamedExperiment
     out: Path
     inputs: dict[str, str]
     before: Freshness
     existing: Evaluation | None
-    items: list[ItemEvaluation]
+    items: list[ItemEvaluation] | None
     mode: str
+    seen: _Seen
+    spool: ListSpool | None = None
+    rated: list[_Rated] = field(default_factory=list)
 
 
 def _experiment_files(experiment_dir: Path | None, experiment_file: Path | None) -> tuple[Path, list[Path]]:
@@ -143,23 +165,31 @@ def _scoring_input(exp: Experiment, item: ItemResult, external: dict[str, Ground
 
 
 def score_experiment(
-    exp: Experiment, external: dict[str, GroundTruth], exp_path: Path
+    exp: Experiment | StreamedExperiment, external: dict[str, GroundTruth], exp_path: Path
 ) -> tuple[list[ItemEvaluation], str]:
     """Per-item scores and the mode ("comparative" or "standalone")."""
-    items: list[ItemEvaluation] = []
-    modes: set[str] = set()
+    seen = _Seen()
+    items = list(_score_items(exp, external, exp_path, seen))
+    return items, _mode_of(exp, external, exp_path, seen)
+
+
+def _score_items(
+    exp: Experiment | StreamedExperiment, external: dict[str, GroundTruth], exp_path: Path, seen: _Seen
+) -> Iterator[ItemEvaluation]:
+    """Each item's scores, one at a time; the modes met and the fastest answer go into `seen`."""
+    modes = seen.modes
     for item in exp.items:
         if item.status == "error":
-            items.append(
-                ItemEvaluation(
-                    item_id=item.item_id,
-                    source=item.source,
-                    status="error",
-                    error=item.error,
-                    passed=False if exp.use_case == "qa" else None,
-                )
+            yield ItemEvaluation(
+                item_id=item.item_id,
+                source=item.source,
+                status="error",
+                error=item.error,
+                passed=False if exp.use_case == "qa" else None,
             )
             continue
+        if seen.latency_min is None or item.latency_s < seen.latency_min:
+            seen.latency_min = item.latency_s
         scoring = _scoring_input(exp, item, external)
         if scoring.references is not None:  # free text: human references, or an imported free-text output
             mode = "comparative" if scoring.references else "standalone"
@@ -174,23 +204,44 @@ def score_experiment(
             )
         criteria, passed = scorer.score(scoring)
         modes.add(mode)
-        items.append(
-            ItemEvaluation(item_id=item.item_id, source=item.source, status="scored", criteria=criteria, passed=passed)
-        )
-    if len(modes) > 1:
+        yield ItemEvaluation(item_id=item.item_id, source=item.source, status="scored", criteria=criteria, passed=passed)
+
+
+def _mode_of(exp: Experiment | StreamedExperiment, external: dict[str, GroundTruth], exp_path: Path, seen: _Seen) -> str:
+    if len(seen.modes) > 1:
         raise InputError(
             "has ground truth for some items and not for others",
             file=exp_path,
             fix="pass -g with ground truth covering every item",
         )
-    return items, (modes.pop() if modes else ("comparative" if exp.groundtruth == "embedded" or external else "standalone"))
+    if seen.modes:
+        return next(iter(seen.modes))
+    return "comparative" if exp.groundtruth == "embedded" or external else "standalone"
+
+
+def _spool_scores(
+    out: Path, exp: StreamedExperiment | Experiment, external: dict[str, GroundTruth], exp_path: Path, seen: _Seen
+) -> tuple[ListSpool, list[_Rated]]:
+    """Score the items into a spool beside `out`, keeping only what the grade needs of each."""
+    spool = ListSpool(out, "items")
+    rated: list[_Rated] = []
+    try:
+        for ev in _score_items(exp, external, exp_path, seen):
+            spool.add(ev)
+            rated.append(_Rated(ev.item_id, ev.status, ev.passed,
+                                tuple(_Rating(r.criterion, r.rating, r.value) for r in ev.criteria)))
+    except BaseException:
+        spool.discard()
+        raise
+    return spool, rated
 
 
 def _evaluate(pending: _Pending, gt_source: str, judged: JudgeOutcome | None) -> Evaluation:
     exp, mode, inputs = pending.experiment, pending.mode, pending.inputs
-    free_text = any(r.criterion in rubric.REFERENCE_CRITERIA for i in pending.items for r in i.criteria)
+    scored = pending.items if pending.items is not None else pending.rated
+    free_text = any(r.criterion in rubric.REFERENCE_CRITERIA for i in scored for r in i.criteria)
     criteria_names = rubric.criteria_for(exp.use_case, mode, free_text)
-    criteria, grade = rubric.aggregate(pending.items, criteria_names, exp.use_case)
+    criteria, grade = rubric.aggregate(scored, criteria_names, exp.use_case)  # type: ignore[arg-type]
     if judged is not None and (not judged.complete or judged.summary.unscored_samples):
         # Not current: the next run asks again for the failed calls and the unusable (unscored) replies.
         inputs = {
@@ -211,7 +262,7 @@ def _evaluate(pending: _Pending, gt_source: str, judged: JudgeOutcome | None) ->
         experiment_file=pending.path.as_posix(),
         experiment_fingerprint=inputs["experiment"],
         groundtruth_source=gt_source if mode == "comparative" else "none",
-        items=judged.items if judged is not None else pending.items,
+        items=judged.items if judged is not None else (pending.items or []),  # spooled items join at the write
         criteria=criteria,
         grade=grade,
         inference=InferenceSummary(
@@ -225,7 +276,7 @@ def _evaluate(pending: _Pending, gt_source: str, judged: JudgeOutcome | None) ->
             time_to_success_p50_s=t.time_to_success_p50_s,
             time_to_success_p95_s=t.time_to_success_p95_s,
             retried_items=t.retried_items,
-            latency_min_s=min((i.latency_s for i in exp.items if i.status == "ok"), default=0.0),
+            latency_min_s=pending.seen.latency_min or 0.0,
             latency_max_s=t.latency_max_s,
             items_answered=t.ok,
         ),
@@ -355,151 +406,85 @@ def run_eval(
     judge_fp = judge.fingerprint() if judge is not None else None
     pending: list[_Pending] = []
     claimed: dict[Path, Path] = {}
-    for path, exp in loaded:
-        rel = path.relative_to(root) if root in path.parents else Path(path.name)
-        out = output_dir / rel.with_name(evaluation_name(path, exp))
-        if out in claimed:
-            raise InputError(
-                f"would be scored as '{exp.experiment_name}', like {claimed[out]} (both into {out.name})",
-                file=path,
-                fix="rename one of them: a template's file stem is the name of the system it holds",
+    try:  # a spool not committed (an error in a later experiment, an interrupt) leaves nothing behind
+        for path, exp in loaded:
+            rel = path.relative_to(root) if root in path.parents else Path(path.name)
+            out = output_dir / rel.with_name(evaluation_name(path, exp))
+            if out in claimed:
+                raise InputError(
+                    f"would be scored as '{exp.experiment_name}', like {claimed[out]} (both into {out.name})",
+                    file=path,
+                    fix="rename one of them: a template's file stem is the name of the system it holds",
+                )
+            claimed[out] = path
+            inputs = {
+                "experiment": made_from[path],
+                "groundtruth": gt_fp if external else "embedded" if exp.groundtruth == "embedded" else "none",
+                "scorer": scorer_fp,
+            }
+            if judge_fp is not None:
+                inputs["judge"] = judge_fp  # without --judge the inputs (and so existing evaluations) are unchanged
+            # Without a judge the existing evaluation's items are not needed: only its header is kept.
+            state, existing = freshness(out, Evaluation, inputs) if judge is not None else evaluation_freshness(out, inputs)
+            if state is Freshness.STALE and judge is None and _keeps_judge(existing, inputs):
+                state = Freshness.CURRENT
+            if state is Freshness.CURRENT and not force:
+                summary.skipped += 1
+                summary.outputs.append(out)
+                if existing is not None and existing.mode == "standalone":
+                    summary.standalone += 1
+                if judge is not None:
+                    judge_journal_path(out).unlink(missing_ok=True)
+                continue
+            before = Freshness.STALE if state is Freshness.CURRENT else state
+            seen = _Seen()
+            if judge is None:
+                spool, rated = _spool_scores(out, exp, external, path, seen)
+                pending.append(_Pending(path, exp, out, inputs, before, existing, None, _mode_of(exp, external, path, seen),
+                                        seen, spool, rated))
+            else:
+                items = list(_score_items(exp, external, path, seen))
+                pending.append(_Pending(path, exp, out, inputs, before, existing, items, _mode_of(exp, external, path, seen), seen))
+
+        # Every judge call happens before any evaluation is written, so a missing key or a bad spec touches nothing.
+        outcomes: list[JudgeOutcome | None] = [None] * len(pending)
+        if judge is not None and pending:
+            judged = judge_experiments(
+                _judge_targets(pending, judge, external), judge, reuse=not force, show_progress=show_progress
             )
-        claimed[out] = path
-        inputs = {
-            "experiment": made_from[path],
-            "groundtruth": gt_fp if external else "embedded" if exp.groundtruth == "embedded" else "none",
-            "scorer": scorer_fp,
-        }
-        if judge_fp is not None:
-            inputs["judge"] = judge_fp  # without --judge the inputs (and so existing evaluations) are unchanged
-        state, existing = freshness(out, Evaluation, inputs)
-        if state is Freshness.STALE and judge is None and _keeps_judge(existing, inputs):
-            state = Freshness.CURRENT
-        if state is Freshness.CURRENT and not force:
-            summary.skipped += 1
-            summary.outputs.append(out)
-            if existing is not None and existing.mode == "standalone":
+            outcomes = list(judged)
+            summary.notes.append(_judge_note(judge, judged))
+
+        for p, outcome in zip(pending, outcomes):
+            evaluation = _evaluate(p, gt_source, outcome)
+            if p.spool is not None:
+                p.spool.commit(evaluation)
+            else:
+                write_artifact(p.out, evaluation)
+            summary.count(p.before)
+            summary.outputs.append(p.out)
+            if evaluation.mode == "standalone":
                 summary.standalone += 1
-            if judge is not None:
-                judge_journal_path(out).unlink(missing_ok=True)
-            continue
-        items, mode = score_experiment(exp, external, path)
-        before = Freshness.STALE if state is Freshness.CURRENT else state
-        pending.append(_Pending(path, exp, out, inputs, before, existing, items, mode))
-
-    # Every judge call happens before any evaluation is written, so a missing key or a bad spec touches nothing.
-    outcomes: list[JudgeOutcome | None] = [None] * len(pending)
-    if judge is not None and pending:
-        judged = judge_experiments(
-            _judge_targets(pending, judge, external), judge, reuse=not force, show_progress=show_progress
-        )
-        outcomes = list(judged)
-        summary.notes.append(_judge_note(judge, judged))
-
-    for p, outcome in zip(pending, outcomes):
-        evaluation = _evaluate(p, gt_source, outcome)
-        write_artifact(p.out, evaluation)
-        summary.count(p.before)
-        summary.outputs.append(p.out)
-        if evaluation.mode == "standalone":
-            summary.standalone += 1
-        if outcome is None:
-            continue
-        if outcome.complete:
-            judge_journal_path(p.out).unlink(missing_ok=True)
-        else:
-            summary.failed += 1
-            summary.failures.append(
-                f"{p.experiment.experiment_name}: {outcome.summary.failed_samples} judge calls failed after retries "
-                "(see the judge samples' errors); run the same command again to call only them"
-            )
+            if outcome is None:
+                continue
+            if outcome.complete:
+                judge_journal_path(p.out).unlink(missing_ok=True)
+            else:
+                summary.failed += 1
+                summary.failures.append(
+                    f"{p.experiment.experiment_name}: {outcome.summary.failed_samples} judge calls failed after retries "
+                    "(see the judge samples' errors); run the same command again to call only them"
+                )
+    finally:
+        for p in pending:
+            if p.spool is not None:
+                p.spool.discard()
     _note_consolidated(summary, update_consolidated(output_dir))
     return summary
 
 
-def _note_consolidated(summary: EvalSummary, result: "Consolidation") -> None:
+def _note_consolidated(summary: EvalSummary, result: Consolidation) -> None:
     summary.notes.append(
         f"consolidated: {result.path} ({result.reread} of {result.entries} entries read from changed evaluation files)"
     )
     summary.damaged.extend(result.damaged)
-
-
-@dataclass
-class Consolidation:
-    path: Path
-    entries: int
-    reread: int
-    damaged: list[str]
-
-
-def update_consolidated(output_dir: Path, *, regenerate: bool = False) -> Consolidation:
-    """One entry per evaluation file, all of one shape. Unchanged files (same content hash) keep their entry and
-    are not re-parsed; `regenerate` re-reads every file. Entries of deleted files are dropped."""
-    output_dir = Path(output_dir)
-    target = output_dir / CONSOLIDATED_NAME
-    previous: ConsolidatedEvaluations | None = None
-    if target.exists() and not regenerate:
-        try:
-            previous = read_artifact(target, ConsolidatedEvaluations)
-        except (ArtifactError, InputError):
-            previous = None
-    old_files = {f.file_path: f for f in previous.evaluation_files} if previous else {}
-    old_entries = {e.file_path: e for e in previous.evaluations} if previous else {}
-    now = datetime.now(timezone.utc)
-    files: list[EvaluationFileEntry] = []
-    entries: list[EvaluationSummaryEntry] = []
-    damaged: list[str] = []
-    reread = 0
-    for path in sorted(output_dir.rglob("*" + EVAL_SUFFIX)):
-        rel = path.relative_to(output_dir).as_posix()
-        fp = fingerprint_file(path)
-        old = old_files.get(rel)
-        if old is not None and old.fingerprint == fp and rel in old_entries:
-            files.append(old)
-            entries.append(old_entries[rel])
-            continue
-        try:
-            ev = read_artifact(path, Evaluation)
-        except (ArtifactError, InputError) as exc:
-            damaged.append(exc.one_line())
-            continue
-        reread += 1
-        files.append(
-            EvaluationFileEntry(
-                file_path=rel, fingerprint=fp, added_at=old.added_at if old else now, last_modified=now
-            )
-        )
-        entries.append(
-            EvaluationSummaryEntry(
-                experiment_name=ev.experiment_name,
-                file_path=rel,
-                provider=ev.provider,
-                model=ev.model,
-                use_case=ev.use_case,
-                mode=ev.mode,
-                grade=ev.grade,
-                inference=ev.inference,
-                judge=_judge_entry(ev),
-            )
-        )
-    write_artifact(
-        target,
-        ConsolidatedEvaluations(inputs={f.file_path: f.fingerprint for f in files}, evaluation_files=files, evaluations=entries),
-    )
-    return Consolidation(target, len(entries), reread, damaged)
-
-
-def _judge_entry(ev: Evaluation) -> JudgeEntry | None:
-    if ev.judge is None:
-        return None
-    j = ev.judge
-    return JudgeEntry(
-        spec=j.spec,
-        mode=j.mode,
-        samples_per_item=j.samples_per_item,
-        grade=j.grade,
-        unscored_items=j.unscored_items,
-        usage=j.usage,
-        cost_usd=j.cost_usd,
-        cost_status=j.cost_status,
-    )

@@ -7,7 +7,8 @@ from pathlib import Path
 
 from gaia_eval.artifacts.experiment import Experiment
 from gaia_eval.artifacts.response_template import TEMPLATE_SUFFIXES, is_response_template, template_stem
-from gaia_eval.artifacts.store import fingerprint_file, read_artifact
+from gaia_eval.artifacts.store import fingerprint_file
+from gaia_eval.artifacts.streamed import StreamedExperiment, read_experiment
 from gaia_eval.errors import InputError
 
 EXPERIMENT_SUFFIX = ".experiment.json"
@@ -40,17 +41,18 @@ def find_scorable_files(root: Path) -> list[Path]:
     return files
 
 
-def evaluation_name(path: Path, experiment: Experiment) -> str:
+def evaluation_name(path: Path, experiment: Experiment | StreamedExperiment) -> str:
     """`X.experiment.json` -> `X.experiment.eval.json`; a template is named after the system it holds."""
     if is_template(path):
         return f"{experiment.safe_name}.experiment.eval.json"
     return path.name.removesuffix(".json") + ".eval.json"
 
 
-def load_scorable(path: Path, groundtruth: Path | None) -> tuple[Experiment, list[str], str]:
-    """(experiment, test_ids whose response is empty, fingerprint of its inputs)."""
+def load_scorable(path: Path, groundtruth: Path | None) -> tuple[Experiment | StreamedExperiment, list[str], str]:
+    """(experiment, test_ids whose response is empty, fingerprint of its inputs). An experiment file is streamed:
+    its items are read (and validated) on each pass over them, never all held."""
     if not is_template(path):
-        experiment = read_artifact(path, Experiment)
+        experiment = read_experiment(path)
         check_use_case_matches_items(path, experiment)
         return experiment, [], fingerprint_file(path)
     if is_response_template(path):
@@ -65,7 +67,7 @@ def load_scorable(path: Path, groundtruth: Path | None) -> tuple[Experiment, lis
     return experiment, empty, fingerprint(inputs)
 
 
-def check_use_case_matches_items(path: Path, experiment: Experiment) -> None:
+def check_use_case_matches_items(path: Path, experiment: Experiment | StreamedExperiment) -> None:
     """A qa experiment holds answers to questions, a summarization or email one holds summaries: an
     experiment whose `use_case` says otherwise would be scored by the wrong rubric."""
     qa = experiment.use_case == "qa"

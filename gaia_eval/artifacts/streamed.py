@@ -1,0 +1,218 @@
+"""Experiments and evaluations read and written an item at a time, so that scoring 10,000 items takes the memory
+of a few of them: an experiment whose items are parsed as they are iterated and whose sources are read when asked
+for, an evaluation's header read without keeping its items, and the spool that writes an evaluation's items as
+they are scored. A file the stream reader cannot follow, or one that does not validate, is read whole by
+`read_artifact`, which gives the usual one-line message (or, for a valid file, the whole artifact)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import tempfile
+from collections import OrderedDict
+from collections.abc import Iterator, Mapping
+from pathlib import Path
+from typing import Any, TypeVar
+
+import orjson
+from pydantic import BaseModel, ValidationError
+
+from gaia_eval.artifacts.evaluation import Evaluation, ItemEvaluation
+from gaia_eval.artifacts.experiment import Experiment, ExperimentHeader, ItemResult
+from gaia_eval.artifacts.groundtruth import SourceDocument
+from gaia_eval.artifacts.store import (
+    Freshness,
+    _unwritable,
+    atomic_write_with,
+    canonical_json,
+    read_artifact,
+)
+from gaia_eval.artifacts.stream import Layout, SpanReader, Unreadable, scan
+
+M = TypeVar("M", bound=BaseModel)
+_ELEMENT = orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2
+_INDENT = b"\n    "  # an element of a top-level list, in the canonical layout (2 spaces per level)
+
+
+def _read_header(path: Path, header_model: type[M], big: dict[str, type[BaseModel]], *, check: bool) -> tuple[M, Layout] | None:
+    """The artifact's fields but the big containers (left empty when the model has them); with `check`, every
+    element of those is validated on the way and dropped. None: not followable or not valid (read it whole)."""
+    try:
+        layout = scan(path, frozenset(big))
+    except (Unreadable, OSError):
+        return None
+    if any(key not in layout.elements and key not in layout.members for key in big):
+        return None  # missing, or not a container of objects: the full read names the field
+    reader = SpanReader(path)
+    try:
+        data: dict[str, Any] = {}
+        for key, value in layout.values.items():
+            if key in big:
+                if key in header_model.model_fields:
+                    data[key] = [] if key in layout.elements else {}
+                continue
+            data[key] = orjson.loads(value if isinstance(value, bytes) else reader.read(value))
+        header = header_model.model_validate(data)
+        if check:
+            for key, model in big.items():
+                for span in layout.elements.get(key) or layout.members.get(key, {}).values():
+                    model.model_validate_json(reader.read(span))
+    except (orjson.JSONDecodeError, ValidationError):
+        return None
+    finally:
+        reader.close()
+    return header, layout
+
+
+class _Items:
+    """An experiment's items, parsed one at a time each time they are iterated."""
+
+    def __init__(self, path: Path, spans: list[tuple[int, int]]) -> None:
+        self._path, self._spans = path, spans
+
+    def __len__(self) -> int:
+        return len(self._spans)
+
+    def __iter__(self) -> Iterator[ItemResult]:
+        reader = SpanReader(self._path)
+        try:
+            for span in self._spans:
+                try:
+                    yield ItemResult.model_validate_json(reader.read(span))
+                except ValidationError:
+                    read_artifact(self._path, Experiment)  # the usual one-line message naming the field
+                    raise
+        finally:
+            reader.close()
+
+
+class _Sources(Mapping[str, SourceDocument]):
+    """An experiment's source documents, read from the file when asked for (the last few kept)."""
+
+    def __init__(self, path: Path, spans: dict[str, tuple[int, int]]) -> None:
+        self._path, self._spans = path, spans
+        self._recent: OrderedDict[str, SourceDocument] = OrderedDict()
+
+    def __getitem__(self, name: str) -> SourceDocument:
+        if name in self._recent:
+            self._recent.move_to_end(name)
+            return self._recent[name]
+        reader = SpanReader(self._path)
+        try:
+            doc = SourceDocument.model_validate_json(reader.read(self._spans[name]))
+        except ValidationError:
+            read_artifact(self._path, Experiment)
+            raise
+        finally:
+            reader.close()
+        self._recent[name] = doc
+        if len(self._recent) > 8:
+            self._recent.popitem(last=False)
+        return doc
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._spans)
+
+    def __len__(self) -> int:
+        return len(self._spans)
+
+
+class StreamedExperiment:
+    """An experiment file read lazily: its header at once, `items` one at a time as they are iterated (again on
+    each pass), `sources` when one is asked for. Reads like an Experiment."""
+
+    def __init__(self, path: Path, header: ExperimentHeader, layout: Layout) -> None:
+        self.header = header
+        self.items = _Items(path, layout.elements["items"])
+        self.sources = _Sources(path, layout.members["sources"])
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.header, name)
+
+
+def read_experiment(path: Path) -> Experiment | StreamedExperiment:
+    """An experiment file, streamed (see StreamedExperiment); one the stream reader cannot follow is read whole."""
+    found = _read_header(Path(path), ExperimentHeader, {"items": ItemResult, "sources": SourceDocument}, check=False)
+    if found is None or not found[1].elements["items"]:
+        return read_artifact(path, Experiment)
+    return StreamedExperiment(Path(path), *found)
+
+
+def read_evaluation_header(path: Path) -> Evaluation:
+    """An evaluation file with its items left out (`items` is empty), every item validated on the way."""
+    found = _read_header(Path(path), Evaluation, {"items": ItemEvaluation}, check=True)
+    if found is None:
+        return read_artifact(path, Evaluation).model_copy(update={"items": []})
+    return found[0]
+
+
+def evaluation_freshness(path: Path, expected_inputs: dict[str, str]) -> tuple[Freshness, Evaluation | None]:
+    """store.freshness for an evaluation, without holding its items (the returned one has none)."""
+    from gaia_eval.errors import ArtifactError, InputError
+
+    path = Path(path)
+    if not path.exists():
+        return Freshness.MISSING, None
+    try:
+        evaluation = read_evaluation_header(path)
+    except (ArtifactError, InputError):
+        return Freshness.STALE, None
+    return (Freshness.CURRENT if evaluation.inputs == expected_inputs else Freshness.STALE), evaluation
+
+
+class ListSpool:
+    """The elements of an artifact's one big list (`key`), spooled to a temp file beside `target` as they are
+    made. `commit(artifact)` writes the artifact (given with that list empty) atomically, with the bytes
+    write_artifact would write for it with the list filled; `discard` drops the spool. Until commit, nothing
+    of the target changes."""
+
+    def __init__(self, target: Path, key: str) -> None:
+        self.target, self.key = Path(target), key
+        self.count = 0
+        self._fh: Any = None
+        self._tmp: str | None = None
+
+    def add(self, element: BaseModel) -> None:
+        data = orjson.dumps(element.model_dump(mode="json"), option=_ELEMENT).replace(b"\n", _INDENT)
+        try:
+            if self._fh is None:
+                self.target.parent.mkdir(parents=True, exist_ok=True)
+                fd, self._tmp = tempfile.mkstemp(prefix=f".{self.target.name}.", suffix=".spool.tmp", dir=self.target.parent)
+                self._fh = os.fdopen(fd, "w+b")
+            self._fh.write(("," if self.count else "").encode() + _INDENT + data)
+        except OSError as exc:
+            self.discard()
+            raise _unwritable(self.target, exc) from None
+        self.count += 1
+
+    def commit(self, artifact: BaseModel) -> bool:
+        """Write the target; False when it already held these bytes (it keeps its mtime)."""
+        head = canonical_json(artifact)
+        marker = b'\n  "' + self.key.encode() + b'": []'
+        cut = head.index(marker) + len(marker) - 1  # just before the empty list's "]"
+
+        def write(fh: Any) -> None:
+            if self._fh is None:
+                fh.write(head)
+                return
+            fh.write(head[:cut])
+            self._fh.flush()
+            self._fh.seek(0)
+            shutil.copyfileobj(self._fh, fh, 1 << 20)
+            fh.write(b"\n  " + head[cut:])
+
+        try:
+            return atomic_write_with(self.target, write, skip_if_same=True)
+        finally:
+            self.discard()
+
+    def discard(self) -> None:
+        if self._fh is not None:
+            self._fh.close()
+            self._fh = None
+        if self._tmp is not None:
+            try:
+                os.unlink(self._tmp)
+            except FileNotFoundError:
+                pass
+            self._tmp = None
