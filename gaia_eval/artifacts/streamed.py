@@ -171,11 +171,13 @@ class ListSpool:
         self.count = 0
         self._fh: Any = None
         self._tmp: str | None = None
+        self._made: list[Path] = []  # folders the spool created: removed again if it is discarded
 
     def add(self, element: BaseModel) -> None:
         data = orjson.dumps(element.model_dump(mode="json"), option=_ELEMENT).replace(b"\n", _INDENT)
         try:
             if self._fh is None:
+                self._made = [p for p in (self.target.parent, *self.target.parent.parents) if not p.exists()]
                 self.target.parent.mkdir(parents=True, exist_ok=True)
                 fd, self._tmp = tempfile.mkstemp(prefix=f".{self.target.name}.", suffix=".spool.tmp", dir=self.target.parent)
                 self._fh = os.fdopen(fd, "w+b")
@@ -204,6 +206,7 @@ class ListSpool:
         try:
             return atomic_write_with(self.target, write, skip_if_same=True)
         finally:
+            self._made = []
             self.discard()
 
     def discard(self) -> None:
@@ -216,3 +219,9 @@ class ListSpool:
             except FileNotFoundError:
                 pass
             self._tmp = None
+        for folder in self._made:  # a run stopped before its first write leaves no trace
+            try:
+                folder.rmdir()
+            except OSError:
+                break
+        self._made = []

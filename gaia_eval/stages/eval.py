@@ -221,8 +221,8 @@ def _mode_of(exp: Experiment | StreamedExperiment, external: dict[str, GroundTru
 
 def _spool_scores(
     out: Path, exp: StreamedExperiment | Experiment, external: dict[str, GroundTruth], exp_path: Path, seen: _Seen
-) -> tuple[ListSpool, list[_Rated]]:
-    """Score the items into a spool beside `out`, keeping only what the grade needs of each."""
+) -> tuple[ListSpool, list[_Rated], str]:
+    """Score the items into a spool beside `out`, keeping only what the grade needs of each; and the mode."""
     spool = ListSpool(out, "items")
     rated: list[_Rated] = []
     try:
@@ -230,10 +230,10 @@ def _spool_scores(
             spool.add(ev)
             rated.append(_Rated(ev.item_id, ev.status, ev.passed,
                                 tuple(_Rating(r.criterion, r.rating, r.value) for r in ev.criteria)))
+        return spool, rated, _mode_of(exp, external, exp_path, seen)
     except BaseException:
         spool.discard()
         raise
-    return spool, rated
 
 
 def _evaluate(pending: _Pending, gt_source: str, judged: JudgeOutcome | None) -> Evaluation:
@@ -439,9 +439,8 @@ def run_eval(
             before = Freshness.STALE if state is Freshness.CURRENT else state
             seen = _Seen()
             if judge is None:
-                spool, rated = _spool_scores(out, exp, external, path, seen)
-                pending.append(_Pending(path, exp, out, inputs, before, existing, None, _mode_of(exp, external, path, seen),
-                                        seen, spool, rated))
+                spool, rated, mode = _spool_scores(out, exp, external, path, seen)
+                pending.append(_Pending(path, exp, out, inputs, before, existing, None, mode, seen, spool, rated))
             else:
                 items = list(_score_items(exp, external, path, seen))
                 pending.append(_Pending(path, exp, out, inputs, before, existing, items, _mode_of(exp, external, path, seen), seen))
@@ -476,7 +475,7 @@ def run_eval(
                     "(see the judge samples' errors); run the same command again to call only them"
                 )
     finally:
-        for p in pending:
+        for p in reversed(pending):  # the last made first: the first spool removes the folder it made
             if p.spool is not None:
                 p.spool.discard()
     _note_consolidated(summary, update_consolidated(output_dir))

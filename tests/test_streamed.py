@@ -1,0 +1,124 @@
+"""eval streams big files: the structural scan finds every top-level value and element whatever the layout and
+wherever a chunk cuts, a streamed experiment reads like the whole one, the spool writes write_artifact's exact
+bytes, and eval's output is the same as when the experiment is read whole. (Peak memory is measured by
+tests/perf/bench_eval_memory.py, not asserted here.)"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+import pytest
+
+from gaia_eval.artifacts import stream, streamed
+from gaia_eval.artifacts.evaluation import Evaluation
+from gaia_eval.artifacts.experiment import Experiment
+from gaia_eval.artifacts.store import canonical_json, read_artifact, write_artifact
+from gaia_eval.errors import ArtifactError, InputError
+from gaia_eval.stages.batch_experiment import run_batch_experiment
+from gaia_eval.stages.eval import run_eval
+from gaia_eval.stages.generate import run_generate
+from gaia_eval.stages.groundtruth import run_groundtruth
+
+
+@pytest.fixture()
+def experiments(tmp_path: Path) -> Path:
+    run_generate("meeting", tmp_path / "docs", types=["standup", "planning", "client_call"], count_per_type=2, seed=3)
+    run_groundtruth(input_dir=tmp_path / "docs", use_case="summarization", output_dir=tmp_path / "gt")
+    run_batch_experiment(None, tmp_path / "gt", tmp_path / "exp", show_progress=False)
+    return tmp_path / "exp"
+
+
+def _read(path: Path, span: tuple[int, int]) -> object:
+    return orjson.loads(path.read_bytes()[span[0]:span[1]])
+
+
+@pytest.mark.parametrize("chunk", [1, 7, 64, 1 << 22])
+def test_the_scan_finds_values_and_elements_in_any_layout_and_across_chunk_cuts(tmp_path, monkeypatch, chunk):
+    monkeypatch.setattr(stream, "CHUNK", chunk)
+    doc = {"a": 1.5, "items": [{"x": "br]ack{ets \" in [a] string\\"}, {"y": [1, {"z": None}]}, {}],
+           "n": None, "s": "}", "sources": {"k\"ey": {"t": "{["}, "two": {"t": "x"}}, "t": True, "u": {"v": [[]]}}
+    for option in (0, orjson.OPT_INDENT_2):
+        path = tmp_path / "doc.json"
+        path.write_bytes(b"\n " + orjson.dumps(doc, option=option) + b"\n")
+        layout = stream.scan(path, frozenset({"items", "sources"}))
+        assert [_read(path, s) for s in layout.elements["items"]] == doc["items"]
+        assert {k: _read(path, s) for k, s in layout.members["sources"].items()} == doc["sources"]
+        values = {k: orjson.loads(v) if isinstance(v, bytes) else _read(path, v) for k, v in layout.values.items()}
+        assert values == doc
+
+
+@pytest.mark.parametrize("text", [b'{"a": 1', b'{"a" 1}', b'{"a": 1,}', b'[1]', b'{"items": [1, 2]}',
+                                  b'{"items": [{"x": 1} {"y": 2}]}', b'{"a": 1} {', b'{"items": [{"x": 1]]}'])
+def test_what_the_scan_cannot_follow_is_unreadable(tmp_path, text):
+    path = tmp_path / "bad.json"
+    path.write_bytes(text)
+    with pytest.raises(stream.Unreadable):
+        stream.scan(path, frozenset({"items"}))
+
+
+def test_a_streamed_experiment_reads_like_the_whole_one(experiments, monkeypatch):
+    monkeypatch.setattr(stream, "CHUNK", 1000)
+    path = experiments / "baseline-lead.experiment.json"
+    whole = read_artifact(path, Experiment)
+    lazy = streamed.read_experiment(path)
+    assert isinstance(lazy, streamed.StreamedExperiment)
+    assert list(lazy.items) == whole.items and list(lazy.items) == whole.items  # each pass reads them again
+    assert dict(lazy.sources) == whole.sources
+    assert lazy.experiment_name == whole.experiment_name and lazy.totals == whole.totals
+
+
+def test_a_damaged_item_is_the_usual_one_line_message_naming_its_field(experiments):
+    path = experiments / "baseline-lead.experiment.json"
+    data = orjson.loads(path.read_bytes())
+    data["items"][3]["status"] = "maybe"
+    path.write_bytes(orjson.dumps(data))
+    with pytest.raises(ArtifactError) as caught:
+        list(streamed.read_experiment(path).items)
+    assert caught.value.field == "items.3.status" and "Experiment" in caught.value.one_line()
+    path.write_bytes(b'{"items": [')
+    with pytest.raises(InputError, match="not valid JSON"):
+        streamed.read_experiment(path)
+
+
+def test_the_spool_writes_the_bytes_write_artifact_writes(experiments, tmp_path):
+    run_eval(experiment_dir=experiments, output_dir=tmp_path / "ev")
+    whole = read_artifact(tmp_path / "ev" / "baseline-lead.experiment.eval.json", Evaluation)
+    write_artifact(tmp_path / "a.eval.json", whole)
+    spool = streamed.ListSpool(tmp_path / "b.eval.json", "items")
+    for item in whole.items:
+        spool.add(item)
+    assert spool.commit(whole.model_copy(update={"items": []}))
+    assert (tmp_path / "b.eval.json").read_bytes() == (tmp_path / "a.eval.json").read_bytes()
+    assert [p.name for p in tmp_path.iterdir() if p.name.endswith(".tmp")] == []
+    empty = streamed.ListSpool(tmp_path / "c.eval.json", "items")
+    assert empty.commit(whole.model_copy(update={"items": []}))
+    assert (tmp_path / "c.eval.json").read_bytes() == canonical_json(whole.model_copy(update={"items": []}))
+
+
+def test_eval_streamed_gives_the_evaluation_eval_gave_reading_the_experiment_whole(experiments, tmp_path, monkeypatch):
+    run_eval(experiment_dir=experiments, output_dir=tmp_path / "streamed")
+    import gaia_eval.stages.eval_inputs as eval_inputs
+
+    monkeypatch.setattr(eval_inputs, "read_experiment", lambda path: read_artifact(path, Experiment))
+    run_eval(experiment_dir=experiments, output_dir=tmp_path / "whole")
+    for name in ("baseline-lead.experiment.eval.json", "baseline-textrank.experiment.eval.json"):
+        raw = (tmp_path / "streamed" / name).read_bytes()
+        assert raw == canonical_json(read_artifact(tmp_path / "streamed" / name, Evaluation))  # canonical bytes
+        a, b = orjson.loads(raw), orjson.loads((tmp_path / "whole" / name).read_bytes())
+        assert a.pop("evaluated_at") and b.pop("evaluated_at")
+        assert a == b
+    # Up to date: skipped on the header alone; the index lists both.
+    again = run_eval(experiment_dir=experiments, output_dir=tmp_path / "streamed")
+    assert again.skipped == 2 and (tmp_path / "streamed" / name).read_bytes() == raw
+
+
+def test_an_error_in_a_later_experiment_leaves_no_evaluation_and_no_spool(experiments, tmp_path):
+    bad = experiments / "zz.experiment.json"
+    data = orjson.loads((experiments / "baseline-lead.experiment.json").read_bytes())
+    data["experiment_name"] = data["safe_name"] = "zz"
+    data["items"][-1]["groundtruth_summaries"] = None  # ground truth for some items and not for others
+    bad.write_bytes(orjson.dumps(data))
+    with pytest.raises(InputError, match="some items and not for others"):
+        run_eval(experiment_dir=experiments, output_dir=tmp_path / "ev")
+    assert not (tmp_path / "ev").exists()  # not even the folder: nothing was written
