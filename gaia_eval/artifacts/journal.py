@@ -1,13 +1,17 @@
-"""Item journals of running stages: one JSON line per finished record, flushed and fsynced as it lands.
+"""Item journals of running stages: one JSON line per finished record, handed to the kernel as it lands and
+fsynced by a background thread (group commit).
 
-A run killed at any moment leaves at most one partial last line, which the reader ignores; every complete
-line is a validated record. batch-experiment journals ItemResults beside the experiment file until that file
+A line handed to the kernel survives the process being killed (kill -9 included); the fsync makes it survive
+a power cut too. It runs beside the calls instead of in the event loop: at 3 ms per fsync on a busy disk, one
+per item in the loop capped a run at about 300 items/s whatever the model's speed. A run killed at any moment
+leaves at most one partial last line, which the reader ignores; every complete line is a validated record. batch-experiment journals ItemResults beside the experiment file until that file
 is written; eval journals its LLM judge samples the same way.
 """
 
 from __future__ import annotations
 
 import os
+import threading
 from pathlib import Path
 from typing import TypeVar
 
@@ -49,7 +53,9 @@ def read_journal(path: Path) -> dict[str, ItemResult]:
 
 
 class JournalWriter:
-    """Appends records (any pydantic model); each append is durable (fsync) before the call returns."""
+    """Appends records (any pydantic model). Each append is in the kernel before the call returns (a killed
+    process loses nothing), and on disk (fsync) within one fsync's time after it; `close` waits for that. A
+    write or fsync the disk refuses (full) is a StorageError naming the journal, at that append or the next."""
 
     def __init__(self, path: Path, *, truncate: bool = False) -> None:
         self.path = Path(path)
@@ -62,6 +68,11 @@ class JournalWriter:
             ) from None
         if not truncate and self._fh.tell() > 0:
             self._terminate_partial_line()
+        self._lock = threading.Condition()
+        self._written = self._synced = 0
+        self._closing = False
+        self._sync_error: OSError | None = None
+        self._syncer: threading.Thread | None = None
 
     def _terminate_partial_line(self) -> None:
         # A kill mid-append leaves a line without its newline; start ours on a fresh line.
@@ -71,19 +82,54 @@ class JournalWriter:
                 self._fh.write(b"\n")
 
     def append(self, record: BaseModel | dict) -> None:
+        if self._sync_error is not None:
+            raise storage_error(self.path, self._sync_error)
         try:
             data = record.model_dump(mode="json") if isinstance(record, BaseModel) else record
             self._fh.write(orjson.dumps(data) + b"\n")
             self._fh.flush()
-            os.fsync(self._fh.fileno())
         except OSError as exc:
-            # Disk full, quota, I/O error: stop the run; every line before this one is durable, and a partial
+            # Disk full, quota, I/O error: stop the run; every line before this one is kept, and a partial
             # last line is ignored by the reader, so the same command resumes once there is room.
             raise storage_error(self.path, exc) from None
+        with self._lock:
+            self._written += 1
+            if self._syncer is None:
+                self._syncer = threading.Thread(target=self._sync_loop, name="journal-fsync", daemon=True)
+                self._syncer.start()
+            self._lock.notify_all()
+
+    def _sync_loop(self) -> None:
+        """fsync whenever lines were written since the last one: one fsync covers every line before it."""
+        fd = self._fh.fileno()
+        while True:
+            with self._lock:
+                while self._written == self._synced and not self._closing:
+                    self._lock.wait()
+                if self._written == self._synced:
+                    return
+                target = self._written
+            try:
+                os.fsync(fd)
+            except OSError as exc:
+                with self._lock:
+                    self._sync_error = exc
+                    self._lock.notify_all()
+                return
+            with self._lock:
+                self._synced = target
+                self._lock.notify_all()
 
     def close(self) -> None:
-        if not self._fh.closed:
-            self._fh.close()
+        """Wait until every appended line is on disk, then close."""
+        if self._fh.closed:
+            return
+        with self._lock:
+            self._closing = True
+            self._lock.notify_all()
+        if self._syncer is not None:
+            self._syncer.join()
+        self._fh.close()
 
     def remove(self) -> None:
         self.close()

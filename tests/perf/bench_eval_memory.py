@@ -74,10 +74,17 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--items", type=int, default=10_000)
     parser.add_argument("--keep", type=Path, help="make the data in this folder and keep it (default: a temp folder)")
+    parser.add_argument("--make-only", type=Path, help=argparse.SUPPRESS)
     args = parser.parse_args()
+    if args.make_only:
+        make_experiment(args.make_only, args.items)
+        return
     work = args.keep or Path(tempfile.mkdtemp(prefix="gaia-eval-mem-"))
     try:
-        path = make_experiment(work, args.items)
+        # The data is made by a child process: a child forked from a parent holding it would count the parent's
+        # pages in its own peak RSS (Linux keeps the high-water mark across exec).
+        subprocess.run([sys.executable, __file__, "--items", str(args.items), "--make-only", str(work)], check=True)
+        path = work / "exp" / "lead.experiment.json"
         print(f"{args.items} summarization items, experiment file {path.stat().st_size / 1e6:.0f} MB", flush=True)
         measure("eval (scores every item)", ["eval", "-d", str(path.parent), "-o", str(work / "ev")])
         size = (work / "ev" / "lead.experiment.eval.json").stat().st_size
