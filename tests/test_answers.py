@@ -363,3 +363,21 @@ def test_matching_is_linear_in_the_length_of_a_long_answer(monkeypatch) -> None:
 
     small, large = work(10), work(100)
     assert large < 15 * small, (small, large)  # linear: about 10x; quadratic would be about 100x
+
+
+def test_the_cue_word_index_never_changes_which_numbers_are_cue_marked() -> None:
+    """The index of cue words only skips reading the words before a number that has none; every number of these
+    answers is judged as the full reading judges it (cut words, subtotals, '=' and cues far away included)."""
+    from gaia_eval.scoring.answers import gaia
+    from gaia_eval.scoring.answers.numbers import find_numbers
+
+    texts = [
+        "The answer is 12. So we get 14, a total of 15, comes to 16, up to 17, 18 in all, =19 and 20 overall.",
+        "subtotal 5 then 6 " + "x" * 55 + "total 7 " + "y" * 70 + " 8",
+        "Altogether 3; therefore 4! Thus 5? it yields 6 and makes 7, 8 in total, 9 altogether.",
+        " ".join(str(i) for i in range(300)) + " so the sum is 301 and 302",
+    ]
+    for text in texts:
+        ends = gaia._cue_ends(text)
+        for mention in find_numbers(text):
+            assert gaia._cue_marked(text, mention, ends) == gaia._cue_marked(text, mention), (text, mention)

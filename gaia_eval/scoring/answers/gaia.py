@@ -103,6 +103,11 @@ _CUE_LINKS = frozenset({"is", "was", "are", "were", "be", "of", "to"})
 _CONCLUDERS = frozenset({"so", "therefore", "thus", "hence"})
 _QUALIFIERS = frozenset({"approximately", "about", "around", "roughly", "exactly", "only", "just", "a"})
 _CUE_WORD = re.compile(r"[a-z]+|=")
+# Every word that can make a number cue-marked (a cue noun, verb or concluder, or the "to" of "comes to" / "up
+# to" and the "all" of "in all"), found anywhere, inside longer words too: a number with none of these ending
+# in the 60 characters before it can only be marked by what follows it.
+_CUE_SUBSTRING = re.compile("|".join(sorted(map(re.escape, _CUE_NOUNS | _CUE_VERBS | _CONCLUDERS | {"to", "all"}),
+                                            key=len, reverse=True)))
 
 
 def _describe(q: Quantity) -> str:
@@ -110,8 +115,18 @@ def _describe(q: Quantity) -> str:
     return f"{format_number(q.value)}{unit}"
 
 
-def _cue_marked(text: str, mention: NumberMention) -> bool:
-    """Whether a conclusion cue in the same sentence points at this number."""
+def _cue_ends(text: str) -> list[int]:
+    """Where each possible cue word ends in `text`, in order (see _CUE_SUBSTRING)."""
+    return [m.end() for m in _CUE_SUBSTRING.finditer(text.lower())]
+
+
+def _cue_marked(text: str, mention: NumberMention, cue_ends: list[int] | None = None) -> bool:
+    """Whether a conclusion cue in the same sentence points at this number. With `cue_ends` (_cue_ends of the
+    text), a number with no cue word just before it skips the reading of the words before it."""
+    if cue_ends is not None:
+        i = bisect_right(cue_ends, mention.start)
+        if i == 0 or cue_ends[i - 1] < mention.start - 60:
+            return bool(_CUE_AFTER.match(text, mention.end))
     before = text[max(0, mention.start - 60):mention.start].lower()
     cut = max(before.rfind(". "), before.rfind("! "), before.rfind("? "), before.rfind("\n"))
     words = _CUE_WORD.findall(before[cut + 1:] if cut >= 0 else before)[-6:]
@@ -224,7 +239,8 @@ def _match_number(expected: ExpectedValue, view: AnswerView, opts: GaiaOptions) 
         what = "only negated or bounded numbers (e.g. 'not 12', 'at least 12')" if mentions else "no number"
         return Verdict(False, 0.0, f"number: the answer states {what}{_from(view)}", text)
     lead = _leading_quantity(text)
-    conclusion = next((m for m in reversed(mentions) if _cue_marked(text, m) and alive(m)), None)
+    cue_ends = _cue_ends(text)
+    conclusion = next((m for m in reversed(mentions) if _cue_marked(text, m, cue_ends) and alive(m)), None)
     if lead and conclusion:
         if not quantities_equal(lead[0], conclusion.quantity):
             return Verdict(False, 0.0, f"number: the answer leads with {_describe(lead[0])} but concludes "

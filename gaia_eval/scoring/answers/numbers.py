@@ -395,31 +395,36 @@ _TIME_OF_DAY = re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?(?:[ap]\.?m\.?))?|\b
 
 
 def _mention_from_match(text: str, match: re.Match[str]) -> NumberMention | None:
-    number = match["num"].replace(",", "")
+    num, den, exp, mag, cur, sign = match.group("num", "den", "exp", "mag", "cur", "sign")
+    number = num.replace(",", "")
     value = float(number)
-    if match["den"]:
-        if "." in number or int(match["den"]) == 0:
+    if den:
+        if "." in number or int(den) == 0:
             return None
-        value /= int(match["den"])
-    if match["exp"]:
+        value /= int(den)
+    if exp:
         try:
-            value *= 10.0 ** int(match["exp"])
+            value *= 10.0 ** int(exp)
         except OverflowError:
             return None
-    if match["mag"]:
-        value *= _MAGNITUDES[match["mag"].casefold()]
+    if mag:
+        value *= _MAGNITUDES[mag.casefold()]
     unit: set[str] = set()
-    if match["cur"]:
-        unit |= canonical_unit(match["cur"].strip()) or set()
+    if cur:
+        unit |= canonical_unit(cur.strip()) or set()
     end = match.end()
-    next_word = _NEXT_WORD.match(text, end)
+    # Most numbers in a long answer are followed by a space and another number: no unit can follow those.
+    ahead = text[end:end + 2]
+    maybe_unit = ahead and (ahead[0] in "%\u00b0" or ahead[0].isalpha() or (
+        ahead[0].isspace() and ahead[1:] and (ahead[1] in "%\u00b0" or ahead[1].isalpha())))
+    next_word = _NEXT_WORD.match(text, end) if maybe_unit else None
     if next_word:
         cased = next_word.group(1)
         word = cased.casefold()
         if word in _TEXT_UNITS or word[0] in "%\u00b0" or cased in _CASE_SENSITIVE_UNITS:
             unit |= canonical_unit(cased) or set()  # with its case: "10 Gb" is not "10 GB"
             end = next_word.end()
-    if match["sign"]:
+    if sign:
         value = -value
     return NumberMention(Quantity(value, frozenset(unit), text[match.start():end]), match.start(), end)
 
@@ -442,8 +447,7 @@ def find_numbers(text: str, masked: list[tuple[int, int]] = ()) -> list[NumberMe
             if mention is not None:
                 found.append(mention)
     if _CARDINAL_WORDS.isdisjoint(_LOWER_WORD.findall(lowered)):
-        found.sort(key=lambda m: m.start)
-        return found
+        return found  # in text order, as finditer met them
     for match in _WORD_NUMBER_IN_TEXT.finditer(text):
         words = [w for w in _WORDS_SPLIT.split(match.group(0).casefold()) if w]
         parsed = _parse_number_words(words)
