@@ -113,9 +113,10 @@ def cli() -> None:
 @click.option("--model", default=None, help="Model of the LLM provider (required with one).")
 @click.option("--base-url", default=None, help="Endpoint of the LLM provider (a local server's URL, a proxy).")
 @click.option("--concurrency", type=click.IntRange(min=1), default=None, help="Max LLM calls in flight [default: 16].")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS", help="Per-attempt timeout of an LLM call; a call silent for longer is retried.  [default: 300]")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--force", is_flag=True, help="Regenerate even documents that are up to date.")
-def generate(kind, output_dir, meeting_types, email_types, pdf_types, count_per_type, target_tokens, seed, provider, model, base_url, concurrency, quiet, force) -> None:
+def generate(kind, output_dir, meeting_types, email_types, pdf_types, count_per_type, target_tokens, seed, provider, model, base_url, concurrency, timeout, quiet, force) -> None:
     """Generate synthetic documents (<type>_meeting.txt + .meta.json); offline ones have planted facts."""
     from gaia_eval.stages.generate import run_generate
 
@@ -125,7 +126,7 @@ def generate(kind, output_dir, meeting_types, email_types, pdf_types, count_per_
     summary = run_generate(
         kind, output_dir, types=types, count_per_type=count_per_type, target_tokens=target_tokens, seed=seed,
         force=force, provider=provider, model=model, base_url=base_url, concurrency=concurrency,
-        show_progress=False if quiet else None,
+        show_progress=False if quiet else None, timeout_s=timeout,
     )
     _print_summary(summary)
     click.echo(f"  documents in {output_dir}")
@@ -150,9 +151,10 @@ def generate(kind, output_dir, meeting_types, email_types, pdf_types, count_per_
 @click.option("--custom-prompt", type=click.Path(path_type=Path, dir_okay=False), default=None, help="Jinja2 prompt file replacing the default LLM prompt (variables: document, doc_label, num_samples, use_case).")
 @click.option("--concurrency", type=click.IntRange(min=1), default=None, help="Max LLM calls in flight [default: 16].")
 @click.option("--max-tokens", type=click.IntRange(min=256), default=4096, help="Output budget of each LLM reply (a repair turn gets twice).")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS", help="Per-attempt timeout of an LLM call; a call silent for longer is retried.  [default: 300]")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--force", is_flag=True, help="Rebuild even ground truth that is up to date.")
-def groundtruth(directory, input_file, pattern, use_case, output_dir, provider, model, base_url, num_samples, custom_prompt, concurrency, max_tokens, quiet, force) -> None:
+def groundtruth(directory, input_file, pattern, use_case, output_dir, provider, model, base_url, num_samples, custom_prompt, concurrency, max_tokens, timeout, quiet, force) -> None:
     """Build the expected answers for each input (offline: exactly from planted facts; or drafted by an LLM)."""
     from gaia_eval.stages.groundtruth import run_groundtruth
 
@@ -171,6 +173,7 @@ def groundtruth(directory, input_file, pattern, use_case, output_dir, provider, 
         concurrency=concurrency,
         max_tokens=max_tokens,
         show_progress=False if quiet else None,
+        timeout_s=timeout,
     )
     _print_summary(summary)
     if summary.failed:
@@ -340,14 +343,15 @@ def report(eval_dir, output_file) -> None:
 @click.option("--model", default=None, help="Model of the provider [default with baseline: textrank].")
 @click.option("--base-url", default=None, help="Endpoint of the provider (a local server's URL, a proxy).")
 @click.option("--max-tokens", type=click.IntRange(min=1), default=1024, help="Output budget of each reply.")
+@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS", help="Per-attempt timeout of an LLM call; a call silent for longer is retried.  [default: 120]")
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Also write the summaries, usage and cost as JSON.")
-def summarize(input_file, styles, combined_prompt, provider, model, base_url, max_tokens, output) -> None:
+def summarize(input_file, styles, combined_prompt, provider, model, base_url, max_tokens, timeout, output) -> None:
     """Summarize one file in the styles asked for, with batch-experiment's prompts and providers."""
     from gaia_eval.stages.summarize import run_summarize
 
     result = run_summarize(
         input_file, styles=_split_types(styles), combined_prompt=combined_prompt, provider=provider, model=model,
-        base_url=base_url, max_tokens=max_tokens, output=output,
+        base_url=base_url, max_tokens=max_tokens, output=output, timeout_s=timeout,
     )
     click.echo(result.render())
     if output is not None:

@@ -107,6 +107,7 @@ def run_generate(
     base_url: str | None = None,
     concurrency: int | None = None,
     show_progress: bool | None = None,
+    timeout_s: float | None = None,
 ) -> StageSummary:
     """Write `count_per_type` documents of each type into `output_dir` (exactly there) and the folder index.
     `provider` "offline" uses the phrase-bank generator; any other provider has an LLM write them."""
@@ -115,7 +116,7 @@ def run_generate(
     if count_per_type < 1:
         raise UsageError("must be at least 1", field="--count-per-type")
     if provider != "offline":
-        options = LLMOptions(provider, model, base_url, concurrency, show_progress)
+        options = LLMOptions(provider, model, base_url, concurrency, show_progress, timeout_s)
         return _generate_with_llm(kind, Path(output_dir), _check_types(kind, types), count_per_type, target_tokens,
                                   seed, force, options)
     if kind == "pdf":
@@ -213,6 +214,7 @@ class LLMOptions:
     base_url: str | None = None
     concurrency: int | None = None
     show_progress: bool | None = None
+    timeout_s: float | None = None  # per attempt; None: LLM_TIMEOUT_S
 
 
 @dataclass(frozen=True)
@@ -239,7 +241,7 @@ def _generate_with_llm(
     from gaia_eval.generation.llm import make_brief
     from gaia_eval.generation.llm import llm_provider_settings
 
-    settings = llm_provider_settings(options.provider, options.model, options.base_url, LLM_TIMEOUT_S)
+    settings = llm_provider_settings(options.provider, options.model, options.base_url, options.timeout_s or LLM_TIMEOUT_S)
     target = target_tokens or DEFAULT_TARGET_TOKENS[kind]
     if not LLM_TARGET_RANGE[0] <= target <= LLM_TARGET_RANGE[1]:
         low, high = LLM_TARGET_RANGE
@@ -313,7 +315,7 @@ async def _write_llm_documents(
     provider = with_cache(create_provider(settings), settings)  # a missing cloud key stops here (exit 2)
     quote = lookup_price(settings.provider, settings.model)
     gate = ProviderGate(options.concurrency or DEFAULT_CONCURRENCY)
-    policy = RetryPolicy(timeout_s=LLM_TIMEOUT_S)
+    policy = RetryPolicy(timeout_s=settings.timeout_s or LLM_TIMEOUT_S)
     system = system_prompt()
     progress = Progress(len(jobs), enabled=options.show_progress, label="documents")
 

@@ -191,6 +191,7 @@ def run_groundtruth(
     concurrency: int | None = None,
     max_tokens: int = 4096,
     show_progress: bool | None = None,
+    timeout_s: float | None = None,
 ) -> StageSummary:
     """Write `<item>.<use_case>.groundtruth.json` per input and `consolidated_<use_case>_groundtruth.json`.
     `provider` "offline" builds it from planted facts; any other provider has an LLM draft it."""
@@ -199,7 +200,7 @@ def run_groundtruth(
     llm_options = None
     if provider != "offline":
         llm_options = _llm_options(provider, model, base_url, num_samples, custom_prompt, concurrency, max_tokens,
-                                   show_progress)
+                                   show_progress, timeout_s)
     elif custom_prompt is not None:
         raise UsageError("a custom prompt needs an LLM provider", field="--custom-prompt",
                          fix="add --provider anthropic|openai|ollama|... --model M")
@@ -231,12 +232,13 @@ def _llm_options(
     concurrency: int | None,
     max_tokens: int,
     show_progress: bool | None,
+    timeout_s: float | None = None,
 ) -> LLMGroundTruthOptions:
     """The LLM settings, checked before any input is read."""
     from gaia_eval.generation.llm import llm_provider_settings
     from gaia_eval.stages.groundtruth_llm import LLM_TIMEOUT_S, LLMGroundTruthOptions, load_custom_prompt
 
-    settings = llm_provider_settings(provider, model, base_url, LLM_TIMEOUT_S)
+    settings = llm_provider_settings(provider, model, base_url, timeout_s or LLM_TIMEOUT_S)
     if num_samples < 1:
         raise UsageError("must be at least 1", field="--num-samples")
     if max_tokens < 256:

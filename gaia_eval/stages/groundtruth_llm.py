@@ -380,7 +380,7 @@ async def _run_jobs(
     provider = with_cache(create_provider(options.settings), options.settings)
     quote = lookup_price(options.settings.provider, options.settings.model)
     gate = ProviderGate(options.concurrency or DEFAULT_CONCURRENCY)
-    policy = RetryPolicy(timeout_s=LLM_TIMEOUT_S)
+    policy = RetryPolicy(timeout_s=options.settings.timeout_s or LLM_TIMEOUT_S)
     system = render("groundtruth_system.j2")
     schema = reply_schema(use_case, options.num_samples)
     progress = Progress(len(jobs), enabled=options.show_progress, label="files")

@@ -68,6 +68,7 @@ def run_summarize(
     model: str | None = None,
     base_url: str | None = None,
     max_tokens: int = 1024,
+    timeout_s: float | None = None,
     output: Path | None = None,
 ) -> SummarizeResult:
     from gaia_eval.extract import extract_text
@@ -87,9 +88,10 @@ def run_summarize(
         name="summarize", provider=provider, model=model, base_url=base_url, max_tokens=max_tokens,
         parameters=ExperimentParameters(combined_prompt=combined_prompt),
     )
-    llm = create_provider(ProviderSettings(provider=provider, model=model, base_url=base_url))
+    timeout_s = timeout_s or DEFAULT_TIMEOUT_S
+    llm = create_provider(ProviderSettings(provider=provider, model=model, base_url=base_url, timeout_s=timeout_s))
     solver = Solver(spec, use_case, llm, ProviderGate(len(wanted)),
-                    RetryPolicy(max_retries=DEFAULT_MAX_RETRIES, timeout_s=DEFAULT_TIMEOUT_S))
+                    RetryPolicy(max_retries=DEFAULT_MAX_RETRIES, timeout_s=timeout_s))
     item = WorkItem(path.stem, path.stem, None, None, None, fingerprint_bytes(text.encode()))
 
     async def go():
