@@ -139,7 +139,7 @@ def tradeoff_chart(section: dict[str, Any]) -> bytes | None:
         ax.xaxis.set_major_locator(MaxNLocator(5))
         ax.set_xlabel(label)
         ax.set_ylabel("grade (0–100)")
-        ax.set_ylim(0, 105)
+        ax.set_ylim(-5, 105)  # a model graded 0 stays visible above the axis
         ax.grid(alpha=0.3)
     front_key = Line2D([], [], linestyle="--", color="#555555", marker="o", markerfacecolor="white",
                        markeredgecolor="black", label="Pareto front (outlined): no other model is both better and cheaper / faster")

@@ -240,9 +240,12 @@ async function evalPage(rel) {
   main().replaceChildren(el("h1", {}, ev.experiment_name, " ", el("span", { class: "muted" }, `${ev.provider}:${ev.model}`)),
     el("p", {}, `grade ${fmt(ev.grade.quality_score)} `, badge(ev.grade.overall_rating), ` · ${ev.grade.n_items} items · ${ev.grade.n_errors} errors · `,
       el("a", { href: "/raw?root=evaluation&path=" + encodeURIComponent(rel) }, "JSON")),
-    el("table", {}, el("tr", {}, el("th", {}, "Item"), el("th", {}, "Status"), el("th", {}, "Criteria")),
-      ev.items.map((it) => el("tr", {}, el("td", {}, el("a", { href: itemUrl(ev.use_case, it.item_id) }, it.item_id)), el("td", {}, it.status),
-        el("td", {}, it.criteria.map((c) => [c.criterion, " ", badge(c.rating), " "]))))));
+    el("table", { class: "eval-items" }, el("thead", {}, el("tr", {}, el("th", {}, "Item"), el("th", {}, "Status"),
+      ev.criteria.map((c) => el("th", {}, c.criterion.replaceAll("_", " "))), ev.judge ? el("th", {}, "LLM judge (per criterion)") : "")),
+      el("tbody", {}, ev.items.map((it) => el("tr", {}, el("td", {}, el("a", { href: itemUrl(ev.use_case, it.item_id) }, it.item_id)),
+        el("td", {}, it.status === "error" ? el("span", { class: "error", title: it.error || "" }, "error") : it.status),
+        ev.criteria.map((c) => el("td", {}, badge((it.criteria.find((x) => x.criterion === c.criterion) || {}).rating))),
+        ev.judge ? el("td", {}, it.judge && it.judge.criteria ? it.judge.criteria.map((c) => badge(c.rating)) : "—") : "")))));
 }
 
 async function reportPage(rel) {
@@ -272,7 +275,7 @@ async function comparePage() {
   const p = new URLSearchParams(location.search);
   const d = await api("/api/compare?a=" + encodeURIComponent(p.get("a") || "") + "&b=" + encodeURIComponent(p.get("b") || ""));
   const text = (v) => (v === null || v === undefined ? "—" : typeof v === "string" ? v : outputBlock(v));
-  const side = (s) => el("td", {}, s.status === "error" ? el("p", { class: "error" }, "error: " + s.error) : el("pre", { class: "out" }, typeof s.answer === "string" ? s.answer : JSON.stringify(s.answer, null, 1)),
+  const side = (s) => el("td", {}, s.status === "error" ? el("p", { class: "error" }, "error: " + s.error) : typeof s.answer === "string" || s.answer === null || s.answer === undefined ? el("pre", { class: "out" }, s.answer ?? "—") : outputBlock(s.answer),
     el("p", { class: "muted" }, `${s.status ?? "missing"} · cost ${money(s.cost_usd)} · ${fmt(s.latency_s, 3)} s · ${s.tokens_out ?? "—"} tokens out`));
   main().replaceChildren(el("h1", {}, `${d.a} vs ${d.b}`),
     el("p", { class: "muted" }, "Scores per criterion for each item are on its item page (follow the item link)."),
