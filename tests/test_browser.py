@@ -94,6 +94,11 @@ def test_dashboard_lists_every_evaluation_and_draws_charts(viewer, workspace, pa
     _poll(lambda: chart.evaluate("i => i.complete && i.naturalWidth > 0"), page)
     box = chart.bounding_box()
     assert box and box["width"] > 100 and box["height"] > 50
+    qa = page.locator("table.dash[data-use-case=qa]")
+    grade = qa.locator("th", has_text="Grade")
+    grade.click()
+    grade.click()  # numbers sort high to low first, then low to high
+    assert "baseline-lead" in qa.locator("tbody tr").first.inner_text()
     assert page.locator("#bench tr[data-bench]").count() == 1  # the bench run, against its baseline
     assert "vs 75.0 %" in page.locator("#bench tr[data-bench]").inner_text()
     assert page.locator(".chart[data-kind=bench] img").count() == 1
@@ -116,6 +121,13 @@ def test_item_view_shows_every_model_side_by_side_and_runs_no_model_markup(viewe
     page.wait_for_selector(".model-output")
     page.go_back()
     page.wait_for_url(first)
+    # filtered to the items one model failed: the view opens on such an item and says so in its column head
+    page.goto(viewer.url + "item/qa/?filter=failed:baseline-retrieval")
+    page.wait_for_selector(".model-output[data-model=baseline-retrieval]")
+    page.keyboard.press("ArrowRight")  # the next item of the filtered order
+    page.wait_for_url(lambda url: "filter=failed" in url and not url.split("?")[0].endswith("/qa/"))
+    page.wait_for_selector(".model-output[data-model=baseline-retrieval]")
+    assert "fail" in page.locator(".model-output[data-model=baseline-retrieval]").inner_text()
 
 
 def test_a_summary_item_shows_each_section_of_every_output_as_text(viewer, page):
@@ -138,7 +150,7 @@ def test_report_is_rendered_with_its_charts(viewer, page):
     # Not wait_for_function: it evaluates a string in the page, which the viewer's CSP forbids once it has to poll.
     _poll(lambda: page.evaluate("[...document.querySelectorAll('.report img')].every(i => i.complete && i.naturalWidth > 0)"), page)
     page.screenshot(path=str(SHOTS / "report.png"), full_page=False)
-    page.locator(".report h3:has-text('Charts')").first.scroll_into_view_if_needed()
+    page.locator(".report h3:has-text('Charts')").first.evaluate("h => h.scrollIntoView()")  # to the top of the view
     page.screenshot(path=str(SHOTS / "report-charts.png"), full_page=False)
 
 
