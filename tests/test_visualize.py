@@ -175,3 +175,23 @@ def test_bench_runs_show_on_the_dashboard_with_their_chart_against_the_baseline(
     assert status == 200 and b"baseline" in svg and b"<svg" in svg
     assert _status(viewer, "/bench.svg?path=../../etc/passwd") == 404
     assert _status(viewer, "/bench.svg?path=report.json") == 404  # not a bench results file
+
+
+def test_live_progress_shows_a_running_eval_judge_with_its_spend(tmp_path):
+    from gaia_eval.artifacts.base import Usage
+    from gaia_eval.artifacts.evaluation import JudgeSample
+    from gaia_eval.artifacts.journal import JournalWriter
+    from gaia_eval.scoring.judge.run import JudgeJournalEntry
+    from gaia_eval.visualize.data import live_progress
+
+    eval_root = tmp_path / "evaluation"
+    journal = JournalWriter(eval_root / "summarization" / "gpt.experiment.judge.journal.jsonl")
+    journal.write_run_info(total=8, reused=0, model="judge openai:gpt-4o-mini", concurrency=2)
+    for i, status in enumerate(["scored", "unscored"]):
+        journal.append(JudgeJournalEntry(item_id=f"d{i}", fingerprint="f", sample=JudgeSample(
+            index=0, status=status, usage=Usage(input_tokens=1_000_000, output_tokens=0))))
+    journal.close()
+    (run,) = live_progress(tmp_path / "experiments", eval_root)["runs"]
+    assert (run["stage"], run["experiment_name"], run["model"]) == ("eval (judge)", "gpt", "judge openai:gpt-4o-mini")
+    assert (run["done"], run["errors"], run["finished"], run["total"]) == (1, 1, 2, 8)
+    assert run["spend_usd"] == pytest.approx(0.30)  # 2M input tokens at gpt-4o-mini's $0.15 per million
