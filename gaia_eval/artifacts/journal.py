@@ -4,14 +4,19 @@ fsynced by a background thread (group commit).
 A line handed to the kernel survives the process being killed (kill -9 included); the fsync makes it survive
 a power cut too. It runs beside the calls instead of in the event loop: at 3 ms per fsync on a busy disk, one
 per item in the loop capped a run at about 300 items/s whatever the model's speed. A run killed at any moment
-leaves at most one partial last line, which the reader ignores; every complete line is a validated record. batch-experiment journals ItemResults beside the experiment file until that file
-is written; eval journals its LLM judge samples the same way.
+leaves at most one partial last line, which the reader ignores; every complete line is a validated record.
+batch-experiment journals ItemResults beside the experiment file until that file is written; eval journals its LLM judge samples the same way.
+
+Beside a journal, `<journal>.run.json` says what the running stage set out to do (items in total, how many were
+reused, the model, its concurrency, when it started): the viewer reads both to show live progress and an ETA.
+It goes when the journal goes.
 """
 
 from __future__ import annotations
 
 import os
 import threading
+import time
 from pathlib import Path
 from typing import TypeVar
 
@@ -19,6 +24,7 @@ import orjson
 from pydantic import BaseModel, ValidationError
 
 from gaia_eval.artifacts.experiment import ItemResult
+from gaia_eval.artifacts.store import atomic_write_bytes
 from gaia_eval.errors import InputError, storage_error
 
 R = TypeVar("R", bound=BaseModel)
@@ -27,6 +33,25 @@ R = TypeVar("R", bound=BaseModel)
 def journal_path(experiment_file: Path) -> Path:
     name = Path(experiment_file).name.removesuffix(".experiment.json")
     return Path(experiment_file).with_name(f"{name}.experiment.journal.jsonl")
+
+
+def run_info_path(journal: Path) -> Path:
+    return Path(journal).with_name(Path(journal).name.removesuffix(".jsonl") + ".run.json")
+
+
+def read_run_info(journal: Path) -> dict | None:
+    """The run header beside a journal, or None (no header, or a torn one)."""
+    try:
+        info = orjson.loads(run_info_path(journal).read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return None
+    return info if isinstance(info, dict) else None
+
+
+def remove_journal(journal: Path) -> None:
+    """A journal and its run header, once the file they stood for is written."""
+    for path in (Path(journal), run_info_path(journal)):
+        path.unlink(missing_ok=True)
 
 
 def read_records(path: Path, model: type[R]) -> list[R]:
@@ -120,6 +145,13 @@ class JournalWriter:
                 self._synced = target
                 self._lock.notify_all()
 
+    def write_run_info(self, *, total: int, reused: int, model: str, concurrency: int) -> None:
+        """The run header (see the module doc): `lines_before` lets a reader count this run's new lines."""
+        self._fh.flush()
+        info = {"total": total, "reused": reused, "model": model, "concurrency": concurrency,
+                "started_at": round(time.time(), 3), "lines_before": self.path.read_bytes().count(b"\n")}
+        atomic_write_bytes(run_info_path(self.path), orjson.dumps(info))
+
     def close(self) -> None:
         """Wait until every appended line is on disk, then close."""
         if self._fh.closed:
@@ -133,7 +165,4 @@ class JournalWriter:
 
     def remove(self) -> None:
         self.close()
-        try:
-            self.path.unlink()
-        except FileNotFoundError:
-            pass
+        remove_journal(self.path)
