@@ -264,11 +264,12 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
             row["rank"] = rank
         criteria = list(rows[0]["criteria"]) if rows else []
         item_ids = sorted({i.item_id for _, ev in entries for i in ev.items})
+        by_id = [{i.item_id: i for i in reversed(ev.items)} for _, ev in entries]  # first wins; a scan was quadratic
         per_item = []
         for item_id in item_ids:
             cells = []
-            for _, ev in entries:
-                item = next((i for i in ev.items if i.item_id == item_id), None)
+            for (_, ev), items in zip(entries, by_id):
+                item = items.get(item_id)
                 if item is None:
                     cells.append("—")
                 elif item.status == "error":
