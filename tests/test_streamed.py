@@ -122,3 +122,15 @@ def test_an_error_in_a_later_experiment_leaves_no_evaluation_and_no_spool(experi
     with pytest.raises(InputError, match="some items and not for others"):
         run_eval(experiment_dir=experiments, output_dir=tmp_path / "ev")
     assert not (tmp_path / "ev").exists()  # not even the folder: nothing was written
+
+
+def test_report_provenance_reads_big_files_an_element_at_a_time_with_the_same_answer(experiments, tmp_path, monkeypatch):
+    from gaia_eval.stages import report_provenance
+
+    run_eval(experiment_dir=experiments, output_dir=tmp_path / "ev")
+    ev = streamed.read_evaluation_header(tmp_path / "ev" / "baseline-lead.experiment.eval.json")
+    small = report_provenance.groundtruth_origin(ev, tmp_path / "ev")
+    monkeypatch.setattr(report_provenance, "BIG_FILE", 0)  # every file is "big": streamed
+    assert report_provenance.groundtruth_origin(ev, tmp_path / "ev") == small == "planted facts (generated documents)"
+    values = streamed.top_level_values(experiments / "baseline-lead.experiment.json", frozenset({"items", "sources"}))
+    assert values is not None and "items" not in values and values["experiment_name"] == "baseline-lead"

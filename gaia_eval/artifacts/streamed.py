@@ -225,3 +225,38 @@ class ListSpool:
             except OSError:
                 break
         self._made = []
+
+
+def top_level_values(path: Path, big: frozenset[str]) -> dict[str, Any] | None:
+    """A JSON file's top-level values, parsed, except the `big` containers (never read); None when the file is
+    missing, not JSON or not an object."""
+    try:
+        layout = scan(Path(path), big)
+    except (Unreadable, OSError):
+        return None
+    reader = SpanReader(Path(path))
+    try:
+        return {key: orjson.loads(value if isinstance(value, bytes) else reader.read(value))
+                for key, value in layout.values.items() if key not in big}
+    except orjson.JSONDecodeError:
+        return None
+    finally:
+        reader.close()
+
+
+def iter_elements(path: Path, key: str) -> Iterator[Any]:
+    """The elements (objects) of a JSON file's top-level array `key`, parsed one at a time; nothing when the file
+    cannot be followed or has no such array."""
+    try:
+        layout = scan(Path(path), frozenset({key}))
+    except (Unreadable, OSError):
+        return
+    reader = SpanReader(Path(path))
+    try:
+        for span in layout.elements.get(key, []):
+            try:
+                yield orjson.loads(reader.read(span))
+            except orjson.JSONDecodeError:
+                continue
+    finally:
+        reader.close()

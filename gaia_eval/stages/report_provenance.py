@@ -4,11 +4,15 @@ ground-truth folder or file the experiment was run on; said plainly when that tr
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import orjson
 
 from gaia_eval.artifacts.evaluation import Evaluation
+from gaia_eval.artifacts.streamed import iter_elements, top_level_values
+
+BIG_FILE = 1 << 20  # bytes: a file this big is read an element at a time (10,000 documents' ground truth)
 
 
 def _describe(method: str, provenance: dict | None) -> str:
@@ -32,14 +36,21 @@ def _methods(source: Path) -> set[str]:
     files = [source] if source.is_file() else sorted(source.rglob("*groundtruth*.json"))
     found = set()
     for file in files:
-        try:
-            data = orjson.loads(file.read_bytes())
-        except (OSError, orjson.JSONDecodeError):
-            continue
-        for entry in data.get("items", [data]) if isinstance(data, dict) else []:
+        for entry in _records(file):
             if isinstance(entry, dict) and isinstance(entry.get("method"), str):
                 found.add(_describe(entry["method"], entry.get("provenance")))
     return found
+
+
+def _records(file: Path) -> list | Iterator:
+    """The ground-truth records of a file: its items (a consolidated file) or itself (one document's)."""
+    try:
+        if file.stat().st_size > BIG_FILE:
+            return iter_elements(file, "items")
+        data = orjson.loads(file.read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return []
+    return data.get("items", [data]) if isinstance(data, dict) else []
 
 
 def groundtruth_origin(ev: Evaluation, eval_dir: Path) -> str:
@@ -50,10 +61,9 @@ def groundtruth_origin(ev: Evaluation, eval_dir: Path) -> str:
         source = _find(ev.groundtruth_source.removeprefix("external:"), eval_dir)
     else:
         experiment = _find(ev.experiment_file, eval_dir)
-        try:
-            input_path = orjson.loads(experiment.read_bytes()).get("input_path") if experiment else None
-        except (OSError, orjson.JSONDecodeError):
-            input_path = None
+        # Only its input_path is needed: the items and sources of a 100 MB experiment are skipped, not parsed.
+        header = top_level_values(experiment, frozenset({"items", "sources"})) if experiment else None
+        input_path = header.get("input_path") if header else None
         source = _find(input_path, eval_dir) if isinstance(input_path, str) else None
     methods = _methods(source) if source is not None else set()
     if not methods:
