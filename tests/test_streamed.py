@@ -134,3 +134,13 @@ def test_report_provenance_reads_big_files_an_element_at_a_time_with_the_same_an
     assert report_provenance.groundtruth_origin(ev, tmp_path / "ev") == small == "planted facts (generated documents)"
     values = streamed.top_level_values(experiments / "baseline-lead.experiment.json", frozenset({"items", "sources"}))
     assert values is not None and "items" not in values and values["experiment_name"] == "baseline-lead"
+
+
+@pytest.mark.parametrize("change", [{"items": []}, {"items": {"a": {}}}, {"sources": []}, {"kind": "other"}])
+def test_an_experiment_of_the_wrong_shape_gets_the_full_reads_message(experiments, change):
+    path = experiments / "baseline-lead.experiment.json"
+    data = orjson.loads(path.read_bytes())
+    path.write_bytes(orjson.dumps({**data, **change}))
+    with pytest.raises(ArtifactError) as caught:
+        streamed.read_experiment(path)
+    assert caught.value.field == next(iter(change)) or caught.value.field.startswith(next(iter(change)))

@@ -133,8 +133,8 @@ class StreamedExperiment:
 def read_experiment(path: Path) -> Experiment | StreamedExperiment:
     """An experiment file, streamed (see StreamedExperiment); one the stream reader cannot follow is read whole."""
     found = _read_header(Path(path), ExperimentHeader, {"items": ItemResult, "sources": SourceDocument}, check=False)
-    if found is None or not found[1].elements["items"]:
-        return read_artifact(path, Experiment)
+    if found is None or not found[1].elements.get("items") or "sources" not in found[1].members:
+        return read_artifact(path, Experiment)  # the usual message (items empty or not a list, ...)
     return StreamedExperiment(Path(path), *found)
 
 
