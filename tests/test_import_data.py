@@ -57,6 +57,32 @@ def test_qmsum_walkthrough_imports_scores_and_shows_na(tmp_path: Path) -> None:
     assert human["grade"]["quality_score"] > copy["grade"]["quality_score"]
 
 
+def test_a_human_summary_grades_above_the_lead_and_textrank_baselines(tmp_path: Path) -> None:
+    """The README walkthrough on one meeting: the human reference imported as a system grades above both
+    baselines, and so does a second human text (the query answers), never below either."""
+    data = _qmsum(tmp_path)
+    gt_dir, exp = tmp_path / "gt", tmp_path / "exp"
+    assert _run("import-groundtruth", str(data / "ES2009b.references.json"), "--source-file", "{item_id}.txt",
+                "--references-field", "general_queries.answer", "-o", str(gt_dir)).exit_code == 0
+    config = tmp_path / "baselines.json"
+    config.write_text(json.dumps({"experiments": [{"name": "lead", "provider": "baseline", "model": "lead"},
+                                                  {"name": "textrank", "provider": "baseline", "model": "textrank"}]}))
+    result = _run("batch-experiment", "-c", str(config), "-i", str(data), "-o", str(exp), "--quiet")
+    assert result.exit_code == 0, result.output
+    refs = json.loads((data / "ES2009b.references.json").read_text())
+    answers = " ".join(q["answer"] for q in refs["specific_queries"])
+    outputs = tmp_path / "human.jsonl"
+    outputs.write_text("".join(json.dumps({"item_id": "ES2009b", "system": s, "output": o}) + "\n" for s, o in (
+        ("reference", refs["general_queries"][0]["answer"]), ("human", answers))))
+    consolidated = str(gt_dir / "consolidated_summarization_groundtruth.json")
+    assert _run("import-outputs", str(outputs), "-g", consolidated, "-o", str(exp)).exit_code == 0
+    assert _run("eval", "-d", str(exp), "-g", consolidated, "-o", str(tmp_path / "ev")).exit_code == 0
+    grade = {name: json.loads((tmp_path / "ev" / f"{name}.experiment.eval.json").read_text())["grade"]["quality_score"]
+             for name in ("reference", "human", "lead", "textrank")}
+    assert grade["reference"] > max(grade["lead"], grade["textrank"]) + 15, grade
+    assert grade["human"] >= max(grade["lead"], grade["textrank"]), grade
+
+
 def test_a_bad_row_names_line_and_field_and_writes_nothing(tmp_path: Path) -> None:
     data = tmp_path / "gt.jsonl"
     data.write_text(
