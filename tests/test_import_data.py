@@ -133,3 +133,31 @@ def test_import_outputs_bad_number_names_line_and_field(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["import-outputs", str(data), "-o", str(tmp_path / "exp")])
     assert result.exit_code == 2 and "line 1" in result.output and "cost_usd" in result.output
     assert not (tmp_path / "exp").exists()
+
+
+def test_judging_outputs_scored_against_human_references_compares_the_free_text_criteria(
+    tmp_path: Path, fake_llm, monkeypatch
+) -> None:
+    """eval --judge on imported outputs with human references (it used to stop with a KeyError traceback): the
+    judge's faithfulness and completeness are compared with source consistency and content coverage, and the
+    rubric's N/A criteria are left out of the agreement."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    data = _qmsum(tmp_path)
+    gt_dir = tmp_path / "gt"
+    assert _run("import-groundtruth", str(data / "ES2009b.references.json"), "--source-file", "{item_id}.txt",
+                "--references-field", "general_queries.answer", "-o", str(gt_dir)).exit_code == 0
+    refs = json.loads((data / "ES2009b.references.json").read_text())
+    outputs = tmp_path / "outputs.jsonl"
+    outputs.write_text(json.dumps({"item_id": "ES2009b", "system": "human",
+                                   "output": refs["general_queries"][0]["answer"]}) + "\n")
+    consolidated = str(gt_dir / "consolidated_summarization_groundtruth.json")
+    assert _run("import-outputs", str(outputs), "-g", consolidated, "-o", str(tmp_path / "exp")).exit_code == 0
+    result = _run("eval", "-d", str(tmp_path / "exp"), "-g", consolidated, "-o", str(tmp_path / "ev"),
+                  "--judge", "openai:gpt-4o-mini", "--judge-base-url", fake_llm.openai_base_url)
+    assert result.exit_code == 0, result.output
+    judge = json.loads((tmp_path / "ev" / "human.experiment.eval.json").read_text())["judge"]
+    agreement = judge["judge_vs_rubric"]
+    assert agreement["criteria"] == {"completeness": "content_coverage", "faithfulness": "source_consistency"}
+    assert agreement["pairs"] == 2
+    assert _run("report", "-d", str(tmp_path / "ev"), "-o", str(tmp_path / "r" / "report.md")).exit_code == 0
+    assert "Judge vs rubric" in (tmp_path / "r" / "report.md").read_text()
