@@ -53,13 +53,15 @@ def table(result: MetaEvaluation) -> str:
 
     ours = [s for s in result.scorers if s not in BASELINES and s not in ROUGE]
     lines = [
-        "| Dimension | Best gaia-eval scorer | its τ sys [CI] / summ | grade | rouge1 | rouge2 | rougeL "
-        "| length (baseline) | rouge1_recall (baseline) | annotators (α; one vs rest τ sys / summ) |",
-        "|---|---|---|---|---|---|---|---|---|---|",
+        "| Dimension | Best gaia-eval scorer (system) | its τ sys [CI] / summ | Best (summary level) | grade | rouge1 "
+        "| rouge2 | rougeL | length (baseline) | rouge1_recall (baseline) | annotators (α; one vs rest τ sys / summ) |",
+        "|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     for dimension in result.dimensions:
         candidates = [r for r in (row(s, dimension) for s in ours) if r is not None and r.system_kendall is not None]
         best = max(candidates, key=lambda r: (r.system_kendall, r.summary_level or -1.0), default=None)
+        at_summary = max((r for r in candidates if r.summary_level is not None), key=lambda r: r.summary_level,
+                         default=None)
         human = result.annotator_agreement.get(dimension)
         if human is not None and human.krippendorff_alpha is not None:
             ceiling = f"α {human.krippendorff_alpha:.2f}; {human.loo_system_kendall:.2f} / {human.loo_summary_level:.2f}"
@@ -69,6 +71,7 @@ def table(result: MetaEvaluation) -> str:
             dimension,
             best.scorer if best else "–",
             _tau(best),
+            f"{at_summary.scorer} {at_summary.summary_level:.2f}" if at_summary else "–",
             *(_tau(row(s, dimension)) for s in ("grade", *ROUGE, *BASELINES)),
             ceiling,
         ]
