@@ -106,3 +106,18 @@ def test_speaker_labels_and_contraction_fragments_are_not_what_a_source_is_about
     assert {"battery", "screen", "plastic"} <= set(salient)
     # a chat participant named in the turns stays salient
     assert "amanda" in salient_words(SOURCE)
+
+
+def test_a_short_text_may_take_a_summary_of_some_words_but_not_a_copy() -> None:
+    chat = "\n".join(f"{who}: {line}" for who, line in [
+        ("Ana", "Can we move the product demo from Thursday to Friday morning?"),
+        ("Ben", "Sure, Friday works for me, I will book the big meeting room."),
+        ("Ana", "Great. Also the client wants the pricing slides updated before then."),
+        ("Ben", "I can do the slides tomorrow and send them to you for review."),
+        ("Ana", "Perfect, thanks Ben, see you Friday at ten."),
+    ])
+    summary = ("Ana and Ben move the product demo to Friday at ten; Ben books the big meeting room, updates the "
+               "client's pricing slides tomorrow and sends them to Ana for review.")
+    assert len(summary.split()) / len(chat.split()) > 0.35  # over the share a long source would allow
+    assert score_summary_output(summary, chat).values["conciseness"] == 1.0
+    assert score_summary_output(chat, chat).values["conciseness"] == 0.0

@@ -83,6 +83,9 @@ SPEAKER_LABEL_WORDS = 12
 # extractive systems are among its most consistent), so copying costs only when it makes the output long.
 MAX_SOURCE_SHARE = 0.35
 NOT_A_SUMMARY_SHARE = 0.85
+# ...but a summary of a short text (a chat of 80 words) needs some words of its own: up to this many are never too
+# long, as for the recall budget; an output of NOT_A_SUMMARY_SHARE of the source or more is a copy all the same.
+MIN_SUMMARY_WORDS = 50
 # A summary up to this many times the reference's length is not penalized; beyond it the penalty grows.
 # Generous: human raters reward informative summaries longer than the reference (DialSummEval's extractive
 # longest-3 baseline, 2.8x the reference on average, is rated most relevant), so only padding well beyond that is penalized.
@@ -333,7 +336,7 @@ def length_budget(source: str | None, references: Sequence[str]) -> int | None:
     if references:
         return max(1, int(LENGTH_SLACK * max(len(r.split()) for r in references)))
     if source:
-        return max(50, int(MAX_SOURCE_SHARE * len(source.split())))
+        return max(MIN_SUMMARY_WORDS, int(MAX_SOURCE_SHARE * len(source.split())))
     return None
 
 
@@ -356,11 +359,15 @@ def _conciseness(output: str, source: str | None, references: list[str]) -> Crit
         if ratio > LENGTH_SLACK:
             value -= (ratio - LENGTH_SLACK) / (2 * LENGTH_SLACK)  # nothing left at 3 × LENGTH_SLACK
     elif source:
-        share = len(tokens) / max(1, len(tokenize(source)))
+        source_words = max(1, len(tokenize(source)))
+        share = len(tokens) / source_words
         parts.append(f"{share:.0%} of the source's length")
-        if share > MAX_SOURCE_SHARE:
-            # A copy of most of the source is not a summary: nothing left at NOT_A_SUMMARY_SHARE of its length.
-            value -= (share - MAX_SOURCE_SHARE) / (NOT_A_SUMMARY_SHARE - MAX_SOURCE_SHARE)
+        # A copy of most of the source is not a summary: nothing left at NOT_A_SUMMARY_SHARE of its length.
+        allowed = max(MAX_SOURCE_SHARE, min(MIN_SUMMARY_WORDS / source_words, NOT_A_SUMMARY_SHARE))
+        if share >= NOT_A_SUMMARY_SHARE:
+            value = 0.0
+        elif share > allowed:
+            value -= (share - allowed) / (NOT_A_SUMMARY_SHARE - allowed)
     return criterion_result("conciseness", max(0.0, min(1.0, value)), "; ".join(parts))
 
 

@@ -27,7 +27,7 @@ from gaia_eval.artifacts.evaluation import (
 # evaluations made under an older rubric are recomputed instead of being compared with new ones.
 # 2: the overall rating is the band of the grade (85/67/34); 3: N/A criteria, free-text references; 4: qa answers
 # read with their question; 5: free-text consistency reads narration and spoken numbers, source coverage ignores
-# repeated speaker labels
+# repeated speaker labels, a short source allows a summary of 50 words
 RUBRIC_VERSION = "5"
 
 POINTS: dict[str, int] = {"Excellent": 4, "Good": 3, "Fair": 2, "Poor": 1}
@@ -259,8 +259,8 @@ CRITERIA: dict[str, Criterion] = {
             "Concise, not copied",
             "reference",
             "1 − 2 × the share of repeated word trigrams, minus a penalty for length beyond 3× the reference's; "
-            "without a reference, minus a penalty for length beyond 35 % of the source's, reaching 1 at 85 % (a copy "
-            "of the document is not a summary)",
+            "without a reference, minus a penalty for length beyond 35 % of the source's (50 words for a short "
+            "source) that takes everything from 85 % on (a copy of the document is not a summary)",
             0.90,
             0.75,
             0.50,
