@@ -497,7 +497,8 @@ def test_judge_timeout_is_an_option_and_a_hung_call_is_retried_after_it(fake_llm
     assert result.exit_code == 0, result.output
     ev = read_artifact(project / "ev" / "textrank.experiment.eval.json", Evaluation)
     first = ev.items[0].judge.samples[0]
-    assert first.status == "scored" and first.attempts == 2  # timed out once, then answered
+    # Timed out once, then answered (a loaded machine may time out a second attempt too: at least two).
+    assert first.status == "scored" and first.attempts >= 2 and fake_llm.requests[0]["fault"] == "hang"
     bad = CliRunner().invoke(cli, ["eval", "-f", str(exp), "-o", str(project / "ev2"), "--judge-timeout", "5"])
     assert bad.exit_code == 2 and "need --judge" in bad.output
 
