@@ -274,7 +274,7 @@ def run_batch_experiment(
                     timeout_s=plan.spec.timeout_s,
                 )
                 journal = batch_journal_path(output_dir, safe_name(plan.spec.name))
-                providers[plan.spec.name] = with_cache(with_batch(create_provider(settings), settings, journal), settings)
+                providers[plan.spec.name] = with_cache(with_batch(create_provider(settings), settings, journal, f"experiment '{plan.spec.name}'"), settings)
             except ConfigError as exc:  # e.g. an unknown baseline model: point at the config entry
                 index = config.experiments.index(plan.spec)
                 raise ConfigError(
@@ -430,7 +430,8 @@ def _finish(plan: _Plan, workload: Workload) -> None:
         plan.journal.remove()
     else:
         journal_path(plan.path).unlink(missing_ok=True)
-    batch_journal_path(plan.path.parent, safe_name(spec.name)).unlink(missing_ok=True)
+    if all(i.status == "ok" for i in items):  # errored requests stay journaled: --retry-errors submits them anew
+        batch_journal_path(plan.path.parent, safe_name(spec.name)).unlink(missing_ok=True)
 
 
 def consolidate_experiments(output_dir: Path, damaged: list[str] | None = None) -> ConsolidatedExperiments:

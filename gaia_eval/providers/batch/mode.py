@@ -62,15 +62,15 @@ def run_id_for(journal: Path) -> str:
     return "g" + hashlib.sha256(str(Path(journal).resolve()).encode()).hexdigest()[:11]
 
 
-def with_batch(provider: Provider, settings, journal: Path) -> Provider:
+def with_batch(provider: Provider, settings, journal: Path, label: str | None = None) -> Provider:
     """`provider` answering through its batch API when --batch is on; else (or for a local baseline, which
-    has no API at all and costs nothing) the provider itself."""
+    has no API at all and costs nothing) the provider itself. `label` names it in errors (the experiment)."""
     options = _current[0]
     if not options.enabled or provider.name == "baseline":
         return provider
     from gaia_eval.providers.batch.runner import BatchingProvider
 
-    return BatchingProvider(provider, settings, Path(journal), options)
+    return BatchingProvider(provider, settings, Path(journal), options, label or f"{provider.name}:{provider.model}")
 
 
 def batch_gate(limit: int, requests_per_minute: float | None = None, *, provider: str | None = None) -> ProviderGate:

@@ -26,7 +26,7 @@ from typing import Any
 from gaia_eval.artifacts.batch_journal import BatchEvent, BatchState, read_batch_journal
 from gaia_eval.artifacts.journal import JournalWriter
 from gaia_eval.concurrency import ProviderGate, RetryPolicy, call_with_retries
-from gaia_eval.errors import BatchRequestError, ProviderError
+from gaia_eval.errors import BatchRequestError, ProviderError, UsageError
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Provider
 from gaia_eval.providers.batch.api import BatchProgress, RequestResult, batch_api_for
 from gaia_eval.providers.batch.mode import MAX_POLL_S, BatchOptions, run_id_for
@@ -40,13 +40,17 @@ CREATE_ATTEMPTS = 3
 class BatchingProvider:
     """Same name, model and protocol as the provider it wraps."""
 
-    def __init__(self, inner: Provider, settings: Any, journal: Path, options: BatchOptions) -> None:
+    def __init__(self, inner: Provider, settings: Any, journal: Path, options: BatchOptions, label: str) -> None:
         self.inner = inner
+        self.label = label
         self.name = inner.name
         self.model = inner.model
         self.is_local = inner.is_local
         self.settings = settings
-        self.api = batch_api_for(inner)  # a provider without a batch API stops here (exit 2)
+        try:
+            self.api = batch_api_for(inner)  # a provider without a batch API stops here (exit 2)
+        except UsageError as exc:
+            raise _labelled(exc, label) from None
         self.options = options
         self.path = Path(journal)
         self.run_id = run_id_for(self.path)
@@ -226,6 +230,8 @@ class BatchingProvider:
             started = time.monotonic()
             found = await self._create(state, entries)
         except BaseException as exc:  # a usage error (no batch API), a full disk: every caller hears of it
+            if isinstance(exc, UsageError):
+                exc = _labelled(exc, self.label)
             for cid in cids:
                 future = self._waiters.get(cid)
                 if future is not None and not future.done():
@@ -332,6 +338,10 @@ class BatchingProvider:
         for cid in state.custom_ids:
             self._results[cid] = results[cid]
             self._resolve(cid, results[cid])
+
+
+def _labelled(exc: UsageError, label: str) -> UsageError:
+    return type(exc)(f"{label}: {exc.message}", file=exc.file, field=exc.field, fix=exc.fix)
 
 
 def _say(line: str) -> None:
