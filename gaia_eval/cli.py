@@ -31,7 +31,7 @@ class GaiaGroup(click.Group):
         cache = sys.modules.get("gaia_eval.providers.cache")
         if cache is not None:  # an earlier invocation in this process (tests, Python callers) set options
             cache.configure(reset=True)
-        batch_mode = sys.modules.get("gaia_eval.providers.batch.mode")
+        batch_mode = sys.modules.get("gaia_eval.providers.batch.options")
         if batch_mode is not None:
             batch_mode.configure(reset=True)
         try:
@@ -45,7 +45,7 @@ class GaiaGroup(click.Group):
             click.echo(f"error: {where}{exc.strerror or exc} (fix: check the path and its permissions)", err=True)
             ctx.exit(1)
         except KeyboardInterrupt:
-            batch_mode = sys.modules.get("gaia_eval.providers.batch.mode")
+            batch_mode = sys.modules.get("gaia_eval.providers.batch.options")
             if batch_mode is not None and batch_mode.batch_enabled():
                 click.echo("interrupted: the submitted batches keep running at the provider and are journaled; run "
                            "the same command again to re-attach to them (--batch-status shows their progress)", err=True)

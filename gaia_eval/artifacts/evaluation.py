@@ -51,6 +51,7 @@ class JudgeSample(Strict):
     # Replies answered from the response cache cost nothing: `cached` when every one was, and their tokens.
     cached: bool = False
     cached_usage: Usage = Field(default_factory=Usage)
+    batch_id: str | None = None  # the provider batch (--batch) that answered it, priced at the batch price
 
 
 class JudgeCriterionResult(Strict):
@@ -160,6 +161,7 @@ class JudgeSummary(Strict):
     cost_usd: float | None
     cost_status: CostStatus
     pricing: str
+    batched_samples: int = 0  # samples answered through a provider batch (--batch), at the batch price
 
 
 class Evaluation(Artifact):

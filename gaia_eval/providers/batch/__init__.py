@@ -1,7 +1,7 @@
 """Provider batch APIs (OpenAI Batch API, Anthropic Message Batches): `--batch` runs a stage's model calls
 through them at the batch price, journaled so that a killed run re-attaches instead of resubmitting.
 
-mode (options, with_batch, batch_gate) loads no SDK; runner, the adapters and status are imported when used.
+options and mode (with_batch, batch_gate) load no SDK; runner, the adapters and status are imported when used.
 """
 
 from __future__ import annotations
@@ -9,11 +9,11 @@ from __future__ import annotations
 from gaia_eval.lazy import lazy_exports
 
 _LAZY = {
-    "BatchOptions": "mode",
-    "batch_enabled": "mode",
+    "BatchOptions": "options",
+    "batch_enabled": "options",
     "batch_gate": "mode",
-    "batch_options": "mode",
-    "configure": "mode",
+    "batch_options": "options",
+    "configure": "options",
     "with_batch": "mode",
     "batch_status_lines": "status",
 }

@@ -8,7 +8,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from gaia_eval.errors import UsageError
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Provider
 
 # Metadata keys (OpenAI) that tag a batch with the gaia-eval run that made it.
@@ -60,17 +59,3 @@ class BatchAPI(Protocol):
     async def cancel(self, batch_id: str) -> None: ...
 
     def to_response(self, raw: Any, request: ChatRequest) -> ChatResponse: ...
-
-
-def batch_api_for(provider: Provider) -> BatchAPI:
-    """The batch adapter of a provider; a provider without a batch API is a usage error naming the fix."""
-    kind = type(provider).__name__
-    if kind == "OpenAIProvider":
-        from gaia_eval.providers.batch.openai_batch import OpenAIBatchAPI
-
-        return OpenAIBatchAPI(provider)
-    if kind == "AnthropicProvider":
-        from gaia_eval.providers.batch.anthropic_batch import AnthropicBatchAPI
-
-        return AnthropicBatchAPI(provider)
-    raise UsageError(f"provider '{provider.name}' has no batch API", fix="drop --batch for it")

@@ -28,8 +28,9 @@ from gaia_eval.artifacts.journal import JournalWriter
 from gaia_eval.concurrency import ProviderGate, RetryPolicy, call_with_retries
 from gaia_eval.errors import BatchRequestError, ProviderError, UsageError
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Provider
-from gaia_eval.providers.batch.api import BatchProgress, RequestResult, batch_api_for
-from gaia_eval.providers.batch.mode import MAX_POLL_S, BatchOptions, run_id_for
+from gaia_eval.providers.batch.adapters import batch_api_for
+from gaia_eval.providers.batch.api import BatchProgress, RequestResult
+from gaia_eval.providers.batch.options import MAX_POLL_S, BatchOptions, run_id_for
 from gaia_eval.providers.cache import request_key
 
 RESUBMIT = RequestResult(reason="resubmit")  # sentinel: the batch holding the request was not ours after all

@@ -23,7 +23,7 @@ def _ended_line(state: BatchState) -> str:
 
 async def _live_line(state: BatchState) -> str:
     from gaia_eval.providers import ProviderSettings, create_provider
-    from gaia_eval.providers.batch.api import batch_api_for
+    from gaia_eval.providers.batch.adapters import batch_api_for
 
     settings = ProviderSettings(provider=state.provider, model=state.model, base_url=state.base_url,
                                 api_key_env=state.api_key_env)
