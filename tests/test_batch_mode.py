@@ -29,14 +29,8 @@ TIMING_AND_COST = {"latency_s", "time_to_success_s", "cost_usd", "batch_id"}
 
 
 @pytest.fixture()
-def server(monkeypatch) -> FakeBatchServer:
-    monkeypatch.setenv("GAIA_EVAL_BATCH_POLL_S", "0.01")
-    monkeypatch.setenv("GAIA_EVAL_BATCH_GATHER_S", "0.05")
-    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
-    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
-    fake = FakeBatchServer().start()
-    yield fake
-    fake.stop()
+def server(batch_server: FakeBatchServer) -> FakeBatchServer:
+    return batch_server
 
 
 @pytest.fixture(scope="module")
