@@ -117,6 +117,9 @@ def test_batch_results_equal_a_synchronous_run_and_cost_the_batch_price(server, 
     assert batch_exp["totals"]["cost_usd"] == pytest.approx(sync_exp["totals"]["cost_usd"] / 2)
     assert "batch" in batch_exp["batch_pricing"] and batch_exp["totals"]["batched_items"] == n
     assert not (tmp_path / "batch" / "m.batches.jsonl").exists()  # the finished experiment supersedes it
+    assert runner.invoke(cli, ["eval", "-d", str(tmp_path / "batch"), "-o", str(tmp_path / "ev")]).exit_code == 0
+    assert runner.invoke(cli, ["report", "-d", str(tmp_path / "ev"), "-o", str(tmp_path / "r.md")]).exit_code == 0
+    assert f"m: {n} of {n} items ran through a provider batch" in (tmp_path / "r.md").read_text()
 
 
 def test_kill_9_after_submission_then_restart_reattaches_and_submits_nothing_twice(server, qa_gt, tmp_path):

@@ -114,6 +114,7 @@ class InferenceSummary(Strict):
     latency_min_s: float = 0.0  # over the items the model answered
     latency_max_s: float = 0.0
     items_answered: int = 0  # ok items: the denominator of cost per item
+    batched_items: int = 0  # items answered through a provider batch (--batch), at the batch price
 
 
 class SampleAgreement(Strict):
