@@ -92,9 +92,9 @@ def _submitted_and_held(server: FakeBatchServer, config: Path, gt: Path, out: Pa
     return proc
 
 
-def _journal_has(out: Path, event: str) -> bool:
+def _journal_has(out: Path, event: str, count: int = 1) -> bool:
     path = out / "m.batches.jsonl"
-    return path.exists() and f'"event":"{event}"'.encode() in path.read_bytes()
+    return path.exists() and path.read_bytes().count(f'"event":"{event}"'.encode()) >= count
 
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
@@ -122,24 +122,33 @@ def test_batch_results_equal_a_synchronous_run_and_cost_the_batch_price(server, 
     assert f"m: {n} of {n} items ran through a provider batch" in (tmp_path / "r.md").read_text()
 
 
+def _qa_items(gt: Path) -> int:
+    return sum(len(item["qa_pairs"]) for item in orjson.loads(gt.read_bytes())["items"])
+
+
 def test_kill_9_after_submission_then_restart_reattaches_and_submits_nothing_twice(server, qa_gt, tmp_path):
     config, out = _config(tmp_path, server, "openai"), tmp_path / "exp"
-    proc = _submitted_and_held(server, config, qa_gt, out)
+    n, size = _qa_items(qa_gt), 10
+    server.hold_batches = True
+    proc = _spawn(_args(config, qa_gt, out, "--no-cache", "--batch", "--batch-size", str(size)))
+    # Batches run side by side: every request is submitted while the first batches are still held.
+    _wait_for(lambda: sum(server.submissions.values()) == n and _journal_has(out, "created", -(-n // size)), proc,
+              "every batch id was journaled")
     _kill9(proc)
     submitted = dict(server.submissions)
-    assert submitted and len(server.batches) == 1
+    assert len(submitted) == n and len(server.batches) == -(-n // size)
 
     status = CliRunner().invoke(cli, _args(config, qa_gt, out, "--batch-status"))  # held: must not block
     assert status.exit_code == 0, status.output
-    batch_id = next(iter(server.batches))
-    assert f"{batch_id}: in_progress, 0 done, 0 failed, {len(submitted)} pending" in status.output
+    for batch_id, batch in server.batches.items():
+        assert f"{batch_id}: in_progress, 0 done, 0 failed, {len(batch['requests'])} pending" in status.output
     assert dict(server.submissions) == submitted
 
     server.release()
     again = CliRunner().invoke(cli, _args(config, qa_gt, out, "--no-cache", "--batch"))
     assert again.exit_code == 0, again.output
-    assert len(server.batches) == 1 and set(server.submissions.values()) == {1}  # no request submitted twice
-    assert server.request_count == 0 and _batch_ids(out) == {batch_id}
+    assert len(server.batches) == -(-n // size) and set(server.submissions.values()) == {1}  # none twice
+    assert server.request_count == 0 and _batch_ids(out) == set(server.batches)
     sync = CliRunner().invoke(cli, _args(config, qa_gt, tmp_path / "sync", "--no-cache"))
     assert sync.exit_code == 0 and _items(out) == _items(tmp_path / "sync")
 

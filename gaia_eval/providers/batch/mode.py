@@ -9,6 +9,10 @@ from gaia_eval.concurrency import ProviderGate
 from gaia_eval.providers.base import Provider
 from gaia_eval.providers.batch.options import batch_options
 
+# Calls waiting at once in batch mode: enough to fill this many batches, which then run side by side at the
+# provider (each waiting call is a parked coroutine, so the bound is on memory, not on the provider).
+BATCHES_IN_FLIGHT = 20
+
 
 def with_batch(provider: Provider, settings, journal: Path, label: str | None = None) -> Provider:
     """`provider` answering through its batch API when --batch is on; else (or for a local baseline, which
@@ -22,9 +26,9 @@ def with_batch(provider: Provider, settings, journal: Path, label: str | None = 
 
 
 def batch_gate(limit: int, requests_per_minute: float | None = None, *, provider: str | None = None) -> ProviderGate:
-    """The gate for an endpoint. In batch mode a batch is one request whatever its size, so the gate lets a
-    whole batch of calls wait at once and no per-attempt timeout applies (a batch may take hours)."""
+    """The gate for an endpoint. In batch mode a batch is one request whatever its size, so the gate lets the
+    calls of many batches wait at once and no per-attempt timeout applies (a batch may take hours)."""
     options = batch_options()
     if not options.enabled or provider == "baseline":
         return ProviderGate(limit, requests_per_minute)
-    return ProviderGate(max(limit, options.size), None, attempt_timeouts=False)
+    return ProviderGate(max(limit, options.size * BATCHES_IN_FLIGHT), None, attempt_timeouts=False)
