@@ -31,9 +31,6 @@ class GaiaGroup(click.Group):
         cache = sys.modules.get("gaia_eval.providers.cache")
         if cache is not None:  # an earlier invocation in this process (tests, Python callers) set options
             cache.configure(reset=True)
-        batch_mode = sys.modules.get("gaia_eval.providers.batch.options")
-        if batch_mode is not None:
-            batch_mode.configure(reset=True)
         try:
             return super().invoke(ctx)
         except GaiaEvalError as exc:
@@ -52,6 +49,10 @@ class GaiaGroup(click.Group):
                 ctx.exit(130)
             click.echo("interrupted: finished items are saved; run the same command again to resume", err=True)
             ctx.exit(130)
+        finally:  # --batch belongs to this invocation only: a Python caller after it runs synchronously
+            batch_mode = sys.modules.get("gaia_eval.providers.batch.options")
+            if batch_mode is not None:
+                batch_mode.configure(reset=True)
 
 
 def _print_summary(summary, *, show_outputs: bool = False) -> None:

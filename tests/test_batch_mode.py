@@ -149,6 +149,8 @@ def test_kill_9_after_submission_then_restart_reattaches_and_submits_nothing_twi
     assert again.exit_code == 0, again.output
     assert len(server.batches) == -(-n // size) and set(server.submissions.values()) == {1}  # none twice
     assert server.request_count == 0 and _batch_ids(out) == set(server.batches)
+    assert f"m: {n} of {n} items through a provider batch (0 requests submitted in this run, {n} re-attached)" \
+        in again.output
     sync = CliRunner().invoke(cli, _args(config, qa_gt, tmp_path / "sync", "--no-cache"))
     assert sync.exit_code == 0 and _items(out) == _items(tmp_path / "sync")
 

@@ -291,8 +291,11 @@ def run_batch_experiment(
         errors = sum(i.status == "error" for i in items)
         if batch_enabled():
             batched = sum(bool(i.batch_id) for i in items)
+            provider = providers.get(plan.spec.name)
+            run = (f" ({getattr(provider, 'submitted', 0)} requests submitted in this run, "
+                   f"{getattr(provider, 'reattached', 0)} re-attached)") if provider is not None else ""
             how = "offline baseline, no batch API: run locally" if plan.spec.provider == "baseline" else (
-                f"{batched} of {len(items)} items through a provider batch")
+                f"{batched} of {len(items)} items through a provider batch{run}")
             summary.notes.append(f"{plan.spec.name}: {how}")
         if errors:
             summary.failed += 1

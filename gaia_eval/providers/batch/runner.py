@@ -72,12 +72,9 @@ class BatchingProvider:
         self._wake: asyncio.Event | None = None
         self._gate = ProviderGate(4)
         self._shown: dict[str, BatchProgress] = {}
-        # What the run did, for summaries and the benchmark.
-        self.submitted = 0  # requests submitted in this process
-        self.reattached = 0  # requests answered from batches submitted earlier
-        self.created: list[tuple[str, int, float]] = []  # (batch id, requests, seconds the create took)
-        self.first_answer_s: float | None = None
-        self._started = time.monotonic()
+        # What this process did, for the stage's summary.
+        self.submitted = 0  # requests submitted in new batches
+        self.reattached = 0  # requests answered by batches submitted before (by a run that was stopped)
 
     # -- the protocol ------------------------------------------------------------------------------------
     async def complete(self, request: ChatRequest) -> ChatResponse:
@@ -95,8 +92,6 @@ class BatchingProvider:
             if result is RESUBMIT:
                 continue
             batch_id = self._states[self._local_of[cid]].batch_id if cid in self._local_of else None
-            if self.first_answer_s is None:
-                self.first_answer_s = time.monotonic() - self._started
             if not result.ok:
                 raise BatchRequestError(f"{self.name} batch {batch_id or '(not created)'}: {result.reason}")
             response = self.api.to_response(result.raw, request)
@@ -228,7 +223,6 @@ class BatchingProvider:
             self._append("intent", state, custom_ids=cids, provider=s.provider, model=s.model, base_url=s.base_url,
                          api_key_env=s.api_key_env)
             self._index(state)
-            started = time.monotonic()
             found = await self._create(state, entries)
         except BaseException as exc:  # a usage error (no batch API), a full disk: every caller hears of it
             if isinstance(exc, UsageError):
@@ -250,7 +244,6 @@ class BatchingProvider:
         state.batch_id, state.found_by = batch_id, found_by
         self._append("created", state, batch_id=batch_id, found_by=found_by)
         self.submitted += len(entries)
-        self.created.append((batch_id, len(entries), time.monotonic() - started))
         _say(f"batch {batch_id}: {len(entries)} requests submitted to {self.name} {self.model}; journaled in "
              f"{self.path} (a stopped run re-attaches to it)")
         self._ensure_poller()
