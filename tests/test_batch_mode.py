@@ -256,3 +256,33 @@ def test_ctrl_c_leaves_the_batches_running_and_says_how_to_reattach(server, qa_g
     assert proc.returncode == 130
     assert b"re-attach" in err and b"same command" in err
     assert [s.batch_id for s in read_batch_journal(out / "m.batches.jsonl")] == list(server.batches)
+
+
+def test_a_new_process_re_reads_an_ended_batch_and_a_repeated_request_is_submitted_anew(server, tmp_path):
+    """The provider level: a second BatchingProvider on the same journal (a restarted process) answers from the
+    ended batch's results without submitting; the same request asked twice in one process (a retry of an unusable
+    reply) is submitted again, since re-attaching would only return the same reply."""
+    from gaia_eval.concurrency import run_async
+    from gaia_eval.providers import ProviderSettings, create_provider
+    from gaia_eval.providers.base import ChatRequest, Message
+    from gaia_eval.providers.batch.options import BatchOptions
+    from gaia_eval.providers.batch.runner import BatchingProvider
+
+    settings = ProviderSettings(provider="anthropic", model=MODELS["anthropic"], base_url=server.anthropic_base_url)
+    journal = tmp_path / "x.batches.jsonl"
+    requests = [ChatRequest(messages=(Message(role="user", content=f"question {i}"),)) for i in range(3)]
+
+    async def ask(asked: list[ChatRequest]) -> list[str]:
+        import asyncio
+
+        provider = BatchingProvider(create_provider(settings), settings, journal, BatchOptions(enabled=True), "t")
+        try:
+            return [r.text for r in await asyncio.gather(*(provider.complete(q) for q in asked))]
+        finally:
+            await provider.aclose()
+
+    first = run_async(ask(requests))
+    assert len(server.batches) == 1 and [s.ended for s in read_batch_journal(journal)] == [True]
+    assert run_async(ask(requests)) == first and len(server.batches) == 1  # re-read, not resubmitted
+    assert run_async(ask([requests[0], requests[0]])) == [first[0], first[0]]
+    assert len(server.batches) == 2 and sum(server.submissions.values()) == 4  # the repeat went into a new batch
