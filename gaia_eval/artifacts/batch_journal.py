@@ -1,7 +1,7 @@
 """The batch journal: what a stage submitted to a provider's batch API, so that a run killed at any moment
 re-attaches to its batches instead of paying for them twice.
 
-One JSON line per event, appended and fsynced (artifacts.journal.JournalWriter) before the run goes on:
+One JSON line per event, appended (in the kernel, fsynced right after: artifacts.journal.JournalWriter) before the run goes on:
 
 - `intent`   written BEFORE the create call: a local id, the run id, the custom_ids it will hold, the provider
              settings (so `--batch-status` can ask about it) and the time. The batch is created with the run id
