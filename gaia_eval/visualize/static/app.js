@@ -94,8 +94,8 @@ async function dashboard() {
       el("td", { class: "num" }, fmt(r.grade) + (r.ci ? ` (${fmt(r.ci[0], 0)}–${fmt(r.ci[1], 0)})` : "")),
       el("td", {}, badge(r.rating)), ...(qa ? [el("td", { class: "num" }, pct(r.pass_rate))] : []),
       el("td", { class: "num" }, r.items), el("td", { class: "num" }, r.errors), el("td", { class: "num" }, r.unscored ?? "—"),
-      el("td", { class: "num" }, r.cost_status === "local" ? "$0 (local)" : money(r.cost_usd)), el("td", { class: "num" }, money(r.judge_cost_usd)),
-      el("td", { class: "num" }, `${r.tokens_in} / ${r.tokens_out}`), el("td", { class: "num" }, `${fmt(r.latency_p50_s, 3)} / ${fmt(r.latency_p95_s, 3)} s`)));
+      el("td", { class: "num" }, r.cost_text), el("td", { class: "num" }, money(r.judge_cost_usd)),
+      el("td", { class: "num" }, `${r.tokens_in} / ${r.tokens_out}`), el("td", { class: "num" }, r.latency_p50_s === null ? "—" : `${fmt(r.latency_p50_s, 3)} / ${fmt(r.latency_p95_s, 3)} s`)));
     m.append(el("section", { class: "card" },
       el("h2", {}, uc.use_case, " ", el("span", { class: "muted" }, `(${uc.models.length} models)`)),
       el("div", { class: "toolbar" }, el("a", { href: itemUrl(uc.use_case, "") }, "Items side by side"),
@@ -138,7 +138,7 @@ async function itemPage(useCase, itemId) {
     mm.criteria.length ? el("table", {}, el("tr", {}, el("th", {}, "Criterion"), el("th", {}, "Rating"), el("th", {}, "Evidence")),
       mm.criteria.map((c) => el("tr", {}, el("td", {}, c.criterion), el("td", {}, badge(c.rating)), el("td", {}, c.explanation)))) : "",
     mm.judge.length ? [el("h4", {}, "LLM judge"), el("table", {}, mm.judge.map((c) => el("tr", {}, el("td", {}, c.criterion), el("td", {}, badge(c.rating)), el("td", {}, c.explanation))))] : "",
-    el("p", { class: "muted" }, `tokens ${mm.tokens_in ?? "—"} in / ${mm.tokens_out ?? "—"} out · cost ${money(mm.cost_usd)} · latency ${fmt(mm.latency_s, 3)} s`)));
+    el("p", { class: "muted" }, `tokens ${mm.tokens_in ?? "—"} in / ${mm.tokens_out ?? "—"} out · cost ${money(mm.cost_usd)} · latency ${mm.latency_s === null ? "—" : fmt(mm.latency_s, 3) + " s"}`)));
   const query = d.models.find((mm) => mm.query)?.query;
   main().replaceChildren(
     el("h1", {}, `${useCase} · item ${d.item_id}`),
