@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from gaia_eval import __version__
+from gaia_eval.cli_checks import check_named_folders, one_kind
 from gaia_eval.cli_lists import ListOptionsCommand
 from gaia_eval.errors import GaiaEvalError, RunFailed
 from gaia_eval.providers.names import LLM_PROVIDERS
@@ -99,9 +100,9 @@ def cli() -> None:
 
 @cli.command(cls=ListOptionsCommand, list_options=("--meeting-types", "--email-types", "--pdf-types"))
 @cache_options
-@click.option("--meeting-transcript", "kind", flag_value="meeting", help="Generate meeting transcripts.")
-@click.option("--email", "kind", flag_value="email", help="Generate business emails.")
-@click.option("--pdf", "kind", flag_value="pdf", help="Generate PDF documents, each with a .txt twin (needs an LLM provider).")
+@click.option("--meeting-transcript", "kinds", flag_value="meeting", multiple=True, help="Generate meeting transcripts.")
+@click.option("--email", "kinds", flag_value="email", multiple=True, help="Generate business emails.")
+@click.option("--pdf", "kinds", flag_value="pdf", multiple=True, help="Generate PDF documents, each with a .txt twin (needs an LLM provider).")
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["test_data"], help="Folder to write into (exactly there).")
 @click.option("--meeting-types", default=None, help="Meeting types, as words or commas: standup planning or standup,planning [default: all 8].")
 @click.option("--email-types", default=None, help="Email types, as words or commas [default: all 8].")
@@ -115,12 +116,11 @@ def cli() -> None:
 @click.option("--concurrency", type=click.IntRange(min=1), default=None, help="Max LLM calls in flight [default: 16].")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--force", is_flag=True, help="Regenerate even documents that are up to date.")
-def generate(kind, output_dir, meeting_types, email_types, pdf_types, count_per_type, target_tokens, seed, provider, model, base_url, concurrency, quiet, force) -> None:
+def generate(kinds, output_dir, meeting_types, email_types, pdf_types, count_per_type, target_tokens, seed, provider, model, base_url, concurrency, quiet, force) -> None:
     """Generate synthetic documents (<type>_meeting.txt + .meta.json); offline ones have planted facts."""
     from gaia_eval.stages.generate import run_generate
 
-    if kind is None:
-        raise click.UsageError("choose what to generate: --meeting-transcript, --email or --pdf")
+    kind = one_kind(kinds, {"meeting": meeting_types, "email": email_types, "pdf": pdf_types})
     types = _split_types({"meeting": meeting_types, "email": email_types, "pdf": pdf_types}[kind])
     summary = run_generate(
         kind, output_dir, types=types, count_per_type=count_per_type, target_tokens=target_tokens, seed=seed,
@@ -316,7 +316,10 @@ def eval_command(
     if summary.damaged:
         for line in summary.damaged:
             click.echo(f"  damaged: {line}", err=True)
-        raise RunFailed(f"{len(summary.damaged)} evaluation file(s) are damaged and were left out of the index (listed above); delete them and run the same command again to remake them")
+        remake = (f"run `gaia-eval eval -d {experiment_file or directory} -o {output_dir}` (without --regenerate-report) to "
+                  "score their experiments again" if regenerate_report else "run the same command again to remake them")
+        raise RunFailed(f"{len(summary.damaged)} evaluation file(s) are damaged and were left out of the index (listed "
+                        f"above); delete them, or {remake}")
     if summary.empty_responses:
         raise RunFailed("some template responses are empty (listed above) and count as errors; paste them in and run the same command again")
 
@@ -494,6 +497,7 @@ def visualize(workspace, host, port, no_browser, test_data_dir, groundtruth_dir,
                          fix="pass the folder that holds experiments/ and evaluation/ (or leave --workspace out for .)")
     folders = {"test_data": test_data_dir, "groundtruth": groundtruth_dir, "experiments": experiments_dir,
                "evaluation": evaluations_dir, "reports": reports_dir}
+    check_named_folders(workspace, folders)
     run_visualize(workspace, host=host, port=port, open_browser=not no_browser, folders=folders, echo=click.echo)
 
 

@@ -74,3 +74,59 @@ def test_report_json_csv_and_viewer_agree_on_bands_and_honest_cells(tmp_path: Pa
     assert all(m["rating"] == rating_band(m["grade"]) for m in viewer.values())
     assert viewer["Acme"]["cost_text"] == "unpriced" and viewer["Acme"]["latency_p50_s"] is None
     assert viewer["baseline-lead"]["cost_text"] == "$0 (local)"
+
+
+def test_hints_name_the_option_and_command_of_the_command_run(tmp_path: Path, monkeypatch) -> None:
+    _qa_workspace(tmp_path, monkeypatch)
+    run("batch-experiment", "-i", "./gt", "-o", "./exp", "--quiet")
+    run("eval", "-d", "./exp", "-o", "./ev")
+    (tmp_path / "empty").mkdir()
+
+    def hint(*args: str) -> str:
+        return run(*args, expect=2).output
+
+    # create-template takes -d, not batch-experiment's -i.
+    assert "check -d," in hint("create-template", "-d", "./nothere", "-o", "./t")
+    assert "point -d at your documents" in hint("create-template", "-d", "./empty", "-o", "./t")
+    assert "with -d;" in hint("create-template", "-d", "./exp", "-o", "./t")
+    # A folder of evaluations given as an input: the report is the next step.
+    assert "gaia-eval report -d ev" in hint("create-template", "-d", "./ev", "-o", "./t")
+    assert "gaia-eval report -d ev" in hint("batch-experiment", "-i", "./ev", "-o", "./x")
+    # eval on the models' inputs: run them first, into a folder of their own (never -o into the inputs).
+    for folder in ("gt", "docs"):
+        text = hint("eval", "-d", f"./{folder}", "-o", "./ev2")
+        assert f"gaia-eval batch-experiment -i {folder} -o experiments" in text and f"create-template -d {folder}" in text
+    qa = hint("create-template", "-d", "./docs", "--use-case", "qa", "-o", "./t")
+    assert "gaia-eval groundtruth -d docs --use-case qa -o groundtruth" in qa and "create-template -d groundtruth" in qa
+    assert "is a folder" in hint("summarize", "-i", "./docs")
+
+
+def test_regenerate_report_names_what_it_did_not_score_and_how_to_remake_damage(tmp_path: Path, monkeypatch) -> None:
+    _qa_workspace(tmp_path, monkeypatch)
+    run("batch-experiment", "-i", "./gt", "-o", "./exp", "--quiet")
+    run("eval", "-f", "./exp/baseline-lead.experiment.json", "-o", "./ev")
+    rebuilt = run("eval", "-d", "./exp", "-o", "./ev", "--regenerate-report").output
+    assert "1 of 1 entries rebuilt from every evaluation file" in rebuilt
+    assert "not evaluated yet" in rebuilt and "baseline-retrieval.experiment.json" in rebuilt
+    assert "gaia-eval eval -d exp -o ev" in rebuilt
+    (tmp_path / "ev" / "baseline-lead.experiment.eval.json").write_text("{damaged")
+    damaged = run("eval", "-d", "./exp", "-o", "./ev", "--regenerate-report", expect=1).output
+    assert "baseline-lead.experiment.eval.json" in damaged and "without --regenerate-report" in damaged
+    remade = run("eval", "-d", "./exp", "-o", "./ev").output  # the hint's command remakes it
+    assert "made 1" in remade and "redone 1" in remade
+
+
+def test_generate_refuses_two_kinds_and_types_of_another_kind(tmp_path: Path) -> None:
+    both = run("generate", "--email", "--meeting-transcript", "-o", str(tmp_path / "a"), expect=2).output
+    assert "one kind per run" in both
+    other = run("generate", "--email", "--meeting-types", "standup", "-o", str(tmp_path / "b"), expect=2).output
+    assert "--meeting-types applies to --meeting-transcript" in other
+    assert not (tmp_path / "a").exists() and not (tmp_path / "b").exists()
+
+
+def test_visualize_refuses_a_folder_named_on_the_command_line_that_does_not_exist(tmp_path: Path, monkeypatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "evaluation").mkdir()
+    text = run("visualize", "--experiments-dir", "./results", "--evaluations-dir", "./evaluation", "--no-browser",
+               expect=2).output
+    assert "results" in text and "--experiments-dir" in text

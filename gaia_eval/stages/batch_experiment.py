@@ -273,7 +273,7 @@ def run_batch_experiment(
         config = default_config(workload.use_case)
         names = ", ".join(e.name for e in config.experiments)
         summary.notes.append(
-            f"no -c/--config: running the default for {workload.use_case}, {names} (offline baselines, no cost); "
+            f"no -c/--config: running the default for {workload.use_case}: {names} (offline baselines, no cost); "
             "pass -c CONFIG to run real models (see --create-sample-config)"
         )
     output_dir = check_output_dir(output_dir)
