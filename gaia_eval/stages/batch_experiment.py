@@ -81,7 +81,7 @@ SAMPLE_CONFIG = {
         {
             "name": "claude-sonnet",
             "provider": "anthropic",
-            "model": "claude-sonnet-4-6",
+            "model": "claude-sonnet-4-5",
             "max_tokens": 1024,
             "temperature": 0.0,
         },
