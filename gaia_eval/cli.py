@@ -222,7 +222,8 @@ def import_outputs(file, output_dir, groundtruth) -> None:
 @click.option("--create-sample-config", type=click.Path(path_type=Path), default=None, help="Write a valid sample config to PATH and exit.")
 def batch_experiment(config_path, input_paths, output_dir, force, retry_errors, concurrency, quiet, create_sample_config) -> None:
     """Run every configured model over every item, concurrently and resumably."""
-    from gaia_eval.stages.batch_experiment import output_dirs_for_inputs, run_batch_experiment
+    from gaia_eval.stages.batch_experiment import run_batch_experiment
+    from gaia_eval.stages.batch_outputs import output_dirs_for_inputs
 
     if create_sample_config is not None:
         click.echo(f"wrote {write_sample_config_path(create_sample_config)}")

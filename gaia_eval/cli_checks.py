@@ -25,9 +25,14 @@ def one_kind(kinds: tuple[str, ...], type_lists: dict[str, str | None]) -> str:
 
 
 def check_named_folders(workspace: Path, folders: dict[str, Path | None]) -> None:
-    """A folder named on the command line must exist: a typo is not an empty folder (the defaults may be absent)."""
-    for name, folder in folders.items():
-        if folder is not None and not folder.is_dir():
-            option = "--evaluations-dir" if name == "evaluation" else f"--{name.replace('_', '-')}-dir"
-            raise InputError("folder not found", file=folder, field=option,
-                             fix=f"pass the folder that holds them, or leave {option} out for {workspace / name}")
+    """A folder named on the command line must exist: a typo is not an empty folder (the defaults may be absent).
+    Every missing one is named at once."""
+    missing = [("--evaluations-dir" if name == "evaluation" else f"--{name.replace('_', '-')}-dir", name, folder)
+               for name, folder in folders.items() if folder is not None and not folder.is_dir()]
+    fix = "pass folders that exist, or leave the option out for the workspace's own"
+    if len(missing) == 1:
+        [(option, name, folder)] = missing
+        raise InputError("folder not found", file=folder, field=option, fix=f"{fix} ({workspace / name})")
+    if missing:
+        listed = ", ".join(f"{folder} ({option})" for option, _, folder in missing)
+        raise InputError(f"folders not found: {listed}", fix=fix)
