@@ -176,7 +176,7 @@ def test_retries_stop_after_max_retries(fake_llm) -> None:
 
 def test_a_hung_attempt_times_out_and_the_retry_succeeds(fake_llm) -> None:
     fake_llm.script([{"fault": "hang"}])
-    policy = RetryPolicy(max_retries=1, base_delay_s=0.005, timeout_s=0.2)
+    policy = RetryPolicy(max_retries=1, base_delay_s=0.005, timeout_s=2.0)  # outlasts a real reply under load
     [outcome] = run_items(fake_llm, ["x"], limit=1, policy=policy)
 
     assert outcome.ok and outcome.attempts == 2
