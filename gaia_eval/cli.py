@@ -12,7 +12,7 @@ from gaia_eval import __version__
 from gaia_eval.cli_checks import check_named_folders, one_kind
 from gaia_eval.cli_lists import ListOptionsCommand
 from gaia_eval.errors import GaiaEvalError, RunFailed
-from gaia_eval.providers.names import LLM_PROVIDERS
+from gaia_eval.providers.names import KNOWN_PROVIDERS, LLM_PROVIDERS
 from gaia_eval.scoring.answers.mode_names import MODES as MATCH_MODES
 
 DEFAULTS = {
@@ -340,7 +340,7 @@ def report(eval_dir, output_file) -> None:
 @click.option("-i", "--input", "input_file", type=click.Path(path_type=Path), required=True, help="The document to summarize (.txt, .md, .html or .pdf).")
 @click.option("--styles", default="all", help="Styles, as words or commas: all, or brief detailed bullets executive participants action_items (and gaia-eval's own names).")
 @click.option("--combined-prompt", is_flag=True, help="One call for every style (cheaper, less focused) instead of one call per style.")
-@click.option("--provider", type=click.Choice(["baseline", "anthropic", "openai", "lemonade", "ollama", "vllm", "lmstudio", "llamacpp"]), default="baseline", help="Who summarizes: an offline baseline or an LLM.")
+@click.option("--provider", type=click.Choice(KNOWN_PROVIDERS), default="baseline", help="Who summarizes: an offline baseline or an LLM.")
 @click.option("--model", default=None, help="Model of the provider [default with baseline: textrank].")
 @click.option("--base-url", default=None, help="Endpoint of the provider (a local server's URL, a proxy).")
 @click.option("--max-tokens", type=click.IntRange(min=1), default=1024, help="Output budget of each reply.")

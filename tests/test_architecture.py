@@ -22,14 +22,23 @@ def _modules() -> dict[str, Path]:
     return found
 
 
+def _absolute(path: Path, node: ast.ImportFrom) -> str:
+    """The module an import names, with a relative import (`from .x import y`) resolved against `path`."""
+    if node.level == 0:
+        return node.module or ""
+    package = list(path.relative_to(PACKAGE.parent).parent.parts)
+    base = package[: len(package) - node.level + 1]
+    return ".".join(base + ([node.module] if node.module else []))
+
+
 def _imports(path: Path, modules: dict[str, Path]) -> set[str]:
-    """Modules of gaia_eval that `path` imports, anywhere in the file (function-level imports included)."""
+    """Modules of gaia_eval that `path` imports, anywhere in the file (function-level and relative imports included)."""
     targets = set()
     for node in ast.walk(ast.parse(path.read_text())):
-        if isinstance(node, ast.ImportFrom) and node.level == 0 and (node.module or "").startswith("gaia_eval"):
+        if isinstance(node, ast.ImportFrom) and (module := _absolute(path, node)).startswith("gaia_eval"):
             for alias in node.names:
-                sub = f"{node.module}.{alias.name}"
-                targets.add(sub if sub in modules else node.module)
+                sub = f"{module}.{alias.name}"
+                targets.add(sub if sub in modules else module)
         elif isinstance(node, ast.Import):
             targets |= {a.name for a in node.names if a.name in modules}
     return targets
