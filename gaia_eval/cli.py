@@ -242,7 +242,7 @@ def batch_experiment(config_path, input_paths, output_dir, force, retry_errors, 
             show_progress=False if quiet else None,
         )
         _print_summary(summary)
-        click.echo(f"  items: {summary.items_ok} ok, {summary.items_error} errors; {summary.calls_made} requests sent to models (baselines not counted)")
+        click.echo(f"  items: {summary.items_line()}")
         errors += summary.items_error
         damaged += summary.damaged
     for line in damaged:

@@ -131,8 +131,14 @@ class _Plan:
 class BatchSummary(StageSummary):
     items_ok: int = 0
     items_error: int = 0
-    calls_made: int = 0
+    calls_made: int = 0  # requests that reached a model (attempts, retries included; not baselines, not cache hits)
+    cached_replies: int = 0  # replies the response cache gave instead of a model
     damaged: list[str] = field(default_factory=list)  # experiment files left out of the consolidated report
+
+    def items_line(self) -> str:
+        cached = f", {self.cached_replies} replies from the response cache" if self.cached_replies else ""
+        return (f"{self.items_ok} ok, {self.items_error} errors; {self.calls_made} requests sent to models "
+                f"(baselines not counted){cached}")
 
 
 def _percentile(sorted_values: list[float], q: float) -> float:
@@ -359,6 +365,9 @@ async def _run_plans(
         plan, item = job
         assert plan.solver is not None
         outcome = await plan.solver.solve(item, workload.sources[item.source].text)
+        if plan.spec.provider != "baseline":  # a baseline is not a model call; a cache hit never reached one
+            summary.calls_made += outcome.attempts - outcome.cached_calls
+            summary.cached_replies += outcome.cached_calls
         cost, _, _ = cost_of(outcome.usage - outcome.cached_usage, plan.quote)
         return ItemResult(
             item_id=item.item_id,
@@ -390,8 +399,6 @@ async def _run_plans(
         assert plan.journal is not None
         plan.journal.append(result)
         plan.results[item.item_id] = result
-        if plan.spec.provider != "baseline":
-            summary.calls_made += result.attempts  # requests actually sent; a baseline is not a model call
         progress.advance(error=result.status == "error", cost=result.cost_usd)
         plan.remaining -= 1
         if plan.remaining == 0:
