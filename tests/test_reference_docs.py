@@ -216,6 +216,11 @@ def test_batch_experimentation_and_resume(workdir: Path) -> None:
     # The sample names paid models: without their keys the run stops before any call, naming the key.
     line = "gaia batch-experiment -c experiment_config.json -i ./groundtruth/consolidated_summarization_groundtruth.json -o ./experiments"
     assert "ANTHROPIC_API_KEY" in gaia(line, expect=2).output
+    assert "ANTHROPIC_API_KEY" in gaia(line + " --force", expect=2).output
+    gaia("gaia generate --meeting-transcript -o ./test_data --meeting-types standup --count-per-type 1")
+    alternative = "gaia batch-experiment -c experiment_config.json -i ./test_data -o ./experiments"
+    assert "ANTHROPIC_API_KEY" in gaia(alternative, expect=2).output
+    assert not Path("experiments").exists()  # stopped before any call or file
     # The documented resume example: 3 of 5 experiments done, the same command runs only the other 2.
     five = [{"name": f"model-{i}", "provider": "baseline", "model": m}
             for i, m in enumerate(["lead", "textrank", "retrieval", "lead", "textrank"])]
