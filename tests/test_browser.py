@@ -12,6 +12,7 @@ from pathlib import Path
 import orjson
 import pytest
 
+from gaia_eval.bench.cli_support import run_bench_command
 from gaia_eval.stages.batch_experiment import run_batch_experiment
 from gaia_eval.stages.quickstart import run_quickstart
 from gaia_eval.visualize.server import ViewerServer, make_roots
@@ -43,6 +44,8 @@ def workspace(tmp_path_factory) -> Path:
     exp = orjson.loads(exp_file.read_bytes())
     exp["items"][0]["answer"] = HOSTILE
     exp_file.write_bytes(orjson.dumps(exp))
+    # A bench run gated on its shipped baseline, its results under reports/ (the builtin calculator: offline).
+    assert run_bench_command("arithmetic", output=ws / "reports" / "bench-arithmetic.json") == 0
     return ws
 
 
@@ -91,6 +94,14 @@ def test_dashboard_lists_every_evaluation_and_draws_charts(viewer, workspace, pa
     _poll(lambda: chart.evaluate("i => i.complete && i.naturalWidth > 0"), page)
     box = chart.bounding_box()
     assert box and box["width"] > 100 and box["height"] > 50
+    qa = page.locator("table.dash[data-use-case=qa]")
+    grade = qa.locator("th", has_text="Grade")
+    grade.click()
+    grade.click()  # numbers sort high to low first, then low to high
+    assert "baseline-lead" in qa.locator("tbody tr").first.inner_text()
+    assert page.locator("#bench tr[data-bench]").count() == 1  # the bench run, against its baseline
+    assert "vs 75.0 %" in page.locator("#bench tr[data-bench]").inner_text()
+    assert page.locator(".chart[data-kind=bench] img").count() == 1
     _poll(lambda: page.evaluate("[...document.images].every(i => i.complete && i.naturalWidth > 0)"), page)
     page.screenshot(path=str(SHOTS / "dashboard.png"), full_page=True)
 
@@ -101,7 +112,7 @@ def test_item_view_shows_every_model_side_by_side_and_runs_no_model_markup(viewe
     assert page.locator(".model-output").count() == 2
     assert {page.locator(".model-output").nth(i).get_attribute("data-model") for i in range(2)} == {
         "baseline-lead", "baseline-retrieval"}
-    assert "<script>" in page.locator(".model-output[data-model=baseline-lead] pre").first.inner_text()
+    assert "<script>" in page.locator(".out-cell[data-model=baseline-lead] pre").first.inner_text()
     assert page.evaluate("window.__pwned") is None
     page.screenshot(path=str(SHOTS / "item.png"), full_page=True)
     first = page.url
@@ -110,6 +121,25 @@ def test_item_view_shows_every_model_side_by_side_and_runs_no_model_markup(viewe
     page.wait_for_selector(".model-output")
     page.go_back()
     page.wait_for_url(first)
+    # filtered to the items one model failed: the view opens on such an item and says so in its column head
+    page.goto(viewer.url + "item/qa/?filter=failed:baseline-retrieval")
+    page.wait_for_selector(".model-output[data-model=baseline-retrieval]")
+    page.keyboard.press("ArrowRight")  # the next item of the filtered order
+    page.wait_for_url(lambda url: "filter=failed" in url and not url.split("?")[0].endswith("/qa/"))
+    page.wait_for_selector(".model-output[data-model=baseline-retrieval]")
+    assert "fail" in page.locator(".model-output[data-model=baseline-retrieval]").inner_text()
+
+
+def test_a_summary_item_shows_each_section_of_every_output_as_text(viewer, page):
+    page.goto(viewer.url + "item/summarization/")
+    page.wait_for_selector("#side-by-side .out-cell")
+    assert page.locator(".model-output").count() == 2
+    text = page.locator("main").inner_text()
+    assert "[object" not in text and "executive summary" in text.lower()
+    # every section of every output on its own row, beside the ground truth's: 6 sections x 2 models
+    assert page.locator("#side-by-side .out-cell pre").count() == 12
+    page.locator("details.source summary").click()
+    page.screenshot(path=str(SHOTS / "item-summary.png"), full_page=True)
 
 
 def test_report_is_rendered_with_its_charts(viewer, page):
@@ -120,6 +150,8 @@ def test_report_is_rendered_with_its_charts(viewer, page):
     # Not wait_for_function: it evaluates a string in the page, which the viewer's CSP forbids once it has to poll.
     _poll(lambda: page.evaluate("[...document.querySelectorAll('.report img')].every(i => i.complete && i.naturalWidth > 0)"), page)
     page.screenshot(path=str(SHOTS / "report.png"), full_page=False)
+    page.locator(".report h3:has-text('Charts')").first.evaluate("h => h.scrollIntoView()")  # to the top of the view
+    page.screenshot(path=str(SHOTS / "report-charts.png"), full_page=False)
 
 
 def test_live_progress_moves_while_a_slow_run_proceeds(viewer, workspace, page):
@@ -133,6 +165,9 @@ def test_live_progress_moves_while_a_slow_run_proceeds(viewer, workspace, page):
         run.start()
         cell = page.locator("#live tr[data-run='slow-model'] td.done")
         first = _poll(lambda: cell.count() and int(cell.inner_text()) >= 1 and int(cell.inner_text()), page)
+        row = page.locator("#live tr[data-run='slow-model']")
+        assert "/ 104" in row.inner_text() and "vllm:m" in row.inner_text()  # progress of the total, per model
+        _poll(lambda: row.locator("td.eta").inner_text() != "—", page)  # an ETA once the pace is known
         page.screenshot(path=str(SHOTS / "live.png"))
         assert _poll(lambda: int(cell.inner_text()) > first, page)  # the same page, never reloaded
     finally:

@@ -68,7 +68,7 @@ def test_report_json_csv_and_viewer_agree_on_bands_and_honest_cells(tmp_path: Pa
     assert summary_row.endswith("| unpriced | — |") and "0.000" not in timing_row
     with (tmp_path / "rep" / "r.csv").open(newline="") as f:
         acme_csv = [r for r in csv.DictReader(f) if r["experiment"] == "Acme"]
-    assert acme_csv and all(r["latency_mean_s"] == "" and r["cost_status"] == "unpriced" for r in acme_csv)
+    assert acme_csv and all(r["latency_mean_s"] == r["latency_p50_s"] == r["latency_max_s"] == "" and r["cost_status"] == "unpriced" for r in acme_csv)
 
     viewer = {m["experiment_name"]: m for uc in dashboard(tmp_path / "ev")["use_cases"] for m in uc["models"]}
     assert all(m["rating"] == rating_band(m["grade"]) for m in viewer.values())

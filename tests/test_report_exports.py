@@ -88,3 +88,20 @@ def test_the_report_gives_timing_tokens_and_cost_per_model(tmp_path: Path) -> No
             assert timing["min_s"] <= timing["p50_s"] <= timing["p95_s"] <= timing["max_s"]
             assert timing["min_s"] <= timing["mean_s"] <= timing["max_s"]
             assert row["cost_per_item_usd"] == 0  # offline baselines cost nothing
+    rows = list(csv.DictReader((tmp_path / "reports" / "report.csv").open()))
+    assert all(float(r["latency_min_s"]) <= float(r["latency_p95_s"]) <= float(r["latency_max_s"]) for r in rows)
+    assert {r["input_tokens"] for r in rows} == {"0"} and {r["cost_per_item_usd"] for r in rows} == {"0.0"}
+
+
+def test_the_report_says_where_each_use_cases_ground_truth_came_from(tmp_path: Path) -> None:
+    from gaia_eval.stages.quickstart import run_quickstart
+
+    run_quickstart(tmp_path, echo=lambda _: None)
+    markdown = (tmp_path / "reports" / "report.md").read_text()
+    assert markdown.count("Ground truth of this use case: planted facts (generated documents).") == 3
+    rows = list(csv.DictReader((tmp_path / "reports" / "report.csv").open()))
+    assert {r["groundtruth"] for r in rows} == {"planted facts (generated documents)"}
+    # the trail gone (ground-truth folder moved away): said so, not guessed
+    (tmp_path / "groundtruth").rename(tmp_path / "elsewhere")
+    run_report(tmp_path / "evaluation", tmp_path / "r2" / "report.md")
+    assert "no longer where the experiment read them" in (tmp_path / "r2" / "report.md").read_text()

@@ -1,4 +1,5 @@
 """The local viewer: a real HTTP server on 127.0.0.1 serving the page and a read-only JSON API."""
+# Timeouts here bound a wait on a loaded machine (charts take seconds to draw); no test asserts a duration.
 
 from __future__ import annotations
 
@@ -23,13 +24,8 @@ def viewer(tmp_path_factory):
     server.server_close()
 
 
-# Only a guard against a hung server, never a speed check: on a loaded 2-core machine twelve chart requests
-# queued behind one drawing lock took longer than 5 s (the one failure of this file under a CPU hog).
-HANG_S = 300
-
-
 def get(server: ViewerServer, path: str):
-    with urllib.request.urlopen(server.url.rstrip("/") + path, timeout=HANG_S) as response:
+    with urllib.request.urlopen(server.url.rstrip("/") + path, timeout=120) as response:
         return response.status, response.read()
 
 
@@ -63,7 +59,7 @@ def _status(server: ViewerServer, path: str, host: str | None = None) -> int:
     if host is not None:
         request.add_header("Host", host)
     try:
-        with urllib.request.urlopen(request, timeout=HANG_S) as response:
+        with urllib.request.urlopen(request, timeout=120) as response:
             return response.status
     except urllib.error.HTTPError as err:
         return err.code
@@ -129,3 +125,73 @@ def test_charts_asked_for_at_once_are_all_drawn(viewer):
     with concurrent.futures.ThreadPoolExecutor(max_workers=len(kinds)) as pool:
         statuses = list(pool.map(lambda k: _status(viewer, f"/chart.svg?use_case=qa&kind={k}"), kinds))
     assert statuses == [200] * len(kinds)
+
+
+def test_live_progress_reads_the_run_header_for_total_in_flight_and_eta(tmp_path):
+    """Journals are what a running stage writes; the run header beside one gives the total, so the viewer can
+    say how much is left, how many run now and when it should end (a fixed clock: no wall-time asserted)."""
+    from gaia_eval.artifacts.base import Usage
+    from gaia_eval.artifacts.experiment import ItemResult
+    from gaia_eval.artifacts.journal import JournalWriter, run_info_path
+    from gaia_eval.visualize.data import live_progress
+
+    exp_root = tmp_path / "experiments"
+    journal = JournalWriter(exp_root / "qa" / "m.experiment.journal.jsonl")
+    journal.write_run_info(total=10, reused=2, model="openai:m", concurrency=3)
+    info = orjson.loads(run_info_path(journal.path).read_bytes())
+    for i, status in enumerate(["ok", "ok", "error", "ok"]):
+        journal.append(ItemResult(item_id=f"i{i}", source="d", fingerprint="f", status=status, usage=Usage(output_tokens=5),
+                                  cost_usd=0.01, cost_status="priced", latency_s=0.1))
+    journal.close()
+    now = info["started_at"] + 40  # 4 new items in 40 s: 4 left after 2 reused + 4 new, at 10 s each
+    import os
+
+    os.utime(journal.path, (now - 1, now - 1))
+    (run,) = live_progress(exp_root, tmp_path / "evaluation", now=now)["runs"]
+    assert (run["stage"], run["model"], run["total"], run["finished"]) == ("batch-experiment", "openai:m", 10, 6)
+    assert (run["done"], run["errors"], run["in_flight"], run["eta_s"], run["rate_per_min"]) == (3, 1, 3, 40.0, 6.0)
+    assert run["spend_usd"] == 0.04 and run["tokens_out"] == 20 and run["running"]
+    later = live_progress(exp_root, None, now=now + 600)["runs"][0]
+    assert not later["running"] and later["in_flight"] == 0 and later["eta_s"] is None  # a stopped run
+    journal.remove()
+    assert not run_info_path(journal.path).exists()  # the header goes with its journal
+
+
+def test_bench_runs_show_on_the_dashboard_with_their_chart_against_the_baseline(viewer):
+    from click.testing import CliRunner
+
+    from gaia_eval.cli import cli
+
+    reports = viewer.roots.folders["reports"]
+    result = CliRunner().invoke(cli, ["bench", "arithmetic", "-o", str(reports / "bench-arith.json")])
+    assert result.exit_code == 0, result.output
+    junit = (reports / "bench-arith.junit.xml").read_text()
+    assert junit.count("<testcase") == 24 and "bench.arithmetic" in junit
+    assert (reports / "bench-arith_charts" / "bench.svg").read_bytes().startswith(b"<?xml")
+    (run,) = orjson.loads(get(viewer, "/api/dashboard")[1])["bench"]
+    assert run["suite"] == "arithmetic" and run["baseline"]["success_rate"] == pytest.approx(0.75)
+    assert run["junit"] == "bench-arith.junit.xml"
+    status, svg = get(viewer, "/bench.svg?path=bench-arith.json")
+    assert status == 200 and b"baseline" in svg and b"<svg" in svg
+    assert _status(viewer, "/bench.svg?path=../../etc/passwd") == 404
+    assert _status(viewer, "/bench.svg?path=report.json") == 404  # not a bench results file
+
+
+def test_live_progress_shows_a_running_eval_judge_with_its_spend(tmp_path):
+    from gaia_eval.artifacts.base import Usage
+    from gaia_eval.artifacts.evaluation import JudgeSample
+    from gaia_eval.artifacts.journal import JournalWriter
+    from gaia_eval.scoring.judge.run import JudgeJournalEntry
+    from gaia_eval.visualize.data import live_progress
+
+    eval_root = tmp_path / "evaluation"
+    journal = JournalWriter(eval_root / "summarization" / "gpt.experiment.judge.journal.jsonl")
+    journal.write_run_info(total=8, reused=0, model="judge openai:gpt-4o-mini", concurrency=2)
+    for i, status in enumerate(["scored", "unscored"]):
+        journal.append(JudgeJournalEntry(item_id=f"d{i}", fingerprint="f", sample=JudgeSample(
+            index=0, status=status, usage=Usage(input_tokens=1_000_000, output_tokens=0))))
+    journal.close()
+    (run,) = live_progress(tmp_path / "experiments", eval_root)["runs"]
+    assert (run["stage"], run["experiment_name"], run["model"]) == ("eval (judge)", "gpt", "judge openai:gpt-4o-mini")
+    assert (run["done"], run["errors"], run["finished"], run["total"]) == (1, 1, 2, 8)
+    assert run["spend_usd"] == pytest.approx(0.30)  # 2M input tokens at gpt-4o-mini's $0.15 per million

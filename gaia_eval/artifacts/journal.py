@@ -3,11 +3,16 @@
 A run killed at any moment leaves at most one partial last line, which the reader ignores; every complete
 line is a validated record. batch-experiment journals ItemResults beside the experiment file until that file
 is written; eval journals its LLM judge samples the same way.
+
+Beside a journal, `<journal>.run.json` says what the running stage set out to do (items in total, how many were
+reused, the model, its concurrency, when it started): the viewer reads both to show live progress and an ETA.
+It goes when the journal goes.
 """
 
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 from typing import TypeVar
 
@@ -15,6 +20,7 @@ import orjson
 from pydantic import BaseModel, ValidationError
 
 from gaia_eval.artifacts.experiment import ItemResult
+from gaia_eval.artifacts.store import atomic_write_bytes
 from gaia_eval.errors import InputError, storage_error
 
 R = TypeVar("R", bound=BaseModel)
@@ -23,6 +29,25 @@ R = TypeVar("R", bound=BaseModel)
 def journal_path(experiment_file: Path) -> Path:
     name = Path(experiment_file).name.removesuffix(".experiment.json")
     return Path(experiment_file).with_name(f"{name}.experiment.journal.jsonl")
+
+
+def run_info_path(journal: Path) -> Path:
+    return Path(journal).with_name(Path(journal).name.removesuffix(".jsonl") + ".run.json")
+
+
+def read_run_info(journal: Path) -> dict | None:
+    """The run header beside a journal, or None (no header, or a torn one)."""
+    try:
+        info = orjson.loads(run_info_path(journal).read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return None
+    return info if isinstance(info, dict) else None
+
+
+def remove_journal(journal: Path) -> None:
+    """A journal and its run header, once the file they stood for is written."""
+    for path in (Path(journal), run_info_path(journal)):
+        path.unlink(missing_ok=True)
 
 
 def read_records(path: Path, model: type[R]) -> list[R]:
@@ -81,13 +106,17 @@ class JournalWriter:
             # last line is ignored by the reader, so the same command resumes once there is room.
             raise storage_error(self.path, exc) from None
 
+    def write_run_info(self, *, total: int, reused: int, model: str, concurrency: int) -> None:
+        """The run header (see the module doc): `lines_before` lets a reader count this run's new lines."""
+        self._fh.flush()
+        info = {"total": total, "reused": reused, "model": model, "concurrency": concurrency,
+                "started_at": round(time.time(), 3), "lines_before": self.path.read_bytes().count(b"\n")}
+        atomic_write_bytes(run_info_path(self.path), orjson.dumps(info))
+
     def close(self) -> None:
         if not self._fh.closed:
             self._fh.close()
 
     def remove(self) -> None:
         self.close()
-        try:
-            self.path.unlink()
-        except FileNotFoundError:
-            pass
+        remove_journal(self.path)

@@ -84,6 +84,19 @@ def _check_runner(picked: tuple[Baseline, Path], runner_spec: str) -> None:
         click.echo(f"bench: {path}: {note}", err=True)
 
 
+def _write_results(output: Path, report, picked: tuple[Baseline, Path] | None, tolerance: float) -> None:
+    """The results, with the baseline's numbers when there is one (so a viewer can chart the run against it
+    later), plus the chart and the JUnit XML beside them."""
+    from gaia_eval.artifacts.store import write_json
+    from gaia_eval.bench.exports import baseline_summary, write_bench_exports
+
+    results = report.to_dict()
+    if picked is not None:
+        results["baseline"] = baseline_summary(picked[0], picked[1], tolerance)
+    write_json(output, results)
+    write_bench_exports(output, results)
+
+
 def run_bench_command(
     suite: str,
     runner: str | None = None,
@@ -131,9 +144,9 @@ def run_bench_command(
                        journal_path=journal)
     click.echo(render_report(report))
     if output is not None:
-        report.to_json(output)
+        _write_results(Path(output), report, picked, tolerance)
         journal.unlink(missing_ok=True)
-        click.echo(f"results written to {output}")
+        click.echo(f"results written to {output} (with its chart against the baseline and JUnit XML beside it)")
     if report.attempts and report.runner_errors == len(report.attempts):
         first = next(attempt.error for attempt in report.attempts if attempt.error)
         click.echo(f"bench: the runner could not run: every attempt failed with an error (first: {first})", err=True)

@@ -26,7 +26,7 @@ from gaia_eval.artifacts.experiment import (
     ItemResult,
     safe_name,
 )
-from gaia_eval.artifacts.journal import JournalWriter, journal_path, read_journal
+from gaia_eval.artifacts.journal import JournalWriter, journal_path, read_journal, remove_journal
 from gaia_eval.artifacts.store import (
     Freshness,
     describe_validation_error,
@@ -261,7 +261,7 @@ def run_batch_experiment(
                 summary.outputs.append(path)
                 summary.items_ok += existing.totals.ok
                 summary.items_error += existing.totals.errors
-                journal_path(path).unlink(missing_ok=True)
+                remove_journal(journal_path(path))
                 continue
         reuse = {} if force else _reusable(path, fps)
         by_id = {i.item_id: i for i in workload.items}
@@ -351,6 +351,9 @@ async def _run_plans(
         )
         plan.solver = Solver(spec, workload.use_case, providers[spec.name], gates[(spec.provider, spec.base_url)], policy)
         plan.journal = JournalWriter(journal_path(plan.path), truncate=not plan.results)
+        plan.journal.write_run_info(total=len(plan.item_fingerprints), reused=len(plan.results),
+                                    model=f"{spec.provider}:{spec.model}",
+                                    concurrency=gates[(spec.provider, spec.base_url)].max_concurrency)
         plan.started = time.monotonic()
 
     for plan in plans:
@@ -441,7 +444,7 @@ def _finish(plan: _Plan, workload: Workload) -> None:
     if plan.journal is not None:
         plan.journal.remove()
     else:
-        journal_path(plan.path).unlink(missing_ok=True)
+        remove_journal(journal_path(plan.path))
 
 
 def consolidate_experiments(output_dir: Path, damaged: list[str] | None = None) -> ConsolidatedExperiments:

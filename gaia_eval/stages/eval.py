@@ -18,6 +18,7 @@ from gaia_eval.artifacts.evaluation import (
 )
 from gaia_eval.artifacts.experiment import Experiment, ItemResult
 from gaia_eval.artifacts.groundtruth import GroundTruth, Summaries
+from gaia_eval.artifacts.journal import remove_journal
 from gaia_eval.artifacts.store import (
     Freshness,
     fingerprint,
@@ -382,7 +383,7 @@ def run_eval(
             if existing is not None and existing.mode == "standalone":
                 summary.standalone += 1
             if judge is not None:
-                judge_journal_path(out).unlink(missing_ok=True)
+                remove_journal(judge_journal_path(out))
             continue
         items, mode = score_experiment(exp, external, path)
         before = Freshness.STALE if state is Freshness.CURRENT else state
@@ -407,7 +408,7 @@ def run_eval(
         if outcome is None:
             continue
         if outcome.complete:
-            judge_journal_path(p.out).unlink(missing_ok=True)
+            remove_journal(judge_journal_path(p.out))
         else:
             summary.failed += 1
             summary.failures.append(

@@ -17,6 +17,7 @@ from gaia_eval.scoring import rubric
 from gaia_eval.scoring.judge import criterion_labels
 from gaia_eval.stages.common import StageSummary, check_output_dir
 from gaia_eval.stages.report_junit import junit_xml
+from gaia_eval.stages.report_provenance import groundtruth_origin
 
 MIN_ITEMS_FOR_RANKING = 30
 USE_CASE_TITLES = {"summarization": "Summarization", "email": "Email summarization", "qa": "Question answering"}
@@ -204,6 +205,7 @@ def _model_row(path: Path, ev: Evaluation, eval_dir: Path) -> dict[str, Any]:
         "experiment_file": ev.experiment_file,
         "experiment_fingerprint": ev.experiment_fingerprint,
         "groundtruth_source": ev.groundtruth_source,
+        "groundtruth_origin": groundtruth_origin(ev, eval_dir),
         "judge": _judge_row(ev.judge),
         # Per item, the rubric's 0-100 points (the grade is their mean over ratings): for the distribution chart.
         "item_scores": [round(v, 1) for v in _item_points(ev).values()],
@@ -283,6 +285,7 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
                 "judge_standalone": any(row["judge"]["standalone"] for row in judged),
                 "judge_criteria": [{"id": cid, "label": label} for cid, label in judge_criteria.items()],
                 "trust": trust_for(eval_dir, use_case, mode),
+                "groundtruth_origins": sorted({row["groundtruth_origin"] for row in rows}),
             }
         )
     return {
@@ -325,6 +328,11 @@ def _md_escape(value: Any) -> Any:
     return " ".join(text.split()) if "\n" in text or "\r" in text else text
 
 
+def _timing(row: dict[str, Any]) -> list[Any]:
+    timing = row["timing"] or {}
+    return [timing.get(k) for k in ("min_s", "p50_s", "p95_s", "max_s")]
+
+
 def _csv(data: dict[str, Any]) -> str:
     out = io.StringIO()
     writer = _NeutralWriter(out)
@@ -333,7 +341,8 @@ def _csv(data: dict[str, Any]) -> str:
     writer.writerow(
         ["use_case", "rank", "experiment", "provider", "model", "criterion", "criterion_score", "excellent", "good",
          "fair", "poor", "mean_value", "quality_score", "overall_rating", "pass_rate", "items", "errors", "cost_usd",
-         "cost_status", "latency_mean_s", "scorer"]
+         "cost_status", "latency_mean_s", "scorer", "latency_min_s", "latency_p50_s", "latency_p95_s",
+         "latency_max_s", "input_tokens", "output_tokens", "cost_per_item_usd", "groundtruth"]
     )
     for section in data["sections"]:
         for row in section["models"]:
@@ -342,7 +351,8 @@ def _csv(data: dict[str, Any]) -> str:
                     [section["use_case"], row["rank"], row["experiment_name"], row["provider"], row["model"], crit,
                      c["score"], *(c["counts"].get(r, 0) for r in RATINGS), c["mean_value"], row["quality_score"],
                      row["overall_rating"], row["pass_rate"], row["n_items"], row["errors"], row["cost_usd"],
-                     row["cost_status"], row["latency_mean_s"], "deterministic"]
+                     row["cost_status"], row["latency_mean_s"], "deterministic", *_timing(row),
+                     row["input_tokens"], row["output_tokens"], row["cost_per_item_usd"], row["groundtruth_origin"]]
                 )
             judge = row["judge"]
             if judge is None:
@@ -352,7 +362,8 @@ def _csv(data: dict[str, Any]) -> str:
                     [section["use_case"], row["rank"], row["experiment_name"], row["provider"], row["model"], crit,
                      c["score"], *(c["counts"].get(r, 0) for r in RATINGS), None, judge["quality_score"],
                      judge["overall_rating"], None, judge["judged_items"], row["errors"], judge["cost_usd"],
-                     judge["cost_status"], None, f"judge:{judge['spec']}"]
+                     judge["cost_status"], None, f"judge:{judge['spec']}", None, None, None, None,
+                     judge["input_tokens"], judge["output_tokens"], None, row["groundtruth_origin"]]
                 )
     return out.getvalue()
 

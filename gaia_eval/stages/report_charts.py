@@ -1,73 +1,72 @@
-"""The report's charts, as SVG files beside report.md: per use case, each model's grade with its 95 % interval,
-the criterion x model heatmap, quality against cost and against latency with the Pareto front marked, and the
-per-item score distribution.
-
-Drawn with matplotlib (the most widely used and longest-maintained Python plotting library; it writes SVG with
-no browser, Node or network, and is imported only when a report is written). SVGs are made byte-stable (fixed
-hash salt, no date), so an unchanged report does not rewrite its images.
+"""The report's charts, as SVG files beside report.md: per use case, each model's grade with its 95 % interval
+over the rating bands, the criterion x model heatmap, quality against cost and against latency with the Pareto
+front marked, and how each model's items fall into the rating bands. Drawn with matplotlib (see
+gaia_eval/plotting.py for why); the viewer shows the same charts.
 """
 
 from __future__ import annotations
 
-import io
+import math
 import re
+import textwrap
 from pathlib import Path
 from typing import Any
 
 from gaia_eval.artifacts.store import atomic_write_bytes
+from gaia_eval.plotting import BANDS, COLORS, pyplot, svg_bytes
 
 CHART_FOLDER_SUFFIX = "_charts"
-_COLORS = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3", "#8C8C8C"]
-_BANDS = ((85, "#d9f2d9", "Excellent"), (67, "#e8f4fc", "Good"), (34, "#fff4d6", "Fair"), (0, "#fbe3e3", "Poor"))
+WIDTH_IN = 7.0  # one width for the single-panel charts, so their text has one size side by side
 
 
-def _pyplot():
-    import matplotlib
-
-    matplotlib.use("Agg")
-    matplotlib.rcParams.update({"svg.hashsalt": "gaia-eval", "font.size": 9, "axes.spines.top": False,
-                                "axes.spines.right": False})
-    import matplotlib.pyplot as plt
-
-    return plt
+def _label(row: dict[str, Any], width: int = 28) -> str:
+    name = str(row["experiment_name"])
+    return name if len(name) <= width else name[: width - 1] + "…"
 
 
-def _svg(fig: Any) -> bytes:
-    out = io.BytesIO()
-    fig.savefig(out, format="svg", bbox_inches="tight", metadata={"Date": None, "Creator": "gaia-eval"})
-    _pyplot().close(fig)
-    return out.getvalue()
-
-
-def _label(row: dict[str, Any]) -> str:
-    return str(row["experiment_name"])
+def _band_of(score: float) -> int:
+    """Index in BANDS of a 0-100 score, rounded like the overall rating."""
+    value = round(score)
+    return next(i for i, (low, high, *_rest) in enumerate(BANDS) if value < high or high == 100)
 
 
 def grade_chart(section: dict[str, Any]) -> bytes:
-    plt = _pyplot()
+    plt = pyplot()
     models = section["models"]
-    fig, ax = plt.subplots(figsize=(6.4, 0.5 + 0.45 * len(models)))
-    for low, color, name in _BANDS:
-        ax.axvspan(low, 100 if low == 85 else {67: 85, 34: 67, 0: 34}[low], color=color, zorder=0)
+    n = len(models)
+    fig, ax = plt.subplots(figsize=(WIDTH_IN, 1.2 + 0.45 * n))
+    for low, high, name, background, _strong in BANDS:
+        ax.axvspan(low, high, color=background, zorder=0)
+        ax.text((low + high) / 2, n - 0.45, name, ha="center", va="bottom", fontsize=8, color="#555555")
     for i, row in enumerate(models):
-        y = len(models) - 1 - i
+        y = n - 1 - i
         score = row["quality_score"]
+        right = score
         if row["ci_low"] is not None:
-            ax.plot([row["ci_low"], row["ci_high"]], [y, y], color="#333333", linewidth=2, zorder=2)
-        ax.plot([score], [y], "o", color=_COLORS[i % len(_COLORS)], markersize=8, zorder=3)
-        ax.annotate(f"{score:.1f}", (score, y), textcoords="offset points", xytext=(0, 7), ha="center", fontsize=8)
-    ax.set_yticks(range(len(models)), [_label(r) for r in reversed(models)])
+            ax.plot([row["ci_low"], row["ci_high"]], [y, y], color="#333333", linewidth=2, zorder=2,
+                    solid_capstyle="butt")
+            ax.plot([row["ci_low"]] * 2, [y - 0.12, y + 0.12], color="#333333", linewidth=1.5, zorder=2)
+            ax.plot([row["ci_high"]] * 2, [y - 0.12, y + 0.12], color="#333333", linewidth=1.5, zorder=2)
+            right = row["ci_high"]
+        ax.plot([score], [y], "o", color=COLORS[i % len(COLORS)], markersize=9, markeredgecolor="black", zorder=3)
+        text = f"{score:.1f}" + (f"  ({row['ci_low']:.0f}–{row['ci_high']:.0f})" if row["ci_low"] is not None else "")
+        inside = right > 78  # near the right edge the value goes left of the interval instead
+        ax.annotate(text, (row["ci_low"] if inside and row["ci_low"] is not None else right, y),
+                    textcoords="offset points", xytext=(-8 if inside else 8, 0), ha="right" if inside else "left",
+                    va="center", fontsize=9, fontweight="bold")
+    ax.set_yticks(range(n), [_label(r) for r in reversed(models)])
+    ax.set_ylim(-0.6, n - 0.05)
     ax.set_xlim(0, 100)
-    ax.set_xlabel("grade (0-100) with its 95 % bootstrap interval; background: rating bands")
-    ax.set_title(f"{section['title']}: grade per model")
-    return _svg(fig)
+    ax.set_xlabel("grade 0–100: dot, with its 95 % bootstrap interval over items; background: rating bands")
+    ax.set_title(f"{section['title']}: grade per model", loc="left")
+    return svg_bytes(fig)
 
 
 def heatmap_chart(section: dict[str, Any]) -> bytes:
-    plt = _pyplot()
+    plt = pyplot()
     models = section["models"]
     criteria = section["criteria"]
-    fig, ax = plt.subplots(figsize=(1.2 + 1.1 * len(criteria), 0.6 + 0.45 * len(models)))
+    fig, ax = plt.subplots(figsize=(max(4.6, 2.4 + 1.05 * len(criteria)), 1.3 + 0.5 * len(models)))
     values = []
     for row in models:
         line = []
@@ -79,12 +78,22 @@ def heatmap_chart(section: dict[str, Any]) -> bytes:
     for i, row in enumerate(models):
         for j, c in enumerate(criteria):
             cell = row["criteria"].get(c["id"], {})
-            ax.text(j, i, cell.get("rating", "—") or "—", ha="center", va="center", fontsize=7)
-    ax.set_xticks(range(len(criteria)), [c["label"] for c in criteria], rotation=30, ha="right")
+            score = values[i][j]
+            text = cell.get("rating") or "—" if math.isnan(score) else f"{cell['rating']}\n{score:.0f}"
+            dark = not math.isnan(score) and (score < 20 or score > 80)
+            ax.text(j, i, text, ha="center", va="center", fontsize=8, color="white" if dark else "black")
+    labels = [textwrap.fill(c["label"], 13) for c in criteria]
+    ax.set_xticks(range(len(criteria)), labels, fontsize=8)
+    ax.xaxis.tick_top()
     ax.set_yticks(range(len(models)), [_label(r) for r in models])
-    fig.colorbar(image, ax=ax, label="criterion score")
-    ax.set_title(f"{section['title']}: ratings per criterion")
-    return _svg(fig)
+    ax.tick_params(length=0)
+    for side in ax.spines.values():
+        side.set_visible(False)
+    fig.colorbar(image, ax=ax, label="criterion score", fraction=0.04, pad=0.02)
+    lines = max((label.count("\n") + 1 for label in labels), default=1)
+    ax.set_title(f"{section['title']}: rating per criterion (median over items, and its score)", loc="left",
+                 pad=8 + 11 * lines)
+    return svg_bytes(fig)
 
 
 def _pareto(points: list[tuple[float, float, int]]) -> list[int]:
@@ -97,54 +106,82 @@ def _pareto(points: list[tuple[float, float, int]]) -> list[int]:
 
 
 def tradeoff_chart(section: dict[str, Any]) -> bytes | None:
-    plt = _pyplot()
+    """Grade against model cost and against mean latency, the Pareto front (no model is both cheaper/faster
+    and better) outlined and joined. A cost panel where every model cost nothing (local) would say nothing,
+    so it is left out and the title says why."""
+    plt = pyplot()
+    from matplotlib.lines import Line2D
+    from matplotlib.ticker import MaxNLocator
+
     models = section["models"]
-    axes_data = []
-    for key, label in (("cost_usd", "cost (USD, model only)"), ("latency_mean_s", "mean latency per item (s)")):
+    axes_data, notes = [], []
+    for key, label in (("cost_usd", "model cost for the run (USD)"), ("latency_mean_s", "mean latency per item (s)")):
         points = [(float(r[key]), float(r["quality_score"]), i) for i, r in enumerate(models) if r.get(key) is not None]
+        if key == "cost_usd" and points and not any(p[0] for p in points):
+            notes.append("cost not plotted: every model ran at no cost (local)")
+            continue
         if points:
             axes_data.append((label, points))
     if not axes_data:
         return None
-    fig, axes = plt.subplots(1, len(axes_data), figsize=(5.2 * len(axes_data), 3.4), squeeze=False)
+    fig, axes = plt.subplots(1, len(axes_data), figsize=(4.9 * len(axes_data), 3.8), squeeze=False)
     for ax, (label, points) in zip(axes[0], axes_data):
         front = set(_pareto(points))
-        for x, y, i in points:
-            ax.scatter([x], [y], s=60 if i in front else 30, color=_COLORS[i % len(_COLORS)],
-                       edgecolors="black" if i in front else "none", zorder=3)
-            ax.annotate(_label(models[i]), (x, y), textcoords="offset points", xytext=(5, 4), fontsize=8)
         ordered = sorted((p for p in points if p[2] in front), key=lambda p: p[0])
-        ax.plot([p[0] for p in ordered], [p[1] for p in ordered], "--", color="#555555", linewidth=1,
-                label="Pareto front")
+        ax.plot([p[0] for p in ordered], [p[1] for p in ordered], "--", color="#555555", linewidth=1, zorder=2)
+        for x, y, i in points:
+            ax.scatter([x], [y], s=90 if i in front else 45, color=COLORS[i % len(COLORS)],
+                       edgecolors="black" if i in front else "none", linewidths=1.5, zorder=3)
+            ax.annotate(_label(models[i], 22), (x, y), textcoords="offset points", xytext=(7, 5), fontsize=9)
+        xs = [p[0] for p in points]
+        span = (max(xs) - min(xs)) or max(abs(max(xs)), 1e-9)
+        ax.set_xlim(min(xs) - 0.1 * span, max(xs) + 0.45 * span)  # room for the names right of the points
+        ax.xaxis.set_major_locator(MaxNLocator(5))
         ax.set_xlabel(label)
-        ax.set_ylabel("grade")
-        ax.set_ylim(0, 100)
-        ax.legend(loc="lower right", fontsize=7)
-    fig.suptitle(f"{section['title']}: quality against cost and latency")
-    return _svg(fig)
+        ax.set_ylabel("grade (0–100)")
+        ax.set_ylim(-5, 105)  # a model graded 0 stays visible above the axis
+        ax.grid(alpha=0.3)
+    front_key = Line2D([], [], linestyle="--", color="#555555", marker="o", markerfacecolor="white",
+                       markeredgecolor="black", label="Pareto front (outlined): no other model is both better and cheaper / faster")
+    fig.legend(handles=[front_key], loc="upper left", bbox_to_anchor=(0.02, 0.0), frameon=False)
+    title = f"{section['title']}: quality against cost and latency"
+    fig.suptitle(title + (f"\n({'; '.join(notes)})" if notes else ""), x=0.02, ha="left", fontweight="bold")
+    return svg_bytes(fig)
 
 
 def distribution_chart(section: dict[str, Any]) -> bytes | None:
-    plt = _pyplot()
+    """How each model's items spread over the rating bands (item score 0-100), as one stacked bar per model:
+    readable for pass/fail qa items as for graded summaries."""
+    plt = pyplot()
     models = [r for r in section["models"] if r.get("item_scores")]
     if not models:
         return None
-    fig, ax = plt.subplots(figsize=(6.4, 0.6 + 0.5 * len(models)))
-    ax.boxplot([r["item_scores"] for r in reversed(models)], orientation="horizontal", widths=0.5)
-    for i, row in enumerate(reversed(models), 1):
+    fig, ax = plt.subplots(figsize=(WIDTH_IN, 1.3 + 0.45 * len(models)))
+    for y, row in enumerate(reversed(models)):
         scores = row["item_scores"]
-        ax.scatter(scores, [i] * len(scores), s=8, alpha=0.5, color=_COLORS[(len(models) - i) % len(_COLORS)], zorder=3)
-    ax.set_yticks(range(1, len(models) + 1), [_label(r) for r in reversed(models)])
+        counts = [0] * len(BANDS)
+        for score in scores:
+            counts[_band_of(score)] += 1
+        left = 0.0
+        for (_low, _high, name, _bg, strong), count in zip(BANDS, counts):
+            share = 100 * count / len(scores)
+            ax.barh(y, share, left=left, color=strong, edgecolor="white", height=0.6,
+                    label=name if y == 0 else None)
+            if share >= 7:
+                ax.text(left + share / 2, y, str(count), ha="center", va="center", fontsize=8, color="black")
+            left += share
+    ax.set_yticks(range(len(models)), [_label(r) for r in reversed(models)])
     ax.set_xlim(0, 100)
-    ax.set_xlabel("per-item score (0-100)")
-    ax.set_title(f"{section['title']}: per-item scores")
-    return _svg(fig)
+    ax.set_xlabel("share of items (%), by the band of the item's score; numbers are item counts")
+    ax.legend(ncols=4, loc="lower left", bbox_to_anchor=(0, 1.0), frameon=False, fontsize=8)
+    ax.set_title(f"{section['title']}: items per rating band", loc="left", pad=22)
+    return svg_bytes(fig)
 
 
 CHARTS = (("grade", "Grade with 95 % interval", grade_chart),
           ("ratings", "Ratings per criterion", heatmap_chart),
           ("tradeoff", "Quality against cost and latency (Pareto front dashed)", tradeoff_chart),
-          ("items", "Per-item score distribution", distribution_chart))
+          ("items", "Items per rating band", distribution_chart))
 
 
 def _slug(text: str) -> str:

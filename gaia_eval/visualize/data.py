@@ -5,15 +5,16 @@ Nothing here writes a file."""
 from __future__ import annotations
 
 import threading
-
 import time
 from pathlib import Path
 from typing import Any
 
+import orjson
+
 from gaia_eval import cells
 from gaia_eval.artifacts.evaluation import Evaluation
 from gaia_eval.artifacts.experiment import Experiment
-from gaia_eval.artifacts.journal import read_journal
+from gaia_eval.artifacts.journal import read_journal, read_run_info
 from gaia_eval.artifacts.store import read_artifact
 from gaia_eval.errors import GaiaEvalError
 
@@ -62,14 +63,72 @@ def _model_summary(path: Path, root: Path, ev: Evaluation) -> dict[str, Any]:
     }
 
 
-def dashboard(eval_root: Path) -> dict[str, Any]:
-    """Every evaluation on disk, grouped by use case, best grade first."""
+def dashboard(eval_root: Path, reports_root: Path | None = None) -> dict[str, Any]:
+    """Every evaluation on disk, grouped by use case, best grade first; and every bench run's results file
+    found under the reports folder."""
     groups: dict[str, list[dict[str, Any]]] = {}
     for path, ev in _evaluations(eval_root):
         groups.setdefault(ev.use_case, []).append(_model_summary(path, eval_root, ev))
     for rows in groups.values():
         rows.sort(key=lambda r: (-r["grade"], r["experiment_name"]))
-    return {"use_cases": [{"use_case": k, "models": v} for k, v in sorted(groups.items())]}
+    return {"use_cases": [{"use_case": k, "models": v} for k, v in sorted(groups.items())],
+            "bench": bench_runs(reports_root) if reports_root is not None else []}
+
+
+MAX_BENCH_FILE_BYTES = 50 * 1024 * 1024
+
+
+def _bench_results(path: Path) -> dict[str, Any] | None:
+    from gaia_eval.bench.exports import is_bench_results
+
+    try:
+        if path.stat().st_size > MAX_BENCH_FILE_BYTES:
+            return None
+        data = orjson.loads(path.read_bytes())
+    except (OSError, orjson.JSONDecodeError):
+        return None
+    return data if is_bench_results(data) else None
+
+
+def bench_runs(reports_root: Path) -> list[dict[str, Any]]:
+    """`gaia-eval bench -o` results under the reports folder: headline metrics, with the baseline's beside them
+    when the run was gated."""
+    runs = []
+    for path in sorted(reports_root.rglob("*.json")) if reports_root.is_dir() else []:
+        data = _bench_results(path)
+        if data is None:
+            continue
+        rel = path.relative_to(reports_root).as_posix()
+        junit = path.with_name(path.stem + ".junit.xml")
+        runs.append({
+            "file": rel, "suite": data["suite"], "runner": data["runner"], "n": data.get("n"),
+            "repeats": data.get("repeats"), "success_rate": data["success_rate"], "avg_steps": data.get("avg_steps"),
+            "tool_error_rate": data.get("tool_error_rate"), "pass_hat_k": data.get("pass_hat_k"),
+            "runner_errors": data.get("runner_errors"), "usage": data.get("usage"), "baseline": data.get("baseline"),
+            "failed_tasks": [t["id"] for t in data["tasks"] if not t.get("passed")],
+            "junit": junit.relative_to(reports_root).as_posix() if junit.is_file() else None,
+        })
+    return runs
+
+
+_BENCH_CACHE: dict[tuple[str, int], str] = {}
+
+
+def bench_chart(reports_root: Path, rel: str, resolve: Any) -> str | None:
+    """The bench chart of one results file (inside the reports root: `resolve` keeps it there), drawn once per
+    version of the file."""
+    from gaia_eval.bench.exports import bench_chart_svg
+
+    path = resolve("reports", rel)
+    data = _bench_results(path) if path is not None else None
+    if data is None:
+        return None
+    key = (str(path), path.stat().st_mtime_ns)
+    with _CHART_LOCK:
+        if key not in _BENCH_CACHE:
+            _BENCH_CACHE.clear()
+            _BENCH_CACHE[key] = bench_chart_svg(data).decode("utf-8")
+        return _BENCH_CACHE[key]
 
 
 def _experiment_for(exp_root: Path, ev: Evaluation) -> Experiment | None:
@@ -89,6 +148,13 @@ def _output(result: Any) -> Any:
     if result.answer is not None:
         return result.answer
     return result.summaries.model_dump() if result.summaries is not None else None
+
+
+def _criterion_label(criterion: str) -> str:
+    from gaia_eval.scoring import rubric
+
+    known = rubric.CRITERIA.get(criterion)
+    return known.label if known is not None else criterion.replace("_", " ")
 
 
 def item_view(eval_root: Path, exp_root: Path, use_case: str, item_id: str | None) -> dict[str, Any] | None:
@@ -129,7 +195,7 @@ def item_view(eval_root: Path, exp_root: Path, use_case: str, item_id: str | Non
             "output": _output(result),
             "score": next((round(p[1], 1) for p in points[item_id] if p[0] == ev.experiment_name), None),
             "passed": ev_item.passed if ev_item else None,
-            "criteria": [c.model_dump() for c in ev_item.criteria] if ev_item else [],
+            "criteria": [{**c.model_dump(), "label": _criterion_label(c.criterion)} for c in ev_item.criteria] if ev_item else [],
             "judge": [c.model_dump() for c in ev_item.judge.criteria] if ev_item and ev_item.judge else [],
             "tokens_in": result.usage.input_tokens if result else None,
             "tokens_out": result.usage.output_tokens if result else None,
@@ -143,25 +209,91 @@ def item_view(eval_root: Path, exp_root: Path, use_case: str, item_id: str | Non
     }
 
 
-def live_progress(exp_root: Path, now: float | None = None) -> dict[str, Any]:
-    """Runs in progress: every experiment journal (batch-experiment writes one per model until its file is
-    written) with done / errors, spend so far and a rate; `running` when written to in the last two minutes."""
+def _judge_records(path: Path) -> list[dict[str, Any]]:
+    """The judge journal's complete lines (raw: item, sample status, usage); a torn last line is skipped."""
+    records = []
+    for line in path.read_bytes().splitlines():
+        try:
+            record = orjson.loads(line)
+        except orjson.JSONDecodeError:
+            continue
+        if isinstance(record, dict) and isinstance(record.get("sample"), dict):
+            records.append(record)
+    return records
+
+
+def _judge_spend(model: str, records: list[dict[str, Any]]) -> float | None:
+    from gaia_eval.artifacts.base import Usage
+    from gaia_eval.providers.pricing import cost_of, lookup_price
+
+    provider, _, name = model.removeprefix("judge ").partition(":")
+    paid = Usage()
+    for r in records:
+        sample = r["sample"]
+        paid = paid + Usage.model_validate(sample.get("usage") or {}) - Usage.model_validate(sample.get("cached_usage") or {})
+    try:
+        cost, _, _ = cost_of(paid, lookup_price(provider, name))
+    except Exception:  # noqa: BLE001 - an unknown price shows as "—", it never breaks the page
+        return None
+    return cost
+
+
+def _run_row(root: Path, path: Path, stage: str, now: float) -> dict[str, Any]:
+    info = read_run_info(path) or {}
+    lines = path.read_bytes().count(b"\n")
+    if stage == "batch-experiment":
+        items = list(read_journal(path).values())
+        done, errors = sum(i.status == "ok" for i in items), sum(i.status == "error" for i in items)
+        costs = [i.cost_usd for i in items if i.cost_usd is not None]
+        spend = round(sum(costs), 6) if costs else None
+        tokens_out = sum(i.usage.output_tokens for i in items)
+        name = path.name.removesuffix(".experiment.journal.jsonl")
+    else:
+        records = _judge_records(path)
+        done = sum(r["sample"].get("status") == "scored" for r in records)
+        errors = len(records) - done
+        spend = _judge_spend(info["model"], records) if info.get("model") else None
+        tokens_out = sum((r["sample"].get("usage") or {}).get("output_tokens", 0) for r in records)
+        name = path.name.removesuffix(".judge.journal.jsonl").removesuffix(".experiment")
+    mtime = path.stat().st_mtime if lines else info.get("started_at", path.stat().st_mtime)
+    running = now - mtime < LIVE_WINDOW_S
+    row: dict[str, Any] = {
+        "stage": stage, "journal": path.relative_to(root).as_posix(), "experiment_name": name,
+        "model": info.get("model"), "done": done, "errors": errors, "spend_usd": spend, "tokens_out": tokens_out,
+        "seconds_since_update": round(max(0.0, now - mtime), 1), "running": running,
+        "total": None, "finished": None, "in_flight": None, "eta_s": None, "rate_per_min": None,
+    }
+    if "total" in info:
+        # This run's new lines since it started, on top of what it reused; what is left runs at most
+        # `concurrency` at a time; the ETA extrapolates this run's own pace.
+        new = max(0, lines - int(info.get("lines_before", 0)))
+        finished = min(int(info["total"]), int(info.get("reused", 0)) + new)
+        left = int(info["total"]) - finished
+        elapsed = max(1e-6, now - float(info.get("started_at", now)))
+        row.update(total=int(info["total"]), finished=finished,
+                   in_flight=min(left, int(info.get("concurrency", 1))) if running else 0)
+        if new:
+            row["rate_per_min"] = round(60 * new / elapsed, 1)
+            row["eta_s"] = round(left * elapsed / new, 1) if running else None
+    return row
+
+
+def live_progress(exp_root: Path, eval_root: Path | None = None, now: float | None = None) -> dict[str, Any]:
+    """Runs in progress, from the journals a running stage writes: batch-experiment's (one per model, in the
+    experiments folder) and eval's LLM judge (one per evaluation, in the evaluation folder). Per run: done /
+    errors / in flight of the total, spend and tokens so far, pace and ETA; `running` when written to in the
+    last two minutes (a journal left by a stopped run stays until the same command resumes it)."""
     now = time.time() if now is None else now
     runs = []
-    for path in sorted(exp_root.rglob("*.experiment.journal.jsonl")) if exp_root.is_dir() else []:
-        items = list(read_journal(path).values())
-        mtime = path.stat().st_mtime
-        costs = [i.cost_usd for i in items if i.cost_usd is not None]
-        runs.append({
-            "journal": path.relative_to(exp_root).as_posix(),
-            "experiment_name": path.name.removesuffix(".experiment.journal.jsonl"),
-            "done": sum(i.status == "ok" for i in items),
-            "errors": sum(i.status == "error" for i in items),
-            "spend_usd": round(sum(costs), 6) if costs else None,
-            "tokens_out": sum(i.usage.output_tokens for i in items),
-            "seconds_since_update": round(max(0.0, now - mtime), 1),
-            "running": now - mtime < LIVE_WINDOW_S,
-        })
+    for root, pattern, stage in ((exp_root, "*.experiment.journal.jsonl", "batch-experiment"),
+                                 (eval_root, "*.judge.journal.jsonl", "eval (judge)")):
+        if root is None or not root.is_dir():
+            continue
+        for path in sorted(root.rglob(pattern)):
+            try:
+                runs.append(_run_row(root, path, stage, now))
+            except FileNotFoundError:
+                continue  # finished between listing and reading
     return {"runs": runs}
 
 
@@ -198,9 +330,18 @@ def _charts_locked(eval_root: Path, use_case: str) -> dict[str, str] | None:
     return _CHART_CACHE[key].get(use_case)
 
 
+def is_wide(kind: str, svg: str) -> bool:
+    """The trade-off chart with both panels (cost and latency) gets a row of its own in the viewer's grid."""
+    return kind == "tradeoff" and 'id="axes_2"' in svg
+
+
 def report_html(path: Path) -> str:
     """report.md as HTML: CommonMark with tables; raw HTML passes (the report's own <details>) because every
     model- or user-supplied field is escaped when report.md is written."""
     from markdown_it import MarkdownIt
 
-    return MarkdownIt("commonmark", {"html": True}).enable("table").render(path.read_text(encoding="utf-8"))
+    html = MarkdownIt("commonmark", {"html": True}).enable("table").render(path.read_text(encoding="utf-8"))
+    # Column alignment as classes: the page's CSP applies no inline style attributes.
+    for align, cls in (("right", "num"), ("center", "center"), ("left", "left")):
+        html = html.replace(f' style="text-align:{align}"', f' class="{cls}"')
+    return html

@@ -5,7 +5,7 @@ and its script are static/. Served by the standard library (no Node, no CDN).
 Pages (/, /eval/…, /item/…, /report/…, /compare, /files) all serve static/index.html, whose script renders the
 view named by the URL from a read-only JSON API:
   GET /api/dashboard, /api/live, /api/item?use_case=U&item=I, /api/charts?use_case=U, /api/report?path=P
-  GET /chart.svg?use_case=U&kind=K, /raw?root=R&path=P[&download=1]
+  GET /chart.svg?use_case=U&kind=K, /bench.svg?path=P (a bench results file), /raw?root=R&path=P[&download=1]
   GET /api/files, /api/file?root=R&path=P, /api/compare?a=...&b=...   (visualize/files.py)
 Paths are resolved inside their root folder only; anything else is a 404. The server binds to --host
 (127.0.0.1 by default), never to all interfaces unless asked.
@@ -100,16 +100,22 @@ class _Handler(BaseHTTPRequestHandler):
         elif path == "/api/compare":
             self._json(compare(roots, query.get("root", "experiments"), query.get("a", ""), query.get("b", "")))
         elif path == "/api/dashboard":
-            self._json(data.dashboard(ev_root))
+            self._json(data.dashboard(ev_root, roots.folders["reports"]))
         elif path == "/api/live":
-            self._json(data.live_progress(exp_root))
+            self._json(data.live_progress(exp_root, ev_root))
         elif path == "/api/item":
             self._json(data.item_view(ev_root, exp_root, query.get("use_case", ""), query.get("item") or None))
         elif path == "/api/charts":
             drawn = data.charts(ev_root, query.get("use_case", ""))
-            self._json(None if drawn is None else {"kinds": list(drawn)})
+            self._json(None if drawn is None else {"kinds": list(drawn), "wide": [k for k, svg in drawn.items() if data.is_wide(k, svg)]})
         elif path == "/chart.svg":
             svg = (data.charts(ev_root, query.get("use_case", "")) or {}).get(query.get("kind", ""))
+            if svg is None:
+                self._json(None)
+                return
+            self._send(HTTPStatus.OK, svg.encode("utf-8"), "image/svg+xml")
+        elif path == "/bench.svg":
+            svg = data.bench_chart(roots.folders["reports"], query.get("path", ""), roots.resolve)
             if svg is None:
                 self._json(None)
                 return

@@ -12,6 +12,7 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import time
 import urllib.request
 from collections.abc import Iterator
@@ -39,7 +40,8 @@ def _server_command() -> list[str] | None:
     named = os.environ.get("GAIA_EVAL_LLAMA_SERVER")
     if named:
         return [named] if Path(named).exists() else None
-    script = shutil.which("llama-cpp-server")
+    # The venv's own bin first: the README runs `.venv/bin/python -m pytest` without activating the venv.
+    script = shutil.which("llama-cpp-server", path=str(Path(sys.executable).parent)) or shutil.which("llama-cpp-server")
     return [script] if script else None
 
 

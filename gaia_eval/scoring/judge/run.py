@@ -153,6 +153,9 @@ async def _run(
     busy = list({id(t): t for t, _, _ in jobs}.values())
     for target in busy:
         target.journal = JournalWriter(judge_journal_path(target.evaluation_file), truncate=not reuse)
+        target.journal.write_run_info(total=len(target.requests) * settings.samples, reused=len(target.samples),
+                                      model=f"judge {settings.provider}:{settings.model}",
+                                      concurrency=settings.concurrency)
     progress = Progress(len(jobs), enabled=show_progress, label="judge samples")
 
     async def worker(job: tuple[JudgeTarget, str, int]) -> JudgeSample:

@@ -9,7 +9,7 @@ function el(tag, attrs, ...kids) {
     if (v === null || v === undefined) continue;
     if (k === "class") e.className = v; else e.setAttribute(k, v);
   }
-  for (const kid of kids.flat()) if (kid !== null && kid !== undefined) e.append(kid instanceof Node ? kid : String(kid));
+  for (const kid of kids.flat(Infinity)) if (kid !== null && kid !== undefined) e.append(kid instanceof Node ? kid : String(kid));
   return e;
 }
 async function api(path) {
@@ -42,35 +42,88 @@ function sortable(table, rows, columns, render) {
 async function chartsFor(useCase) {
   const box = el("div", { class: "charts" });
   api("/api/charts?use_case=" + encodeURIComponent(useCase)).then((charts) => {
-    const titles = { grade: "Grade (95 % interval)", ratings: "Criterion × model", tradeoff: "Quality vs cost and latency (Pareto front dashed)", items: "Per-item scores" };
+    const titles = { grade: "Grade (95 % interval)", ratings: "Criterion × model", tradeoff: "Quality vs cost and latency (Pareto front dashed)", items: "Items per rating band" };
     for (const kind of charts.kinds) {
       // An <img>: the SVG (drawn by the server with matplotlib) is its own document and can run nothing here.
       const src = "/chart.svg?use_case=" + encodeURIComponent(useCase) + "&kind=" + encodeURIComponent(kind);
-      box.append(el("div", { class: "chart", "data-kind": kind }, el("h4", {}, titles[kind] || kind),
-        el("a", { href: src, target: "_blank" }, el("img", { src, alt: titles[kind] || kind }))));
+      // The SVG carries its own title; the tile links to it full size.
+      box.append(el("div", { class: "chart" + ((charts.wide || []).includes(kind) ? " wide" : ""), "data-kind": kind },
+        el("a", { href: src, target: "_blank", title: "open full size" }, el("img", { src, alt: titles[kind] || kind }))));
     }
   }).catch(() => box.append(el("p", { class: "muted" }, "no charts")));
   return box;
 }
 
+const duration = (s) => (s === null || s === undefined ? "—" : s < 90 ? Math.round(s) + " s" : s < 5400 ? Math.round(s / 60) + " min" : (s / 3600).toFixed(1) + " h");
+
+function fill(share) { // CSSOM, not a style attribute: the page's CSP allows no inline style markup
+  const f = el("span", { class: "fill" });
+  f.style.width = share + "%";
+  return f;
+}
+
 function liveBox() {
   const box = el("div", { class: "card live", id: "live" }, el("h2", {}, "Live runs"), el("p", { class: "muted" }, "checking journals…"));
+  const head = ["Stage", "Experiment", "Model", "State", "Progress", "Done", "Errors", "In flight", "Spend so far", "Tokens out", "Pace", "ETA", "Last write"];
   async function tick() {
     try {
       const data = await api("/api/live");
-      const rows = data.runs.map((r) => el("tr", { "data-run": r.experiment_name },
-        el("td", {}, r.experiment_name), el("td", {}, r.running ? "running" : "stalled / stopped"),
-        el("td", { class: "num done" }, r.done), el("td", { class: "num" }, r.errors),
-        el("td", { class: "num" }, money(r.spend_usd)), el("td", { class: "num" }, r.tokens_out),
-        el("td", { class: "num" }, r.seconds_since_update + " s ago")));
+      const rows = data.runs.map((r) => {
+        const share = r.total ? Math.min(100, Math.round((100 * r.finished) / r.total)) : null;
+        const bar = share === null ? "—" : el("span", { class: "progress" },
+          el("span", { class: "bar" }, fill(share)), ` ${r.finished} / ${r.total}`);
+        return el("tr", { "data-run": r.experiment_name, class: r.running ? "running" : "stopped" },
+          el("td", {}, r.stage), el("td", {}, r.experiment_name), el("td", {}, r.model ?? "—"),
+          el("td", {}, r.running ? el("span", { class: "badge Good" }, "running") : el("span", { class: "badge Fair", title: "no write for two minutes: the same command resumes it" }, "stopped")),
+          el("td", {}, bar), el("td", { class: "num done" }, r.done), el("td", { class: "num errors" }, r.errors),
+          el("td", { class: "num inflight", title: "at most: the run's concurrency limit, which models on one endpoint share" }, r.in_flight ? "≤ " + r.in_flight : r.in_flight ?? "—"), el("td", { class: "num" }, money(r.spend_usd)),
+          el("td", { class: "num" }, r.tokens_out), el("td", { class: "num" }, r.rate_per_min === null ? "—" : r.rate_per_min + " /min"),
+          el("td", { class: "num eta" }, r.running ? duration(r.eta_s) : "—"), el("td", { class: "num" }, duration(r.seconds_since_update) + " ago"));
+      });
       box.replaceChildren(el("h2", {}, "Live runs"), rows.length
-        ? el("table", {}, el("tr", {}, ["Experiment", "State", "Done", "Errors", "Spend so far", "Tokens out", "Last item"].map((h) => el("th", {}, h))), rows)
-        : el("p", { class: "muted" }, "No batch-experiment running in this workspace (no journals)."));
+        ? el("table", { class: "live-runs" }, el("thead", {}, el("tr", {}, head.map((h) => el("th", {}, h)))), el("tbody", {}, rows))
+        : el("p", { class: "muted" }, "No batch-experiment or eval --judge running in this workspace (no journals). Progress appears here while one runs, without reloading."));
     } catch (e) { /* keep the last view */ }
   }
   tick();
   setInterval(tick, 1500);
   return box;
+}
+
+function versus(value, base, scale, digits, lowerIsBetter) {
+  if (value === null || value === undefined) return "—";
+  const shown = (v) => (scale === 100 ? (100 * v).toFixed(digits) + " %" : Number(v).toFixed(digits));
+  if (base === null || base === undefined) return shown(value);
+  const delta = (value - base) * scale;
+  const good = lowerIsBetter ? delta <= 0 : delta >= 0;
+  return el("span", {}, shown(value), " ", el("span", { class: Math.abs(delta) < 1e-9 ? "muted" : good ? "better" : "worse" },
+    `(${delta >= 0 ? "+" : ""}${delta.toFixed(digits)}${scale === 100 ? " pts" : ""} vs ${shown(base)})`));
+}
+
+function benchSection(runs) {
+  const rows = runs.map((r) => {
+    const b = r.baseline || {};
+    const raw = (p, label) => el("a", { href: "/raw?root=reports&path=" + encodeURIComponent(p) }, label);
+    return el("tr", { "data-bench": r.file },
+      el("td", {}, raw(r.file, r.file)), el("td", {}, r.suite), el("td", {}, r.runner), el("td", { class: "num" }, r.n),
+      el("td", { class: "num" }, versus(r.success_rate, b.success_rate, 100, 1, false)),
+      el("td", { class: "num" }, versus(r.avg_steps, b.avg_steps, 1, 2, true)),
+      el("td", { class: "num" }, versus(r.tool_error_rate, b.tool_error_rate, 100, 1, true)),
+      el("td", { class: "num" }, r.runner_errors ?? "—"),
+      el("td", { class: "num" }, r.usage ? `${r.usage.input_tokens} / ${r.usage.output_tokens}` : "—"),
+      el("td", {}, r.baseline ? el("span", { title: r.baseline.file }, r.baseline.file.split("/").pop()) : el("span", { class: "muted" }, "none")),
+      el("td", {}, r.failed_tasks.length ? el("details", {}, el("summary", {}, `${r.failed_tasks.length} failed`), r.failed_tasks.join(", ")) : "all passed"),
+      el("td", {}, r.junit ? raw(r.junit, "JUnit") : "—"));
+  });
+  const charts = el("div", { class: "charts wide" }, runs.map((r) => {
+    const src = "/bench.svg?path=" + encodeURIComponent(r.file);
+    return el("div", { class: "chart", "data-kind": "bench" }, el("a", { href: src, target: "_blank", title: "open full size" },
+      el("img", { src, alt: `bench ${r.suite} against its baseline` })));
+  }));
+  const head = ["Results", "Suite", "Runner", "Tasks", "Success", "Avg steps", "Tool-error rate", "Runner errors", "Tokens in / out", "Baseline", "Failed tasks", "Export"];
+  return el("section", { class: "card", id: "bench" }, el("h2", {}, "Bench runs ", el("span", { class: "muted" }, `(${runs.length})`)),
+    el("p", { class: "muted" }, "Each metric with its change against the run's baseline in brackets (green better, red worse). Results files written by gaia-eval bench -o under the reports folder."),
+    el("table", { class: "bench" }, el("thead", {}, el("tr", {}, head.map((h) => el("th", {}, h)))), el("tbody", {}, rows)), charts);
 }
 
 async function dashboard() {
@@ -102,6 +155,7 @@ async function dashboard() {
         el("a", { href: itemUrl(uc.use_case, "", "?filter=disagree") }, "Items where models disagree most")),
       table, await chartsFor(uc.use_case)));
   }
+  if (data.bench.length) m.append(benchSection(data.bench));
 }
 
 function outputBlock(out) {
@@ -131,27 +185,54 @@ async function itemPage(useCase, itemId) {
     d.models.map((mm) => el("option", { value: "failed:" + mm.experiment_name }, "failed by " + mm.experiment_name)));
   sel.value = filter;
   sel.addEventListener("change", () => { location.href = itemUrl(useCase, "", sel.value ? "?filter=" + encodeURIComponent(sel.value) : ""); });
-  const cards = d.models.map((mm) => el("div", { class: "card model-output", "data-model": mm.experiment_name },
-    el("h3", {}, mm.experiment_name, " ", el("span", { class: "muted" }, mm.model)),
-    el("p", {}, "Item score ", el("b", {}, fmt(mm.score)), mm.passed === null ? "" : mm.passed ? " · pass" : " · fail", mm.status === "error" ? el("span", { class: "error" }, " · error: " + mm.error) : ""),
-    outputBlock(mm.output),
-    mm.criteria.length ? el("table", {}, el("tr", {}, el("th", {}, "Criterion"), el("th", {}, "Rating"), el("th", {}, "Evidence")),
-      mm.criteria.map((c) => el("tr", {}, el("td", {}, c.criterion), el("td", {}, badge(c.rating)), el("td", {}, c.explanation)))) : "",
-    mm.judge.length ? [el("h4", {}, "LLM judge"), el("table", {}, mm.judge.map((c) => el("tr", {}, el("td", {}, c.criterion), el("td", {}, badge(c.rating)), el("td", {}, c.explanation))))] : "",
-    el("p", { class: "muted" }, `tokens ${mm.tokens_in ?? "—"} in / ${mm.tokens_out ?? "—"} out · cost ${money(mm.cost_usd)} · latency ${mm.latency_s === null ? "—" : fmt(mm.latency_s, 3) + " s"}`)));
-  const query = d.models.find((mm) => mm.query)?.query;
   main().replaceChildren(
     el("h1", {}, `${useCase} · item ${d.item_id}`),
     el("div", { class: "toolbar" }, prev ? el("a", { href: prev, id: "prev" }, "← previous") : el("span", { class: "muted" }, "← previous"),
       el("span", {}, `${pos + 1} of ${order.length}`), next ? el("a", { href: next, id: "next" }, "next →") : el("span", { class: "muted" }, "next →"),
       el("span", { class: "muted" }, "keys: ", el("kbd", {}, "←"), " ", el("kbd", {}, "→")), sel,
       el("span", { class: "muted" }, `score spread across models: ${fmt(d.spread[d.item_id])}`)),
-    query ? el("div", { class: "card" }, el("b", {}, "Question: "), query) : "",
-    el("div", { class: "card" }, el("details", { class: "source", ...((d.source || "").length < 1500 ? { open: "" } : {}) },
-      el("summary", {}, `Source document (${(d.source || "").length} characters)`), el("pre", { class: "out" }, d.source || "—")),
-      el("h3", {}, "Ground truth"), d.groundtruth ? outputBlock(d.groundtruth.answer ?? d.groundtruth) : el("p", { class: "muted" }, "none (standalone)")),
-    el("div", { class: "side" }, cards));
+    el("div", { class: "card" }, d.models.find((mm) => mm.query) ? el("p", {}, el("b", {}, "Question: "), d.models.find((mm) => mm.query).query) : "",
+      el("details", { class: "source", ...((d.source || "").length < 1500 ? { open: "" } : {}) },
+        el("summary", {}, `Source document (${(d.source || "").length} characters)`), el("pre", { class: "out" }, d.source || "—"))),
+    sideBySide(d));
 }
+
+// One grid, one row per output section, one column per model with the ground truth first: the same section of
+// every output sits on the same line, as in promptfoo's and inspect's viewers.
+function sideBySide(d) {
+  const qa = d.groundtruth ? d.groundtruth.answer !== undefined : d.models.some((mm) => typeof mm.output === "string");
+  const keys = [];
+  for (const o of [d.groundtruth, ...d.models.map((mm) => mm.output)]) {
+    if (!qa && o && typeof o === "object") for (const k of Object.keys(o)) if (!keys.includes(k)) keys.push(k);
+  }
+  const text = (v) => (v === null || v === undefined || v === "" ? el("p", { class: "muted" }, "—")
+    : el("pre", { class: "out" }, Array.isArray(v) ? (v.length ? v.map((x) => "• " + x).join("\n") : "(none)") : String(v)));
+  const grid = el("div", { class: "grid", id: "side-by-side" });
+  grid.style.gridTemplateColumns = `150px repeat(${d.models.length + 1}, minmax(260px, 1fr))`; // CSSOM: allowed by the CSP
+  const row = (label, truth, perModel, cls) => grid.append(el("div", { class: "rowlabel " + (cls || "") }, label),
+    el("div", { class: "truth " + (cls || "") }, truth), ...d.models.map((mm) => el("div", { class: "out-cell " + (cls || ""), "data-model": mm.experiment_name }, perModel(mm))));
+  row("", el("b", {}, "Ground truth"), (mm) => el("div", { class: "model-output", "data-model": mm.experiment_name },
+    el("b", {}, mm.experiment_name), " ", el("span", { class: "muted" }, mm.model), el("br"),
+    "item score ", el("b", {}, fmt(mm.score)), " ", mm.score === null || mm.score === undefined ? "" : badge(bandOf(mm.score)),
+    mm.passed === null ? "" : mm.passed ? el("span", { class: "badge Excellent" }, "pass") : el("span", { class: "badge Poor" }, "fail"),
+    mm.status === "error" ? el("p", { class: "error" }, "error: " + mm.error) : ""), "head");
+  if (qa) {
+    row("Answer", d.groundtruth ? [text(d.groundtruth.answer), d.groundtruth.evidence ? el("p", { class: "muted" }, "evidence: ", d.groundtruth.evidence) : ""]
+      : el("p", { class: "muted" }, "none (standalone)"), (mm) => text(mm.output));
+  } else {
+    for (const k of keys) row(k.replaceAll("_", " "), d.groundtruth ? text(d.groundtruth[k]) : el("p", { class: "muted" }, "none (standalone)"), (mm) => text(mm.output && mm.output[k]));
+  }
+  // Criterion and rating on one line, the evidence or rationale under it at the cell's full width.
+  const checks = (list) => (list.length ? el("div", { class: "checks" }, list.map((c) => el("div", { class: "check" },
+    el("div", {}, el("b", {}, c.label || c.criterion.replaceAll("_", " ")), " ", badge(c.rating)), el("p", { class: "why" }, c.explanation)))) : el("p", { class: "muted" }, "—"));
+  row("Deterministic checks", el("p", { class: "muted" }, "per criterion: rating and the evidence the check found"), (mm) => checks(mm.criteria));
+  if (d.models.some((mm) => mm.judge.length)) row("LLM judge", el("p", { class: "muted" }, "the judge's rating and rationale per criterion"), (mm) => checks(mm.judge));
+  row("Tokens · cost · latency", "", (mm) => el("span", { class: "muted" },
+    `${mm.tokens_in ?? "—"} in / ${mm.tokens_out ?? "—"} out · ${money(mm.cost_usd)} · ${mm.latency_s === null ? "latency —" : fmt(mm.latency_s, 3) + " s"}`));
+  return grid;
+}
+
+const bandOf = (score) => (Math.round(score) >= 85 ? "Excellent" : Math.round(score) >= 67 ? "Good" : Math.round(score) >= 34 ? "Fair" : "Poor");
 
 async function evalPage(rel) {
   const d = await api("/api/file?root=evaluation&path=" + encodeURIComponent(rel));
@@ -159,9 +240,12 @@ async function evalPage(rel) {
   main().replaceChildren(el("h1", {}, ev.experiment_name, " ", el("span", { class: "muted" }, `${ev.provider}:${ev.model}`)),
     el("p", {}, `grade ${fmt(ev.grade.quality_score)} `, badge(ev.grade.overall_rating), ` · ${ev.grade.n_items} items · ${ev.grade.n_errors} errors · `,
       el("a", { href: "/raw?root=evaluation&path=" + encodeURIComponent(rel) }, "JSON")),
-    el("table", {}, el("tr", {}, el("th", {}, "Item"), el("th", {}, "Status"), el("th", {}, "Criteria")),
-      ev.items.map((it) => el("tr", {}, el("td", {}, el("a", { href: itemUrl(ev.use_case, it.item_id) }, it.item_id)), el("td", {}, it.status),
-        el("td", {}, it.criteria.map((c) => [c.criterion, " ", badge(c.rating), " "]))))));
+    el("table", { class: "eval-items" }, el("thead", {}, el("tr", {}, el("th", {}, "Item"), el("th", {}, "Status"),
+      ev.criteria.map((c) => el("th", {}, c.criterion.replaceAll("_", " "))), ev.judge ? el("th", {}, "LLM judge (per criterion)") : "")),
+      el("tbody", {}, ev.items.map((it) => el("tr", {}, el("td", {}, el("a", { href: itemUrl(ev.use_case, it.item_id) }, it.item_id)),
+        el("td", {}, it.status === "error" ? el("span", { class: "error", title: it.error || "" }, "error") : it.status),
+        ev.criteria.map((c) => el("td", {}, badge((it.criteria.find((x) => x.criterion === c.criterion) || {}).rating))),
+        ev.judge ? el("td", {}, it.judge && it.judge.criteria ? it.judge.criteria.map((c) => badge(c.rating)) : "—") : "")))));
 }
 
 async function reportPage(rel) {
@@ -173,6 +257,15 @@ async function reportPage(rel) {
     const src = img.getAttribute("src") || "";
     if (!/^[a-z]+:|^\//i.test(src)) img.src = "/raw?root=reports&path=" + encodeURIComponent(dir + src);
   }
+  for (const table of body.querySelectorAll("table")) { // wide tables scroll inside the page, never past it
+    const wrap = el("div", { class: "table-scroll" });
+    table.replaceWith(wrap);
+    wrap.append(table);
+  }
+  for (const td of body.querySelectorAll("td")) { // ratings as the dashboard's coloured badges
+    const m = /^(Excellent|Good|Fair|Poor)( \(\d+\))?$/.exec(td.textContent);
+    if (m) td.replaceChildren(badge(m[1]), m[2] || "");
+  }
   const stem = rel.replace(/\.md$/, "");
   const dl = (ext) => el("a", { href: "/raw?root=reports&download=1&path=" + encodeURIComponent(stem + ext) }, ext.slice(1));
   main().replaceChildren(el("h1", {}, "Report"), el("div", { class: "toolbar" }, "Download: ", dl(".md"), dl(".csv"), dl(".json"), dl(".junit.xml")), body);
@@ -182,7 +275,7 @@ async function comparePage() {
   const p = new URLSearchParams(location.search);
   const d = await api("/api/compare?a=" + encodeURIComponent(p.get("a") || "") + "&b=" + encodeURIComponent(p.get("b") || ""));
   const text = (v) => (v === null || v === undefined ? "—" : typeof v === "string" ? v : outputBlock(v));
-  const side = (s) => el("td", {}, s.status === "error" ? el("p", { class: "error" }, "error: " + s.error) : el("pre", { class: "out" }, typeof s.answer === "string" ? s.answer : JSON.stringify(s.answer, null, 1)),
+  const side = (s) => el("td", {}, s.status === "error" ? el("p", { class: "error" }, "error: " + s.error) : typeof s.answer === "string" || s.answer === null || s.answer === undefined ? el("pre", { class: "out" }, s.answer ?? "—") : outputBlock(s.answer),
     el("p", { class: "muted" }, `${s.status ?? "missing"} · cost ${money(s.cost_usd)} · ${fmt(s.latency_s, 3)} s · ${s.tokens_out ?? "—"} tokens out`));
   main().replaceChildren(el("h1", {}, `${d.a} vs ${d.b}`),
     el("p", { class: "muted" }, "Scores per criterion for each item are on its item page (follow the item link)."),

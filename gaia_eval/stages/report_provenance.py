@@ -1,0 +1,61 @@
+"""Where an evaluation's ground truth came from, for the report: planted facts (generated documents), an LLM
+(which one), or a human import (which file). Followed from the evaluation to its experiment file, to the
+ground-truth folder or file the experiment was run on; said plainly when that trail is gone."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import orjson
+
+from gaia_eval.artifacts.evaluation import Evaluation
+
+
+def _describe(method: str, provenance: dict | None) -> str:
+    if method == "planted_facts":
+        return "planted facts (generated documents)"
+    if method.startswith("llm:"):
+        return f"written by an LLM ({method.removeprefix('llm:')})"
+    if method == "human":
+        return "human, imported" + (f" from {Path(provenance['file']).name}" if provenance and provenance.get("file") else "")
+    return method
+
+
+def _find(path: str, eval_dir: Path) -> Path | None:
+    """A path as recorded (relative to where the stage ran): tried as is, then against the evaluation
+    folder's parents (the workspace, when the report runs from elsewhere)."""
+    candidates = [Path(path)] + [parent / path for parent in (eval_dir.resolve(), *eval_dir.resolve().parents)]
+    return next((c for c in candidates if c.exists()), None)
+
+
+def _methods(source: Path) -> set[str]:
+    files = [source] if source.is_file() else sorted(source.rglob("*groundtruth*.json"))
+    found = set()
+    for file in files:
+        try:
+            data = orjson.loads(file.read_bytes())
+        except (OSError, orjson.JSONDecodeError):
+            continue
+        for entry in data.get("items", [data]) if isinstance(data, dict) else []:
+            if isinstance(entry, dict) and isinstance(entry.get("method"), str):
+                found.add(_describe(entry["method"], entry.get("provenance")))
+    return found
+
+
+def groundtruth_origin(ev: Evaluation, eval_dir: Path) -> str:
+    if ev.groundtruth_source == "none":
+        return "none (standalone: checked against the source only)"
+    source: Path | None = None
+    if ev.groundtruth_source.startswith("external:"):
+        source = _find(ev.groundtruth_source.removeprefix("external:"), eval_dir)
+    else:
+        experiment = _find(ev.experiment_file, eval_dir)
+        try:
+            input_path = orjson.loads(experiment.read_bytes()).get("input_path") if experiment else None
+        except (OSError, orjson.JSONDecodeError):
+            input_path = None
+        source = _find(input_path, eval_dir) if isinstance(input_path, str) else None
+    methods = _methods(source) if source is not None else set()
+    if not methods:
+        return f"{ev.groundtruth_source} (its ground-truth files are no longer where the experiment read them)"
+    return "; ".join(sorted(methods))
