@@ -282,6 +282,7 @@ def test_a_long_unmarked_response_is_read_in_linear_time() -> None:
     ("12 km", "12 kilometres", True),
     ("3", "3 apples", True),  # a count noun is no unit
     ("1000", "$1,000", True),  # currency and percent are notation the question implies
+    ("5%", "5 percent", True), ("12 km", "12km", True),  # the same unit, written another way
 ])
 def test_units_the_expected_answer_does_not_carry(expected: str, answer: str, correct: bool) -> None:
     assert match_answer(expected, answer).correct is correct
@@ -303,7 +304,8 @@ def test_hedged_numbers_do_not_match_an_exact_number(answer: str) -> None:
 
 
 @pytest.mark.parametrize(("expected", "answer"), [("about 40", "about 40"), ("40", "40"), ("40", "It was 40."),
-                                                  ("40", "The answer is 40."), ("40", "40 people")])
+                                                  ("40", "The answer is 40."), ("40", "40 people"),
+                                                  ("40", "exactly 40"), ("40", "40.0")])
 def test_exact_or_equally_approximate_numbers_still_match(expected: str, answer: str) -> None:
     assert match_answer(expected, answer).correct
 
@@ -324,6 +326,7 @@ def test_a_decade_and_a_year_are_different_answers(expected: str, answer: str, c
     ("everyone", "every one", False), ("notebook", "note book", False), ("seagull", "sea gull", False),
     ("Jean-Paul Sartre", "Jean Paul Sartre", True),  # a hyphen is a word break, not a merge
     ("well-known", "well known", True),
+    ("New York", "New   York", True), ("New York", "new york", True),  # spaces collapse, words stay words
 ])
 def test_removing_whitespace_never_merges_two_words_into_another(expected: str, answer: str, correct: bool) -> None:
     assert match_answer(expected, answer).correct is correct
@@ -335,7 +338,7 @@ def test_removing_whitespace_never_merges_two_words_into_another(expected: str, 
     # an article the expected answer does not carry may lead the answer; plural names and titles are commonly
     # said without theirs
     ("Eiffel Tower", "the Eiffel Tower", True), ("The Beatles", "Beatles", True),
-    ("The Great Gatsby", "Great Gatsby", True),
+    ("The Great Gatsby", "Great Gatsby", True), ("Netherlands", "the Netherlands", True),
 ])
 def test_an_article_that_belongs_to_a_name_is_not_dropped(expected: str, answer: str, correct: bool) -> None:
     assert match_answer(expected, answer).correct is correct

@@ -57,6 +57,32 @@ def test_qmsum_walkthrough_imports_scores_and_shows_na(tmp_path: Path) -> None:
     assert human["grade"]["quality_score"] > copy["grade"]["quality_score"]
 
 
+def test_a_human_summary_grades_above_the_lead_and_textrank_baselines(tmp_path: Path) -> None:
+    """The README walkthrough on one meeting: the human reference imported as a system grades above both
+    baselines, and so does a second human text (the query answers), never below either."""
+    data = _qmsum(tmp_path)
+    gt_dir, exp = tmp_path / "gt", tmp_path / "exp"
+    assert _run("import-groundtruth", str(data / "ES2009b.references.json"), "--source-file", "{item_id}.txt",
+                "--references-field", "general_queries.answer", "-o", str(gt_dir)).exit_code == 0
+    config = tmp_path / "baselines.json"
+    config.write_text(json.dumps({"experiments": [{"name": "lead", "provider": "baseline", "model": "lead"},
+                                                  {"name": "textrank", "provider": "baseline", "model": "textrank"}]}))
+    result = _run("batch-experiment", "-c", str(config), "-i", str(data), "-o", str(exp), "--quiet")
+    assert result.exit_code == 0, result.output
+    refs = json.loads((data / "ES2009b.references.json").read_text())
+    answers = " ".join(q["answer"] for q in refs["specific_queries"])
+    outputs = tmp_path / "human.jsonl"
+    outputs.write_text("".join(json.dumps({"item_id": "ES2009b", "system": s, "output": o}) + "\n" for s, o in (
+        ("reference", refs["general_queries"][0]["answer"]), ("human", answers))))
+    consolidated = str(gt_dir / "consolidated_summarization_groundtruth.json")
+    assert _run("import-outputs", str(outputs), "-g", consolidated, "-o", str(exp)).exit_code == 0
+    assert _run("eval", "-d", str(exp), "-g", consolidated, "-o", str(tmp_path / "ev")).exit_code == 0
+    grade = {name: json.loads((tmp_path / "ev" / f"{name}.experiment.eval.json").read_text())["grade"]["quality_score"]
+             for name in ("reference", "human", "lead", "textrank")}
+    assert grade["reference"] > max(grade["lead"], grade["textrank"]) + 15, grade
+    assert grade["human"] >= max(grade["lead"], grade["textrank"]), grade
+
+
 def test_a_bad_row_names_line_and_field_and_writes_nothing(tmp_path: Path) -> None:
     data = tmp_path / "gt.jsonl"
     data.write_text(
@@ -107,3 +133,31 @@ def test_import_outputs_bad_number_names_line_and_field(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["import-outputs", str(data), "-o", str(tmp_path / "exp")])
     assert result.exit_code == 2 and "line 1" in result.output and "cost_usd" in result.output
     assert not (tmp_path / "exp").exists()
+
+
+def test_judging_outputs_scored_against_human_references_compares_the_free_text_criteria(
+    tmp_path: Path, fake_llm, monkeypatch
+) -> None:
+    """eval --judge on imported outputs with human references (it used to stop with a KeyError traceback): the
+    judge's faithfulness and completeness are compared with source consistency and content coverage, and the
+    rubric's N/A criteria are left out of the agreement."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    data = _qmsum(tmp_path)
+    gt_dir = tmp_path / "gt"
+    assert _run("import-groundtruth", str(data / "ES2009b.references.json"), "--source-file", "{item_id}.txt",
+                "--references-field", "general_queries.answer", "-o", str(gt_dir)).exit_code == 0
+    refs = json.loads((data / "ES2009b.references.json").read_text())
+    outputs = tmp_path / "outputs.jsonl"
+    outputs.write_text(json.dumps({"item_id": "ES2009b", "system": "human",
+                                   "output": refs["general_queries"][0]["answer"]}) + "\n")
+    consolidated = str(gt_dir / "consolidated_summarization_groundtruth.json")
+    assert _run("import-outputs", str(outputs), "-g", consolidated, "-o", str(tmp_path / "exp")).exit_code == 0
+    result = _run("eval", "-d", str(tmp_path / "exp"), "-g", consolidated, "-o", str(tmp_path / "ev"),
+                  "--judge", "openai:gpt-4o-mini", "--judge-base-url", fake_llm.openai_base_url)
+    assert result.exit_code == 0, result.output
+    judge = json.loads((tmp_path / "ev" / "human.experiment.eval.json").read_text())["judge"]
+    agreement = judge["judge_vs_rubric"]
+    assert agreement["criteria"] == {"completeness": "content_coverage", "faithfulness": "source_consistency"}
+    assert agreement["pairs"] == 2
+    assert _run("report", "-d", str(tmp_path / "ev"), "-o", str(tmp_path / "r" / "report.md")).exit_code == 0
+    assert "Judge vs rubric" in (tmp_path / "r" / "report.md").read_text()

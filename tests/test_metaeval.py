@@ -18,6 +18,7 @@ from gaia_eval.artifacts.metaeval import MetaEvaluation
 from gaia_eval.artifacts.store import read_artifact
 from gaia_eval.cli import cli
 from gaia_eval.metaeval import stats
+from gaia_eval.scoring.rubric import score_summary_output
 from gaia_eval.stages.meta_eval import run_meta_eval
 from tests.fakeserver import requested_schema
 
@@ -72,11 +73,14 @@ def _independent(rows: list[dict], score, dimension: str) -> dict[str, float]:
     sm, hm = np.nanmean(s, axis=0), np.nanmean(h, axis=0)
     keep = ~(np.isnan(s) | np.isnan(h))
     per_item = [sp.kendalltau(s[k][keep[k]], h[k][keep[k]])[0] for k in range(len(s))]
+    pairs = [(a, b) for a in range(len(hm)) for b in range(a + 1, len(hm)) if hm[a] != hm[b]]
+    credit = [0.5 if sm[a] == sm[b] else float((sm[a] > sm[b]) == (hm[a] > hm[b])) for a, b in pairs]
     return {
         "system_kendall": sp.kendalltau(sm, hm)[0],
         "system_spearman": sp.spearmanr(sm, hm)[0],
         "system_pearson": sp.pearsonr(sm, hm)[0],
         "summary_level": float(np.nanmean(per_item)),
+        "pairwise_accuracy": sum(credit) / len(credit),
     }
 
 
@@ -100,6 +104,8 @@ def test_correlations_match_scipy_computed_independently(ratings):
         "rouge1": lambda r: rouge.score(r["references"][0], r["output"])["rouge1"].fmeasure,
         "rouge1_recall": lambda r: rouge.score(r["references"][0], r["output"])["rouge1"].recall,
         "rougeL": lambda r: rouge.score(r["references"][0], r["output"])["rougeL"].fmeasure,
+        # the grade through the scoring library's public function; the statistics on it are recomputed here
+        "grade": lambda r: score_summary_output(r["output"], r["source"], r["references"]).grade,
     }
     for name, score in scorers.items():
         expected = _independent(kept, score, "relevance")
@@ -191,6 +197,10 @@ def test_without_references_only_source_grounded_scorers_run_and_means_have_no_a
     result = run_meta_eval(_write(tmp_path / "r.jsonl", rows)).result
     assert "rouge1" not in result.scorers and "grade" in result.scorers and "source_consistency" in result.scorers
     assert any("no reference" in note for note in result.notes)
+    # what cannot apply is not offered: choosing it is a usage error, not a table of baselines alone
+    for name in ("grade_standalone", "content_coverage", "rougeL"):
+        bad = CliRunner().invoke(cli, ["meta-eval", str(tmp_path / "r.jsonl"), "--metrics", name])
+        assert bad.exit_code == 2 and name in bad.output.splitlines()[0].split("(fix")[0], bad.output
     assert result.annotator_agreement["relevance"].krippendorff_alpha is None
     assert "mean" in result.annotator_agreement["relevance"].reason
 

@@ -51,17 +51,40 @@ def _rubric(rows: list[RatedOutput]) -> dict[str, list[float | None]]:
     return out
 
 
+# The rubric criteria that read the references, and those that read the source.
+REFERENCE_CRITERIA = ("reference_overlap", "content_coverage")
+SOURCE_CRITERIA = ("source_coverage", "source_consistency")
+
+
 def available_scorers(rows: list[RatedOutput]) -> tuple[list[str], list[str]]:
-    """(scorers that could apply to these rows, notes on those that cannot): reference-based ones need
-    references on every line. Which rubric criteria apply is known once they are scored (see score_rows)."""
+    """(scorers that apply to these rows, notes on those that do not): reference-based ones need references on
+    every line, source-grounded ones a source on every line, `grade_standalone` both (it is the source-only grade
+    beside a `grade` that also reads the references)."""
     names = ["length"]
     notes = []
-    if all(r.references for r in rows):
+    with_references = all(r.references for r in rows)
+    with_source = all(r.source and r.source.strip() for r in rows)
+    if with_references:
         names += ["rouge1_recall", *ROUGE]
     else:
         missing = sum(1 for r in rows if not r.references)
-        notes.append(f"rouge1_recall and ROUGE are not applicable: {missing} of {len(rows)} summaries have no reference")
-    return names + ["grade", "grade_standalone", *adapter.CRITERIA], notes
+        notes.append(
+            f"rouge1_recall, ROUGE and {', '.join(REFERENCE_CRITERIA)} are not applicable: {missing} of {len(rows)} "
+            "summaries have no reference"
+        )
+    if not with_source:
+        missing = sum(1 for r in rows if not (r.source and r.source.strip()))
+        notes.append(
+            f"{', '.join(SOURCE_CRITERIA)} are not applicable: {missing} of {len(rows)} summaries have no source"
+        )
+    names.append("grade")
+    if with_references and with_source:
+        names.append("grade_standalone")
+    names += [
+        c for c in adapter.CRITERIA
+        if (c not in REFERENCE_CRITERIA or with_references) and (c not in SOURCE_CRITERIA or with_source)
+    ]
+    return names, notes
 
 
 def score_rows(rows: list[RatedOutput], metrics: list[str] | None = None) -> ScoreTable:
@@ -87,8 +110,6 @@ def score_rows(rows: list[RatedOutput], metrics: list[str] | None = None) -> Sco
     for name in names:
         values = computed[name]
         missing = sum(1 for v in values if v is None)
-        if missing == len(values) and name == "grade_standalone":
-            continue  # only meaningful with both references and a source
         if missing:
             left_out.setdefault(missing, []).append(name)
             continue

@@ -187,10 +187,15 @@ def score_experiment(
     return items, (modes.pop() if modes else ("comparative" if exp.groundtruth == "embedded" or external else "standalone"))
 
 
+def _rubric_criteria(pending: _Pending) -> list[str]:
+    """The rubric criteria the experiment's items were scored on: the free-text ones when any item was."""
+    free_text = any(r.criterion in rubric.REFERENCE_CRITERIA for i in pending.items for r in i.criteria)
+    return rubric.criteria_for(pending.experiment.use_case, pending.mode, free_text)
+
+
 def _evaluate(pending: _Pending, gt_source: str, judged: JudgeOutcome | None) -> Evaluation:
     exp, mode, inputs = pending.experiment, pending.mode, pending.inputs
-    free_text = any(r.criterion in rubric.REFERENCE_CRITERIA for i in pending.items for r in i.criteria)
-    criteria_names = rubric.criteria_for(exp.use_case, mode, free_text)
+    criteria_names = _rubric_criteria(pending)
     criteria, grade = rubric.aggregate(pending.items, criteria_names, exp.use_case)
     if judged is not None and (not judged.complete or judged.summary.unscored_samples):
         # Not current: the next run asks again for the failed calls and the unusable (unscored) replies.
@@ -265,7 +270,7 @@ def _judge_targets(pending: list[_Pending], judge: JudgeSettings, external: dict
                 use_case=exp.use_case,
                 mode=p.mode,
                 mode_note=_mode_note(p.mode),
-                rubric_criteria=rubric.criteria_for(exp.use_case, p.mode),
+                rubric_criteria=_rubric_criteria(p),
                 items=p.items,
                 requests=requests,
                 previous=p.existing,

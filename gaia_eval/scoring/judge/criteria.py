@@ -141,6 +141,15 @@ COMPARATIVE_QA: tuple[JudgeCriterion, ...] = (
 )
 
 
+# Free-text scoring (human references, imported outputs) has its own rubric criteria: the judge criteria that
+# measure the same thing as one of them, compared with it when the rubric has no `rubric_id` criterion.
+FREE_TEXT_RUBRIC_IDS: dict[str, str] = {
+    "faithfulness": "source_consistency",
+    "consistency": "source_consistency",
+    "completeness": "content_coverage",
+}
+
+
 # Named criteria a user can pick with --judge-criteria, for data that is not a meeting: the four dimensions of
 # SummEval (Fabbri et al., 2021) and DialSummEval (Gao & Wan, 2022), worded after G-Eval (Liu et al., 2023).
 NAMED_CRITERIA: dict[str, JudgeCriterion] = {

@@ -23,7 +23,7 @@ from gaia_eval.providers.pricing import PriceQuote, cost_of
 from gaia_eval.scoring import rubric
 from gaia_eval.scoring.judge.agreement import Alpha, ordinal_alpha, paired_agreement, unanimous_share
 from gaia_eval.scoring.judge.core import MEDIAN_RULE, JudgeSettings
-from gaia_eval.scoring.judge.criteria import RANK, JudgeCriterion
+from gaia_eval.scoring.judge.criteria import FREE_TEXT_RUBRIC_IDS, RANK, JudgeCriterion
 from gaia_eval.scoring.judge.prompt import judge_prompts_fingerprint
 
 
@@ -96,18 +96,29 @@ def rubric_agreement(
     items: list[ItemEvaluation], criteria: tuple[JudgeCriterion, ...], rubric_criteria: list[str]
 ) -> RubricAgreement | None:
     """Judge median vs rubric rating on the criteria both measure, over items both rated. Items the model
-    failed are left out: both would call them Poor by rule, which says nothing about agreement."""
-    mapping = {c.id: c.rubric_id for c in criteria if c.rubric_id is not None and c.rubric_id in rubric_criteria}
+    failed are left out: both would call them Poor by rule, which says nothing about agreement; so is a criterion
+    the rubric rated N/A (a human reference that lists no action items). The free-text rubric's criteria are
+    compared through FREE_TEXT_RUBRIC_IDS."""
+    mapping = {}
+    for c in criteria:
+        rubric_id = c.rubric_id if c.rubric_id in rubric_criteria else FREE_TEXT_RUBRIC_IDS.get(c.id)
+        if rubric_id is not None and rubric_id in rubric_criteria:
+            mapping[c.id] = rubric_id
     if not mapping:
         return None
     pairs: list[tuple[int, int]] = []
+    compared: set[str] = set()
     for item in items:
         if item.status != "scored" or item.judge is None or item.judge.status != "scored":
             continue
         judged = {r.criterion: r.rating for r in item.judge.criteria}
         measured = {r.criterion: r.rating for r in item.criteria}
         for judge_id, rubric_id in mapping.items():
-            pairs.append((RANK[judged[judge_id]], RANK[measured[rubric_id]]))
+            if judged.get(judge_id) in RANK and measured.get(rubric_id) in RANK:
+                pairs.append((RANK[judged[judge_id]], RANK[measured[rubric_id]]))
+                compared.add(judge_id)
+    if pairs:
+        mapping = {k: v for k, v in mapping.items() if k in compared}
     exact, within_one = paired_agreement(pairs)
     alpha = ordinal_alpha([list(pair) for pair in pairs])
     if not pairs:

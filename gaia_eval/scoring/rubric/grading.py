@@ -25,7 +25,10 @@ from gaia_eval.artifacts.evaluation import (
 
 # Bump on any change to a threshold, a measure or the tokenizer: it is part of the eval fingerprint, so
 # evaluations made under an older rubric are recomputed instead of being compared with new ones.
-RUBRIC_VERSION = "4"  # 2: the overall rating is the band of the grade (85/67/34); 3: N/A criteria, free-text references; 4: qa answers read with their question
+# 2: the overall rating is the band of the grade (85/67/34); 3: N/A criteria, free-text references; 4: qa answers
+# read with their question; 5: free-text consistency reads narration and spoken numbers, source coverage ignores
+# repeated speaker labels, a short source allows a summary of 50 words
+RUBRIC_VERSION = "5"
 
 POINTS: dict[str, int] = {"Excellent": 4, "Good": 3, "Fair": 2, "Poor": 1}
 
@@ -229,8 +232,8 @@ CRITERIA: dict[str, Criterion] = {
             "source_coverage",
             "Covers the source's main content",
             "reference",
-            "share of the source's 30 most frequent content words (stemmed; names included) that the output "
-            "carries",
+            "share of the source's 30 most frequent content words (stemmed; names included; fillers of speech, "
+            "contraction fragments and honorifics left out, a speaker label counted once) that the output carries",
             0.65,
             0.45,
             0.25,
@@ -241,8 +244,10 @@ CRITERIA: dict[str, Criterion] = {
             "source_consistency",
             "Consistent with the source",
             "reference",
-            "share of the output's sentences supported by one source passage (half of their content words), "
-            "lowered to the share of its names, numbers and dates found in the source when that is smaller",
+            "share of the output's sentences supported by one source passage (40 % of their content words; words "
+            "that narrate a conversation, such as talked, suggested or members, left out), lowered to the share of "
+            "its names, numbers and dates found in the source (also spelled out: 'twelve fifty' is 12.5 or 1250) "
+            "when that is smaller",
             0.95,
             0.80,
             0.60,
@@ -254,8 +259,8 @@ CRITERIA: dict[str, Criterion] = {
             "Concise, not copied",
             "reference",
             "1 − 2 × the share of repeated word trigrams, minus a penalty for length beyond 3× the reference's; "
-            "without a reference, minus a penalty for length beyond 35 % of the source's, reaching 1 at 85 % (a copy "
-            "of the document is not a summary)",
+            "without a reference, minus a penalty for length beyond 35 % of the source's (50 words for a short "
+            "source) that takes everything from 85 % on (a copy of the document is not a summary)",
             0.90,
             0.75,
             0.50,

@@ -110,9 +110,10 @@ class SourceIndex:
     def in_source(self, token: str) -> bool:
         return bool(self.aliases(token))
 
-    def support(self, text: str) -> float:
-        """The largest share of `text`'s content words that one passage holds (0 for no content words)."""
-        tokens = content_tokens(text)
+    def support(self, text: str, ignore: frozenset[str] = frozenset()) -> float:
+        """The largest share of `text`'s content words (those in `ignore` left out) that one passage holds (0 for
+        no content words)."""
+        tokens = [t for t in content_tokens(text) if t not in ignore]
         if not tokens:
             return 0.0
         hits: Counter[int] = Counter()
