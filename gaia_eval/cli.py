@@ -11,6 +11,7 @@ import click
 from gaia_eval import __version__
 from gaia_eval.cli_checks import check_named_folders, one_kind
 from gaia_eval.cli_lists import ListOptionsCommand
+from gaia_eval.cli_options import batch_options, cache_options, print_batch_status
 from gaia_eval.errors import GaiaEvalError, RunFailed
 from gaia_eval.providers.names import KNOWN_PROVIDERS, LLM_PROVIDERS
 from gaia_eval.scoring.answers.mode_names import MODES as MATCH_MODES
@@ -42,8 +43,17 @@ class GaiaGroup(click.Group):
             click.echo(f"error: {where}{exc.strerror or exc} (fix: check the path and its permissions)", err=True)
             ctx.exit(1)
         except KeyboardInterrupt:
+            batch_mode = sys.modules.get("gaia_eval.providers.batch.options")
+            if batch_mode is not None and batch_mode.batch_enabled():
+                click.echo("interrupted: the submitted batches keep running at the provider and are journaled; run "
+                           "the same command again to re-attach to them (--batch-status shows their progress)", err=True)
+                ctx.exit(130)
             click.echo("interrupted: finished items are saved; run the same command again to resume", err=True)
             ctx.exit(130)
+        finally:  # --batch belongs to this invocation only: a Python caller after it runs synchronously
+            batch_mode = sys.modules.get("gaia_eval.providers.batch.options")
+            if batch_mode is not None:
+                batch_mode.configure(reset=True)
 
 
 def _print_summary(summary, *, show_outputs: bool = False) -> None:
@@ -55,30 +65,6 @@ def _print_summary(summary, *, show_outputs: bool = False) -> None:
             click.echo(f"  wrote {path}")
     for failure in summary.failures:
         click.echo(f"  failed: {failure}", err=True)
-
-
-def _set_cache(ctx: click.Context, param: click.Parameter, value) -> None:
-    # Options of every command that calls models; they only configure the response cache, so they are not
-    # passed to the command function.
-    if value is None or value is False:
-        return
-    from gaia_eval.providers import cache
-
-    if param.name == "no_cache":
-        cache.configure(enabled=False)
-    else:
-        cache.configure(directory=Path(value))
-
-
-def cache_options(command):
-    command = click.option(
-        "--cache-dir", type=click.Path(path_type=Path), default=None, expose_value=False, callback=_set_cache,
-        help="Response cache folder.  [default: $GAIA_EVAL_CACHE_DIR, else $XDG_CACHE_HOME/gaia-eval, else ~/.cache/gaia-eval]",
-    )(command)
-    return click.option(
-        "--no-cache", is_flag=True, expose_value=False, callback=_set_cache,
-        help="Call the model even when the same request was answered before (and do not store replies).",
-    )(command)
 
 
 def _split_types(value: str | None) -> list[str] | None:
@@ -100,6 +86,7 @@ def cli() -> None:
 
 @cli.command(cls=ListOptionsCommand, list_options=("--meeting-types", "--email-types", "--pdf-types"))
 @cache_options
+@batch_options
 @click.option("--meeting-transcript", "kinds", flag_value="meeting", multiple=True, help="Generate meeting transcripts.")
 @click.option("--email", "kinds", flag_value="email", multiple=True, help="Generate business emails.")
 @click.option("--pdf", "kinds", flag_value="pdf", multiple=True, help="Generate PDF documents, each with a .txt twin (needs an LLM provider).")
@@ -116,10 +103,12 @@ def cli() -> None:
 @click.option("--concurrency", type=click.IntRange(min=1), default=None, help="Max LLM calls in flight [default: 16].")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--force", is_flag=True, help="Regenerate even documents that are up to date.")
-def generate(kinds, output_dir, meeting_types, email_types, pdf_types, count_per_type, target_tokens, seed, provider, model, base_url, concurrency, quiet, force) -> None:
+def generate(kinds, output_dir, meeting_types, email_types, pdf_types, count_per_type, target_tokens, seed, provider, model, base_url, concurrency, quiet, force, batch_status) -> None:
     """Generate synthetic documents (<type>_meeting.txt + .meta.json); offline ones have planted facts."""
     from gaia_eval.stages.generate import run_generate
 
+    if batch_status:
+        return print_batch_status(output_dir)
     kind = one_kind(kinds, {"meeting": meeting_types, "email": email_types, "pdf": pdf_types})
     types = _split_types({"meeting": meeting_types, "email": email_types, "pdf": pdf_types}[kind])
     summary = run_generate(
@@ -138,6 +127,7 @@ def generate(kinds, output_dir, meeting_types, email_types, pdf_types, count_per
 
 @cli.command()
 @cache_options
+@batch_options
 @click.option("-d", "--directory", type=click.Path(path_type=Path), default=DEFAULTS["test_data"], help="Folder of input documents.")
 @click.option("-f", "--file", "input_file", type=click.Path(path_type=Path), default=None, help="One input document (wins over -d).")
 @click.option("-p", "--pattern", default=None, help="Glob of input files inside -d (recursive); .txt, .md, .html and .pdf are read.  [default: *.txt and *.pdf; a PDF with a .txt twin is read once]")
@@ -152,9 +142,12 @@ def generate(kinds, output_dir, meeting_types, email_types, pdf_types, count_per
 @click.option("--max-tokens", type=click.IntRange(min=256), default=4096, help="Output budget of each LLM reply (a repair turn gets twice).")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--force", is_flag=True, help="Rebuild even ground truth that is up to date.")
-def groundtruth(directory, input_file, pattern, use_case, output_dir, provider, model, base_url, num_samples, custom_prompt, concurrency, max_tokens, quiet, force) -> None:
+def groundtruth(directory, input_file, pattern, use_case, output_dir, provider, model, base_url, num_samples, custom_prompt, concurrency, max_tokens, quiet, force, batch_status) -> None:
     """Build the expected answers for each input (offline: exactly from planted facts; or drafted by an LLM)."""
     from gaia_eval.stages.groundtruth import run_groundtruth
+
+    if batch_status:
+        return print_batch_status(output_dir)
 
     summary = run_groundtruth(
         input_dir=None if input_file else directory,
@@ -212,6 +205,7 @@ def import_outputs(file, output_dir, groundtruth) -> None:
 
 @cli.command("batch-experiment", cls=ListOptionsCommand, repeat_options=("-i", "--input"))
 @cache_options
+@batch_options
 @click.option("-c", "--config", "config_path", type=click.Path(path_type=Path), default=None, help="Experiment config JSON [default: the offline baselines for the input's use case].")
 @click.option("-i", "--input", "input_paths", type=click.Path(path_type=Path), multiple=True, help="Ground truth (file or folder), or a folder of .txt documents; several files (a shell glob) each get a subfolder of -o.  [default: groundtruth]")
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["experiments"], help="Folder to write into.")
@@ -220,10 +214,13 @@ def import_outputs(file, output_dir, groundtruth) -> None:
 @click.option("--concurrency", type=click.IntRange(min=1), default=None, help="Max calls in flight per provider [default: config max_concurrency, else 16].")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--create-sample-config", type=click.Path(path_type=Path), default=None, help="Write a valid sample config to PATH and exit.")
-def batch_experiment(config_path, input_paths, output_dir, force, retry_errors, concurrency, quiet, create_sample_config) -> None:
+def batch_experiment(config_path, input_paths, output_dir, force, retry_errors, concurrency, quiet, create_sample_config, batch_status) -> None:
     """Run every configured model over every item, concurrently and resumably."""
     from gaia_eval.stages.batch_experiment import run_batch_experiment
     from gaia_eval.stages.batch_outputs import output_dirs_for_inputs
+
+    if batch_status:
+        return print_batch_status(output_dir)
 
     if create_sample_config is not None:
         click.echo(f"wrote {write_sample_config_path(create_sample_config)}")
@@ -263,6 +260,7 @@ def write_sample_config_path(path: Path) -> Path:
 
 @cli.command("eval", cls=ListOptionsCommand, repeat_options=("-g", "--groundtruth"))
 @cache_options
+@batch_options
 @click.option("-d", "--directory", type=click.Path(path_type=Path), default=DEFAULTS["experiments"], help="Folder of *.experiment.json and/or filled *.template.{json,csv,jsonl,xml}.")
 @click.option("-f", "--file", "experiment_file", type=click.Path(path_type=Path), default=None, help="One experiment file or filled template (wins over -d).")
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["evaluation"], help="Folder to write into.")
@@ -278,10 +276,13 @@ def write_sample_config_path(path: Path) -> Path:
 @click.option("--judge-criteria", default=None, metavar="NAMES|FILE.json", help="The judge's summary criteria instead of the meeting ones: names among coherence, consistency, fluency, relevance, or a JSON list of {id, label, question}.")
 def eval_command(
     directory, experiment_file, output_dir, groundtruth, force, incremental_update, regenerate_report,
-    judge_spec, judge_base_url, judge_samples, judge_concurrency, judge_timeout, judge_criteria,
+    judge_spec, judge_base_url, judge_samples, judge_concurrency, judge_timeout, judge_criteria, batch_status,
 ) -> None:
     """Score each experiment against ground truth (deterministic rubric), optionally also with an LLM judge."""
     from gaia_eval.errors import UsageError
+
+    if batch_status:
+        return print_batch_status(output_dir)
     from gaia_eval.scoring.judge import DEFAULT_JUDGE_CONCURRENCY, DEFAULT_JUDGE_TIMEOUT_S, parse_judge_spec
     from gaia_eval.stages.eval import STANDALONE_NOTE, run_eval
 

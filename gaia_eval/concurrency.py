@@ -77,8 +77,16 @@ class ProviderGate:
     seconds. Once any call has succeeded, connection failures are treated as passing faults.
     """
 
-    def __init__(self, max_concurrency: int = DEFAULT_CONCURRENCY, requests_per_minute: float | None = None) -> None:
+    def __init__(
+        self,
+        max_concurrency: int = DEFAULT_CONCURRENCY,
+        requests_per_minute: float | None = None,
+        *,
+        attempt_timeouts: bool = True,
+    ) -> None:
         self.max_concurrency = max_concurrency
+        # Off for calls answered through a provider's batch API, which may take hours by design.
+        self.attempt_timeouts = attempt_timeouts
         self._sem = asyncio.Semaphore(max_concurrency)
         self._rate = RateLimiter(requests_per_minute) if requests_per_minute else None
         self.reached = False
@@ -132,7 +140,7 @@ async def call_with_retries(
         outcome.attempts = attempt
         async with gate:
             try:
-                if policy.timeout_s is None:
+                if policy.timeout_s is None or not gate.attempt_timeouts:
                     outcome.value = await make_call()
                 else:
                     outcome.value = await asyncio.wait_for(make_call(), policy.timeout_s)

@@ -142,3 +142,10 @@ class AuthError(ProviderError):
 
 class BadRequestError(ProviderError):
     reason = "bad_request"
+
+
+class BatchRequestError(ProviderError):
+    """One request inside a provider batch did not succeed (errored, expired, canceled): recorded as an error item
+    with the provider's reason. Not retried inside the run (the batch is over); `--retry-errors` asks again."""
+
+    reason = "batch"

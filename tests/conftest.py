@@ -3,16 +3,36 @@
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import TYPE_CHECKING
 
 import pytest
 
 from tests.fakeserver import FakeLLMServer
+
+if TYPE_CHECKING:
+    from tests.fakebatch import FakeBatchServer
 
 
 @pytest.fixture
 def fake_llm() -> Iterator[FakeLLMServer]:
     """A fresh fake OpenAI/Anthropic server per test (starting one takes about a millisecond)."""
     server = FakeLLMServer().start()
+    try:
+        yield server
+    finally:
+        server.stop()
+
+
+@pytest.fixture
+def batch_server(monkeypatch: pytest.MonkeyPatch) -> Iterator["FakeBatchServer"]:
+    """The fake server with both batch APIs (tests/fakebatch.py), keys set and batch polling kept tiny."""
+    from tests.fakebatch import FakeBatchServer
+
+    monkeypatch.setenv("GAIA_EVAL_BATCH_POLL_S", "0.01")
+    monkeypatch.setenv("GAIA_EVAL_BATCH_GATHER_S", "0.05")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    monkeypatch.setenv("ANTHROPIC_API_KEY", "sk-ant-test")
+    server = FakeBatchServer().start()
     try:
         yield server
     finally:

@@ -222,6 +222,8 @@ class _HTTPServer(ThreadingHTTPServer):
 class FakeLLMServer:
     """See the module docstring. Thread-safe; start() binds 127.0.0.1 on a free port."""
 
+    handler_class: type[BaseHTTPRequestHandler] = _Handler  # a subclass may add routes (tests/fakebatch.py)
+
     def __init__(self, *, latency_s: float = 0.0, hang_s: float = 30.0) -> None:
         self.latency_s = latency_s
         self.hang_s = hang_s  # how long a "hang" fault holds the connection (cut short by stop())
@@ -243,7 +245,7 @@ class FakeLLMServer:
     # -- lifecycle ---------------------------------------------------------------------------------------
     def start(self) -> "FakeLLMServer":
         self._stopping.clear()
-        self._httpd = _HTTPServer(("127.0.0.1", 0), _Handler)
+        self._httpd = _HTTPServer(("127.0.0.1", 0), self.handler_class)
         self._httpd.owner = self
         self._thread = threading.Thread(
             # A short poll keeps stop() (which waits for the serve loop to notice) at ~10 ms per test.

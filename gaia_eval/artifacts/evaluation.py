@@ -51,6 +51,7 @@ class JudgeSample(Strict):
     # Replies answered from the response cache cost nothing: `cached` when every one was, and their tokens.
     cached: bool = False
     cached_usage: Usage = Field(default_factory=Usage)
+    batch_id: str | None = None  # the provider batch (--batch) that answered it, priced at the batch price
 
 
 class JudgeCriterionResult(Strict):
@@ -113,6 +114,7 @@ class InferenceSummary(Strict):
     latency_min_s: float = 0.0  # over the items the model answered
     latency_max_s: float = 0.0
     items_answered: int = 0  # ok items: the denominator of cost per item
+    batched_items: int = 0  # items answered through a provider batch (--batch), at the batch price
 
 
 class SampleAgreement(Strict):
@@ -160,6 +162,7 @@ class JudgeSummary(Strict):
     cost_usd: float | None
     cost_status: CostStatus
     pricing: str
+    batched_samples: int = 0  # samples answered through a provider batch (--batch), at the batch price
 
 
 class Evaluation(Artifact):

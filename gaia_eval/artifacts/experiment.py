@@ -124,6 +124,8 @@ class ItemResult(Strict):
     # How a document longer than the model's context was sent: "map-reduce over N chunks" or "K of N chunks
     # retrieved for the question"; None when it was sent whole.
     chunked: str | None = None
+    # The provider batch (--batch) that answered the item's calls, priced at the batch price; None: synchronous.
+    batch_id: str | None = None
 
     @property
     def paid_usage(self) -> Usage:
@@ -148,6 +150,7 @@ class ExperimentTotals(Strict):
     time_to_success_p95_s: float = 0.0
     retried_items: int = 0  # ok items that needed more than one attempt for some call
     throughput_items_per_s: float
+    batched_items: int = 0  # items answered through a provider batch (--batch), at the batch price
 
 
 class Experiment(Artifact):
@@ -161,6 +164,7 @@ class Experiment(Artifact):
     input_path: str
     groundtruth: Literal["embedded", "none"]
     pricing: str  # "local", "unpriced" or the pricing entry used, with its source
+    batch_pricing: str | None = None  # the batch price charged for items with a batch_id, with its source
     sources: dict[str, SourceDocument]
     items: list[ItemResult] = Field(min_length=1)
     totals: ExperimentTotals

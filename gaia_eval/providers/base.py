@@ -75,6 +75,7 @@ class ChatResponse:
     data: Any = None  # parsed JSON when json_schema was requested
     tool_calls: list[ToolCall] = field(default_factory=list)
     cached: bool = False  # served from the response cache: nothing was paid for it
+    batch_id: str | None = None  # answered through this provider batch (providers/batch), at the batch price
 
 
 @runtime_checkable

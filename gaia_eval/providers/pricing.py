@@ -114,6 +114,32 @@ def lookup_price(provider: str, model: str) -> PriceQuote:
     return PriceQuote("priced", provider, model, best[1])
 
 
+@lru_cache(maxsize=1)
+def _batch_terms() -> dict[str, tuple[float, str, str]]:
+    """provider -> (share of the list price, source, date) for calls made through the provider's batch API."""
+    text = resources.files("gaia_eval").joinpath("data/pricing.json").read_text(encoding="utf-8")
+    terms: dict[str, tuple[float, str, str]] = {}
+    for provider, raw in (json.loads(text).get("batch") or {}).items():
+        try:
+            terms[provider] = (float(raw["share_of_list_price"]), str(raw["source"]), str(raw["date"]))
+        except (KeyError, TypeError, ValueError) as exc:
+            raise ConfigError(f"bad batch price: {exc}", file=PRICING_FILE, field=f"batch.{provider}") from None
+    return terms
+
+
+def batch_quote(quote: PriceQuote) -> PriceQuote:
+    """The price of the same model through its provider's batch API: the list price times the documented share
+    (50 % for both OpenAI and Anthropic), with both sources in the description. Unpriced and local stay so."""
+    terms = _batch_terms().get(quote.provider)
+    if quote.entry is None or terms is None:
+        return quote
+    share, source, date = terms
+    e = quote.entry
+    entry = PriceEntry(f"{e.id} (batch)", e.provider, e.input_per_mtok * share, e.output_per_mtok * share,
+                       f"{e.source}; batch: {source}", f"{e.date}; batch as of {date}")
+    return PriceQuote(quote.status, quote.provider, quote.model, entry)
+
+
 def quote_from_config(provider: str, model: str, input_per_mtok: float, output_per_mtok: float) -> PriceQuote:
     """A price the user set in the experiment config (for a model the table lacks, or a negotiated rate)."""
     entry = PriceEntry(model, provider, input_per_mtok, output_per_mtok, "set in the experiment config", "run time")

@@ -26,6 +26,7 @@ from gaia_eval.artifacts.experiment import (
     ItemResult,
     safe_name,
 )
+from gaia_eval.artifacts.batch_journal import batch_journal_path
 from gaia_eval.artifacts.journal import JournalWriter, journal_path, read_journal, remove_journal
 from gaia_eval.artifacts.store import (
     Freshness,
@@ -41,7 +42,6 @@ from gaia_eval.concurrency import (
     DEFAULT_CONCURRENCY,
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT_S,
-    ProviderGate,
     RetryPolicy,
     map_concurrent,
     run_async,
@@ -51,7 +51,9 @@ from gaia_eval.progress import Progress
 from gaia_eval.providers import ProviderSettings, check_provider_name, create_provider
 from gaia_eval.providers.cache import with_cache
 from gaia_eval.providers.base import Provider
-from gaia_eval.providers.pricing import PriceQuote, cost_of, lookup_price, quote_from_config
+from gaia_eval.providers.batch import batch_enabled, batch_gate, with_batch
+from gaia_eval.providers.pricing import PriceQuote, batch_quote
+from gaia_eval.stages.experiment_totals import compute_totals, item_cost, price_quote, refreshed
 from gaia_eval.stages.solvers import Solver, prompt_settings_fingerprint
 from gaia_eval.stages.common import StageSummary, check_output_dir, holds_output_lock
 from gaia_eval.stages.batch_outputs import check_same_use_case, default_config, output_dir_for_use_case
@@ -141,65 +143,6 @@ class BatchSummary(StageSummary):
                 f"(baselines not counted){cached}")
 
 
-def _percentile(sorted_values: list[float], q: float) -> float:
-    if not sorted_values:
-        return 0.0
-    k = (len(sorted_values) - 1) * q
-    lo, hi = int(k), min(int(k) + 1, len(sorted_values) - 1)
-    return sorted_values[lo] + (sorted_values[hi] - sorted_values[lo]) * (k - lo)
-
-
-def compute_totals(items: list[ItemResult], wall_time_s: float, quote: PriceQuote) -> ExperimentTotals:
-    usage = Usage()
-    paid = Usage()
-    for item in items:
-        usage = usage + item.usage
-        paid = paid + item.paid_usage
-    total, in_cost, out_cost = cost_of(paid, quote)
-    latencies = sorted(i.latency_s for i in items if i.status == "ok")
-    to_success = sorted(i.time_to_success_s or i.latency_s for i in items if i.status == "ok")
-    done = len(items)
-    return ExperimentTotals(
-        items=done,
-        ok=sum(i.status == "ok" for i in items),
-        errors=sum(i.status == "error" for i in items),
-        usage=usage,
-        cost_usd=total,
-        input_cost_usd=in_cost,
-        output_cost_usd=out_cost,
-        cost_status=quote.status,
-        latency_p50_s=round(_percentile(latencies, 0.5), 4),
-        latency_p95_s=round(_percentile(latencies, 0.95), 4),
-        latency_max_s=round(latencies[-1], 4) if latencies else 0.0,
-        latency_mean_s=round(sum(latencies) / len(latencies), 4) if latencies else 0.0,
-        wall_time_s=round(wall_time_s, 3),
-        time_to_success_p50_s=round(_percentile(to_success, 0.5), 4),
-        time_to_success_p95_s=round(_percentile(to_success, 0.95), 4),
-        retried_items=sum(i.status == "ok" and i.attempts > i.calls for i in items),
-        throughput_items_per_s=round(done / wall_time_s, 3) if wall_time_s > 0 else 0.0,
-    )
-
-
-def _refreshed(result: ItemResult, item: WorkItem, quote: PriceQuote) -> ItemResult:
-    """Reused answers always carry the current ground truth and the current price, either of which may have
-    changed since they were made (neither changes the answer, so no call is needed)."""
-    cost, _, _ = cost_of(result.paid_usage, quote)
-    return result.model_copy(
-        update={
-            "groundtruth_answer": item.expected_answer,
-            "groundtruth_summaries": item.expected_summaries,
-            "cost_usd": cost,
-            "cost_status": quote.status,
-        }
-    )
-
-
-def price_quote(spec: ExperimentSpec) -> PriceQuote:
-    if spec.price is not None:
-        return quote_from_config(spec.provider, spec.model, spec.price.input_per_mtok, spec.price.output_per_mtok)
-    return lookup_price(spec.provider, spec.model)
-
-
 def _reusable(path: Path, fingerprints: dict[str, str]) -> dict[str, ItemResult]:
     """Finished ok items from an earlier experiment file and from the journal, if made the same way."""
     found: dict[str, ItemResult] = {}
@@ -265,7 +208,7 @@ def run_batch_experiment(
                 continue
         reuse = {} if force else _reusable(path, fps)
         by_id = {i.item_id: i for i in workload.items}
-        results = {k: _refreshed(v, by_id[k], quote) for k, v in reuse.items() if k in by_id}
+        results = {k: refreshed(v, by_id[k], quote) for k, v in reuse.items() if k in by_id}
         todo = [i for i in workload.items if i.item_id not in results]
         plans.append(
             _Plan(
@@ -293,7 +236,8 @@ def run_batch_experiment(
                     api_key_env=plan.spec.api_key_env,
                     timeout_s=plan.spec.timeout_s,
                 )
-                providers[plan.spec.name] = with_cache(create_provider(settings), settings)
+                journal = batch_journal_path(output_dir, safe_name(plan.spec.name))
+                providers[plan.spec.name] = with_cache(with_batch(create_provider(settings), settings, journal, f"experiment '{plan.spec.name}'"), settings)
             except ConfigError as exc:  # e.g. an unknown baseline model: point at the config entry
                 index = config.experiments.index(plan.spec)
                 raise ConfigError(
@@ -308,6 +252,14 @@ def run_batch_experiment(
         summary.outputs.append(plan.path)
         summary.count(plan.before)
         errors = sum(i.status == "error" for i in items)
+        if batch_enabled():
+            batched = sum(bool(i.batch_id) for i in items)
+            provider = providers.get(plan.spec.name)
+            run = (f" ({getattr(provider, 'submitted', 0)} requests submitted in this run, "
+                   f"{getattr(provider, 'reattached', 0)} re-attached)") if provider is not None else ""
+            how = "offline baseline, no batch API: run locally" if plan.spec.provider == "baseline" else (
+                f"{batched} of {len(items)} items through a provider batch{run}")
+            summary.notes.append(f"{plan.spec.name}: {how}")
         if errors:
             summary.failed += 1
             summary.failures.append(f"{plan.spec.name}: {errors} of {len(items)} items errored")
@@ -340,7 +292,7 @@ async def _run_plans(
             limit = min(limit, old_limit)
             rpm = min(r for r in (rpm, old_rpm) if r is not None) if (rpm or old_rpm) else None
         limits[key] = (limit, rpm)
-    gates = {key: ProviderGate(limit, rpm) for key, (limit, rpm) in limits.items()}
+    gates = {key: batch_gate(limit, rpm, provider=key[0]) for key, (limit, rpm) in limits.items()}
     for plan in plans:
         if not plan.todo:
             continue
@@ -362,7 +314,8 @@ async def _run_plans(
 
     work = [(plan, item) for plan in plans for item in plan.todo]
     progress = Progress(len(work), enabled=show_progress)
-    total_limit = min(MAX_TOTAL_CONCURRENCY, sum(g.max_concurrency for g in gates.values()) or 1)
+    ceiling = MAX_TOTAL_CONCURRENCY if not batch_enabled() else len(work)  # a waiting batch call costs no CPU
+    total_limit = min(ceiling, sum(g.max_concurrency for g in gates.values())) or 1
 
     async def worker(job: tuple[_Plan, WorkItem]) -> ItemResult:
         plan, item = job
@@ -371,7 +324,7 @@ async def _run_plans(
         if plan.spec.provider != "baseline":  # a baseline is not a model call; a cache hit never reached one
             summary.calls_made += outcome.attempts - outcome.cached_calls
             summary.cached_replies += outcome.cached_calls
-        cost, _, _ = cost_of(outcome.usage - outcome.cached_usage, plan.quote)
+        cost = item_cost(outcome.usage - outcome.cached_usage, plan.quote, outcome.batch_id)
         return ItemResult(
             item_id=item.item_id,
             source=item.source,
@@ -395,6 +348,7 @@ async def _run_plans(
             cached=outcome.calls > 0 and outcome.cached_calls == outcome.calls,
             chunked=outcome.chunked,
             cached_usage=outcome.cached_usage,
+            batch_id=outcome.batch_id,
         )
 
     def on_result(job: tuple[_Plan, WorkItem], result: ItemResult) -> None:
@@ -434,6 +388,7 @@ def _finish(plan: _Plan, workload: Workload) -> None:
             input_path=workload.input_path.as_posix(),
             groundtruth=workload.groundtruth,  # type: ignore[arg-type]
             pricing=plan.quote.describe(),
+            batch_pricing=batch_quote(plan.quote).describe() if any(i.batch_id for i in items) else None,
             sources=workload.sources,
             items=items,
             totals=compute_totals(items, wall, plan.quote),
@@ -445,6 +400,8 @@ def _finish(plan: _Plan, workload: Workload) -> None:
         plan.journal.remove()
     else:
         remove_journal(journal_path(plan.path))
+    if all(i.status == "ok" for i in items):  # errored requests stay journaled: --retry-errors submits them anew
+        batch_journal_path(plan.path.parent, safe_name(spec.name)).unlink(missing_ok=True)
 
 
 def consolidate_experiments(output_dir: Path, damaged: list[str] | None = None) -> ConsolidatedExperiments:

@@ -234,6 +234,7 @@ def _evaluate(pending: _Pending, gt_source: str, judged: JudgeOutcome | None) ->
             latency_min_s=min((i.latency_s for i in exp.items if i.status == "ok"), default=0.0),
             latency_max_s=t.latency_max_s,
             items_answered=t.ok,
+            batched_items=t.batched_items,
         ),
         evaluated_at=datetime.now(timezone.utc),
         judge=judged.summary if judged is not None else None,

@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Literal, TypeVar
 
 from gaia_eval.artifacts.base import Usage
+from gaia_eval.artifacts.batch_journal import batch_journal_path
 from gaia_eval.artifacts.documents import (
     EMAIL_TYPES,
     MEETING_TYPES,
@@ -38,7 +39,6 @@ from gaia_eval.artifacts.store import (
 )
 from gaia_eval.concurrency import (
     DEFAULT_CONCURRENCY,
-    ProviderGate,
     RetryPolicy,
     map_concurrent,
     run_async,
@@ -310,9 +310,15 @@ async def _write_llm_documents(
     )
     from gaia_eval.generation.llm import Session
 
-    provider = with_cache(create_provider(settings), settings)  # a missing cloud key stops here (exit 2)
+    from gaia_eval.providers.batch import batch_enabled, batch_gate, with_batch
+    from gaia_eval.providers.pricing import batch_quote
+
+    journal = batch_journal_path(folder, "generate")  # --batch: the provider batches, journaled
+    # A missing cloud key stops here (exit 2).
+    provider = with_cache(with_batch(create_provider(settings), settings, journal), settings)
     quote = lookup_price(settings.provider, settings.model)
-    gate = ProviderGate(options.concurrency or DEFAULT_CONCURRENCY)
+    quote = batch_quote(quote) if batch_enabled() else quote  # every call not answered by the cache is batched
+    gate = batch_gate(options.concurrency or DEFAULT_CONCURRENCY, provider=settings.provider)
     policy = RetryPolicy(timeout_s=LLM_TIMEOUT_S)
     system = system_prompt()
     progress = Progress(len(jobs), enabled=options.show_progress, label="documents")
@@ -339,6 +345,8 @@ async def _write_llm_documents(
     finally:
         progress.close()
         await provider.aclose()
+    if not summary.failed:
+        journal.unlink(missing_ok=True)
 
 
 def _write_llm_document(

@@ -28,7 +28,8 @@ from gaia_eval.artifacts.store import (
     read_text_input,
     write_artifact,
 )
-from gaia_eval.concurrency import DEFAULT_CONCURRENCY, ProviderGate, RetryPolicy, map_concurrent, run_async
+from gaia_eval.artifacts.batch_journal import batch_journal_path
+from gaia_eval.concurrency import DEFAULT_CONCURRENCY, RetryPolicy, map_concurrent, run_async
 from gaia_eval.errors import ArtifactError, InputError, UsageError
 from gaia_eval.extract.quotes import QuoteFinder, contains_words, list_items
 from gaia_eval.generation.llm import CallFailed, Session, UnreadableReply, follow_up, reply_text
@@ -37,7 +38,8 @@ from gaia_eval.prompts import prompts_fingerprint, render
 from gaia_eval.providers import ProviderSettings, create_provider
 from gaia_eval.providers.cache import with_cache
 from gaia_eval.providers.base import Message
-from gaia_eval.providers.pricing import cost_of, lookup_price
+from gaia_eval.providers.batch import batch_enabled, batch_gate, with_batch
+from gaia_eval.providers.pricing import batch_quote, cost_of, lookup_price
 from gaia_eval.stages.solvers import doc_label
 
 if TYPE_CHECKING:
@@ -377,9 +379,12 @@ async def _run_jobs(
     done: list[tuple[str, Path]],
 ) -> None:
     # A missing cloud key stops here, before any call (exit 2).
-    provider = with_cache(create_provider(options.settings), options.settings)
-    quote = lookup_price(options.settings.provider, options.settings.model)
-    gate = ProviderGate(options.concurrency or DEFAULT_CONCURRENCY)
+    settings = options.settings
+    journal = batch_journal_path(jobs[0].out.parent, "groundtruth")  # --batch: the provider batches, journaled
+    provider = with_cache(with_batch(create_provider(settings), settings, journal), settings)
+    quote = lookup_price(settings.provider, settings.model)
+    quote = batch_quote(quote) if batch_enabled() else quote  # every call not answered by the cache is batched
+    gate = batch_gate(options.concurrency or DEFAULT_CONCURRENCY, provider=settings.provider)
     policy = RetryPolicy(timeout_s=LLM_TIMEOUT_S)
     system = render("groundtruth_system.j2")
     schema = reply_schema(use_case, options.num_samples)
@@ -429,6 +434,8 @@ async def _run_jobs(
     finally:
         progress.close()
         await provider.aclose()
+    if not summary.failed:
+        journal.unlink(missing_ok=True)
 
 
 def _readable(path: Path) -> bool:

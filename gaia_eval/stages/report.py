@@ -200,6 +200,7 @@ def _model_row(path: Path, ev: Evaluation, eval_dir: Path) -> dict[str, Any]:
         "time_to_success_p50_s": ev.inference.time_to_success_p50_s,
         "time_to_success_p95_s": ev.inference.time_to_success_p95_s,
         "retried_items": ev.inference.retried_items,
+        "batched_items": ev.inference.batched_items,
         "evaluation_file": path.relative_to(eval_dir).as_posix(),
         "evaluation_fingerprint": fingerprint_file(path),
         "experiment_file": ev.experiment_file,

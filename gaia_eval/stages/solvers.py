@@ -135,6 +135,7 @@ class SolveOutcome:
     cached_usage: Usage = field(default_factory=Usage)
     chunked: str | None = None
     time_to_success_s: float = 0.0
+    batch_id: str | None = None  # the provider batch that answered (the last one, when calls spanned several)
 
 
 def _unusable(response: ChatResponse, max_tokens: int) -> str | None:
@@ -207,6 +208,7 @@ class Solver:
             return None
         outcome.usage = outcome.usage + response.usage
         outcome.latency_s += response.latency_s
+        outcome.batch_id = response.batch_id or outcome.batch_id
         if response.cached:
             outcome.cached_calls += 1
             outcome.cached_usage = outcome.cached_usage + response.usage

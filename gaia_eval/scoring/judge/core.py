@@ -246,6 +246,7 @@ class Judge:
             assert result.value is not None
             if result.value.usage is not None:  # an unreadable reply carries the usage it was billed, if any
                 record.usage = record.usage + result.value.usage
+            record.batch_id = getattr(result.value, "batch_id", None) or record.batch_id
             if getattr(result.value, "cached", False):
                 record.cached_usage = record.cached_usage + result.value.usage
                 cached_replies += 1

@@ -15,9 +15,11 @@ from pathlib import Path
 from gaia_eval.artifacts.base import Strict
 from gaia_eval.artifacts.evaluation import Evaluation, ItemEvaluation, ItemJudgement, JudgeSample, JudgeSummary
 from gaia_eval.artifacts.journal import JournalWriter, read_records
-from gaia_eval.concurrency import ProviderGate, map_concurrent, run_async
+from gaia_eval.concurrency import map_concurrent, run_async
 from gaia_eval.progress import Progress
+from gaia_eval.artifacts.batch_journal import batch_journal_path
 from gaia_eval.providers import ProviderSettings, create_provider
+from gaia_eval.providers.batch import batch_gate, with_batch
 from gaia_eval.providers.cache import with_cache
 from gaia_eval.providers.base import Provider
 from gaia_eval.providers.pricing import lookup_price
@@ -137,9 +139,19 @@ def judge_experiments(
             base_url=settings.base_url,
             timeout_s=settings.retry.timeout_s,
         )
-        provider = with_cache(create_provider(provider_settings), provider_settings)
+        journal = judge_batch_journal(targets)
+        provider = with_cache(with_batch(create_provider(provider_settings), provider_settings, journal,
+                                         f"judge {settings.spec}"), provider_settings)
         run_async(_run(jobs, settings, provider, reuse, show_progress))
-    return [_outcome(t, settings) for t in targets]
+    outcomes = [_outcome(t, settings) for t in targets]
+    if targets and all(o.complete for o in outcomes):  # a failed sample keeps its batch journaled for the retry
+        judge_batch_journal(targets).unlink(missing_ok=True)
+    return outcomes
+
+
+def judge_batch_journal(targets: list[JudgeTarget]) -> Path:
+    """The judge's batch journal (--batch), in the evaluation folder."""
+    return batch_journal_path(targets[0].evaluation_file.parent, "judge")
 
 
 async def _run(
@@ -149,7 +161,7 @@ async def _run(
     reuse: bool,
     show_progress: bool | None,
 ) -> None:
-    judge = Judge(settings, provider, ProviderGate(settings.concurrency))
+    judge = Judge(settings, provider, batch_gate(settings.concurrency, provider=settings.provider))
     busy = list({id(t): t for t, _, _ in jobs}.values())
     for target in busy:
         target.journal = JournalWriter(judge_journal_path(target.evaluation_file), truncate=not reuse)
@@ -173,7 +185,7 @@ async def _run(
         progress.advance(error=sample.status != "scored")
 
     try:
-        await map_concurrent(jobs, worker, limit=settings.concurrency, on_result=on_result)
+        await map_concurrent(jobs, worker, limit=judge.gate.max_concurrency, on_result=on_result)
     finally:
         progress.close()
         for target in busy:

@@ -19,7 +19,7 @@ from gaia_eval.artifacts.evaluation import (
     RubricAgreement,
     SampleAgreement,
 )
-from gaia_eval.providers.pricing import PriceQuote, cost_of
+from gaia_eval.providers.pricing import PriceQuote, batch_quote, cost_of
 from gaia_eval.scoring import rubric
 from gaia_eval.scoring.judge.agreement import Alpha, ordinal_alpha, paired_agreement, unanimous_share
 from gaia_eval.scoring.judge.core import MEDIAN_RULE, JudgeSettings
@@ -147,11 +147,17 @@ def summarize_judgements(
     judgements = [item.judge for item in items if item.judge is not None]
     samples = [s for j in judgements for s in j.samples]
     usage = Usage()
-    paid = Usage()
+    paid, paid_in_batch = Usage(), Usage()
     for s in samples:
         usage = usage + s.usage
-        paid = paid + (s.usage - s.cached_usage)
+        if s.batch_id:
+            paid_in_batch = paid_in_batch + (s.usage - s.cached_usage)
+        else:
+            paid = paid + (s.usage - s.cached_usage)
     cost, _, _ = cost_of(paid, quote)
+    batch_cost, _, _ = cost_of(paid_in_batch, batch_quote(quote))
+    cost = None if cost is None or batch_cost is None else cost + batch_cost
+    batched = sum(1 for s in samples if s.batch_id)
     return JudgeSummary(
         spec=settings.spec,
         base_url=settings.base_url,
@@ -173,5 +179,6 @@ def summarize_judgements(
         calls=sum(s.calls for s in samples),
         cost_usd=cost,
         cost_status=quote.status,
-        pricing=quote.describe(),
+        pricing=quote.describe() + (f"; batch: {batch_quote(quote).describe()}" if batched else ""),
+        batched_samples=batched,
     )

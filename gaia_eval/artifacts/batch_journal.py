@@ -1,0 +1,101 @@
+"""The batch journal: what a stage submitted to a provider's batch API, so that a run killed at any moment
+re-attaches to its batches instead of paying for them twice.
+
+One JSON line per event, appended and fsynced (artifacts.journal.JournalWriter) before the run goes on:
+
+- `intent`   written BEFORE the create call: a local id, the run id, the custom_ids it will hold, the provider
+             settings (so `--batch-status` can ask about it) and the time. The batch is created with the run id
+             and local id in its metadata (OpenAI) or its custom_ids (Anthropic), so a kill between the create
+             call and the next line is repaired on restart by looking the batch up at the provider.
+- `created`  the provider's batch id, the moment the create call returned (or the lookup found it).
+- `ended`    the batch ended and its results were read: final status and the custom_ids that did not succeed.
+- `abandoned` the create never reached the provider (its requests are free to be submitted again);
+- `rejected` a batch found by listing turned out not to be ours (its custom_ids differ).
+
+A kill mid-append leaves one partial last line, which the reader skips.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Literal
+
+from gaia_eval.artifacts.base import SCHEMA_VERSION, Strict
+from gaia_eval.artifacts.journal import read_records
+
+BatchEventKind = Literal["intent", "created", "ended", "abandoned", "rejected"]
+
+
+class BatchEvent(Strict):
+    schema_version: int = SCHEMA_VERSION
+    event: BatchEventKind
+    run_id: str
+    local_id: str
+    at: float  # unix time of the event (an intent's: the earliest the provider can have created the batch)
+    batch_id: str | None = None
+    custom_ids: list[str] = []
+    provider: str | None = None  # intent: the provider settings, without any key
+    model: str | None = None
+    base_url: str | None = None
+    api_key_env: str | None = None
+    found_by: Literal["create", "metadata", "listing"] | None = None  # created: how the id became known
+    status: str | None = None  # ended: the provider's final status
+    failed: dict[str, str] = {}  # ended: custom_id -> the provider's reason, for requests that did not succeed
+
+
+@dataclass
+class BatchState:
+    """One batch as the journal tells it (events folded in order)."""
+
+    local_id: str
+    run_id: str
+    at: float
+    custom_ids: list[str]
+    provider: str
+    model: str
+    base_url: str | None
+    api_key_env: str | None
+    batch_id: str | None = None
+    found_by: str | None = None
+    status: str | None = None  # None until ended
+    failed: dict[str, str] = field(default_factory=dict)
+    abandoned: bool = False
+    rejected: bool = False
+
+    @property
+    def live(self) -> bool:
+        """Submitted (or maybe submitted) and not given up on."""
+        return not (self.abandoned or self.rejected)
+
+    @property
+    def ended(self) -> bool:
+        return self.status is not None
+
+
+def batch_journal_path(folder: Path, name: str) -> Path:
+    return Path(folder) / f"{name}.batches.jsonl"
+
+
+def read_batch_journal(path: Path) -> list[BatchState]:
+    """Batches in the order their intents were written."""
+    states: dict[str, BatchState] = {}
+    for ev in read_records(path, BatchEvent):
+        if ev.event == "intent":
+            states[ev.local_id] = BatchState(
+                local_id=ev.local_id, run_id=ev.run_id, at=ev.at, custom_ids=list(ev.custom_ids),
+                provider=ev.provider or "", model=ev.model or "", base_url=ev.base_url, api_key_env=ev.api_key_env,
+            )
+            continue
+        state = states.get(ev.local_id)
+        if state is None:
+            continue
+        if ev.event == "created":
+            state.batch_id, state.found_by = ev.batch_id, ev.found_by
+        elif ev.event == "ended":
+            state.status, state.failed = ev.status, dict(ev.failed)
+        elif ev.event == "abandoned":
+            state.abandoned = True
+        elif ev.event == "rejected":
+            state.rejected = True
+    return list(states.values())

@@ -1,0 +1,71 @@
+"""Options shared by the commands that call models: the response cache (--no-cache, --cache-dir) and provider
+batch mode (--batch, --batch-size, --batch-poll, --batch-status). Their callbacks only configure the module that
+owns the setting; nothing is imported until an option is used."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+
+def _set_cache(ctx: click.Context, param: click.Parameter, value) -> None:
+    # Options of every command that calls models; they only configure the response cache, so they are not
+    # passed to the command function.
+    if value is None or value is False:
+        return
+    from gaia_eval.providers import cache
+
+    if param.name == "no_cache":
+        cache.configure(enabled=False)
+    else:
+        cache.configure(directory=Path(value))
+
+
+def cache_options(command):
+    command = click.option(
+        "--cache-dir", type=click.Path(path_type=Path), default=None, expose_value=False, callback=_set_cache,
+        help="Response cache folder.  [default: $GAIA_EVAL_CACHE_DIR, else $XDG_CACHE_HOME/gaia-eval, else ~/.cache/gaia-eval]",
+    )(command)
+    return click.option(
+        "--no-cache", is_flag=True, expose_value=False, callback=_set_cache,
+        help="Call the model even when the same request was answered before (and do not store replies).",
+    )(command)
+
+
+def _set_batch(ctx: click.Context, param: click.Parameter, value) -> None:
+    if value is None or value is False:
+        return
+    from gaia_eval.providers.batch import configure
+
+    configure(**{{"batch": "enabled", "batch_size": "size", "batch_poll": "poll_s"}[param.name]: value})
+
+
+def batch_options(command):
+    """--batch and its settings (they configure providers.batch, like the cache options) and --batch-status,
+    which the command handles: print the journaled batches' progress under its output folder and exit."""
+    command = click.option(
+        "--batch-status", is_flag=True,
+        help="Show the progress of this command's provider batches (journaled in its output folder) and exit; "
+             "never waits, never submits.",
+    )(command)
+    command = click.option(
+        "--batch-poll", type=click.FloatRange(min=0, min_open=True), default=None, expose_value=False,
+        callback=_set_batch, metavar="SECONDS", help="With --batch: first wait between status checks (grows to 5 min).  [default: 10]",
+    )(command)
+    command = click.option(
+        "--batch-size", type=click.IntRange(min=1), default=None, expose_value=False, callback=_set_batch,
+        help="With --batch: most requests in one provider batch.  [default: 1000]",
+    )(command)
+    return click.option(
+        "--batch", is_flag=True, expose_value=False, callback=_set_batch,
+        help="Send model calls through the provider's batch API (OpenAI, Anthropic; about half the price, results "
+             "within 24 h). A stopped run re-attaches to its batches when started again.",
+    )(command)
+
+
+def print_batch_status(folder: Path) -> None:
+    from gaia_eval.providers.batch import batch_status_lines
+
+    for line in batch_status_lines(folder):
+        click.echo(line)
