@@ -9,6 +9,7 @@ from pathlib import Path
 import click
 
 from gaia_eval import __version__
+from gaia_eval.cli_checks import check_named_folders, one_kind
 from gaia_eval.cli_lists import ListOptionsCommand
 from gaia_eval.cli_options import batch_options, cache_options, print_batch_status
 from gaia_eval.errors import GaiaEvalError, RunFailed
@@ -86,9 +87,9 @@ def cli() -> None:
 @cli.command(cls=ListOptionsCommand, list_options=("--meeting-types", "--email-types", "--pdf-types"))
 @cache_options
 @batch_options
-@click.option("--meeting-transcript", "kind", flag_value="meeting", help="Generate meeting transcripts.")
-@click.option("--email", "kind", flag_value="email", help="Generate business emails.")
-@click.option("--pdf", "kind", flag_value="pdf", help="Generate PDF documents, each with a .txt twin (needs an LLM provider).")
+@click.option("--meeting-transcript", "kinds", flag_value="meeting", multiple=True, help="Generate meeting transcripts.")
+@click.option("--email", "kinds", flag_value="email", multiple=True, help="Generate business emails.")
+@click.option("--pdf", "kinds", flag_value="pdf", multiple=True, help="Generate PDF documents, each with a .txt twin (needs an LLM provider).")
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["test_data"], help="Folder to write into (exactly there).")
 @click.option("--meeting-types", default=None, help="Meeting types, as words or commas: standup planning or standup,planning [default: all 8].")
 @click.option("--email-types", default=None, help="Email types, as words or commas [default: all 8].")
@@ -103,15 +104,13 @@ def cli() -> None:
 @click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS", help="Per-attempt timeout of an LLM call; a call silent for longer is retried.  [default: 300]")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--force", is_flag=True, help="Regenerate even documents that are up to date.")
-def generate(kind, output_dir, meeting_types, email_types, pdf_types, count_per_type, target_tokens, seed, provider, model, base_url, concurrency, timeout, quiet, force, batch_status) -> None:
+def generate(kinds, output_dir, meeting_types, email_types, pdf_types, count_per_type, target_tokens, seed, provider, model, base_url, concurrency, timeout, quiet, force, batch_status) -> None:
     """Generate synthetic documents (<type>_meeting.txt + .meta.json); offline ones have planted facts."""
     from gaia_eval.stages.generate import run_generate
 
     if batch_status:
         return print_batch_status(output_dir)
-
-    if kind is None:
-        raise click.UsageError("choose what to generate: --meeting-transcript, --email or --pdf")
+    kind = one_kind(kinds, {"meeting": meeting_types, "email": email_types, "pdf": pdf_types})
     types = _split_types({"meeting": meeting_types, "email": email_types, "pdf": pdf_types}[kind])
     summary = run_generate(
         kind, output_dir, types=types, count_per_type=count_per_type, target_tokens=target_tokens, seed=seed,
@@ -166,8 +165,7 @@ def groundtruth(directory, input_file, pattern, use_case, output_dir, provider, 
         custom_prompt=custom_prompt,
         concurrency=concurrency,
         max_tokens=max_tokens,
-        show_progress=False if quiet else None,
-        timeout_s=timeout,
+        show_progress=False if quiet else None, timeout_s=timeout,
     )
     _print_summary(summary)
     if summary.failed:
@@ -220,7 +218,8 @@ def import_outputs(file, output_dir, groundtruth) -> None:
 @click.option("--create-sample-config", type=click.Path(path_type=Path), default=None, help="Write a valid sample config to PATH and exit.")
 def batch_experiment(config_path, input_paths, output_dir, force, retry_errors, concurrency, quiet, create_sample_config, batch_status) -> None:
     """Run every configured model over every item, concurrently and resumably."""
-    from gaia_eval.stages.batch_experiment import output_dirs_for_inputs, run_batch_experiment
+    from gaia_eval.stages.batch_experiment import run_batch_experiment
+    from gaia_eval.stages.batch_outputs import output_dirs_for_inputs
 
     if batch_status:
         return print_batch_status(output_dir)
@@ -242,7 +241,7 @@ def batch_experiment(config_path, input_paths, output_dir, force, retry_errors, 
             show_progress=False if quiet else None,
         )
         _print_summary(summary)
-        click.echo(f"  items: {summary.items_ok} ok, {summary.items_error} errors; {summary.calls_made} requests sent to models (baselines not counted)")
+        click.echo(f"  items: {summary.items_line()}")
         errors += summary.items_error
         damaged += summary.damaged
     for line in damaged:
@@ -271,7 +270,7 @@ def write_sample_config_path(path: Path) -> Path:
 @click.option("--force", is_flag=True, help="Re-score even evaluations that are up to date (with --judge: judge every item again).")
 @click.option("--incremental-update", is_flag=True, help="Evaluate new and changed experiments, skip up-to-date ones, and update consolidated_evaluations_report.json from the changed evaluation files only (what a plain run does).")
 @click.option("--regenerate-report", is_flag=True, help="Only rebuild consolidated_evaluations_report.json from every evaluation file; nothing is scored.")
-@click.option("--judge", "judge_spec", default=None, metavar="PROVIDER:MODEL", help="Also grade with an LLM judge, e.g. anthropic:claude-sonnet-4-6, openai:gpt-4o-mini, ollama:llama3.2:3b (split on the first colon). The deterministic rubric always runs too.")
+@click.option("--judge", "judge_spec", default=None, metavar="PROVIDER:MODEL", help="Also grade with an LLM judge, e.g. anthropic:claude-sonnet-4-5, openai:gpt-4o-mini, ollama:llama3.2:3b (split on the first colon). The deterministic rubric always runs too.")
 @click.option("--judge-base-url", default=None, help="Base URL of the judge's endpoint (an OpenAI-compatible server, a proxy).")
 @click.option("--judge-samples", type=click.IntRange(min=1), default=None, help="Independent judgements per item; the rating is their median.  [default: 1]")
 @click.option("--judge-concurrency", type=click.IntRange(min=1), default=None, help="Max judge calls in flight.  [default: 8]")
@@ -321,7 +320,10 @@ def eval_command(
     if summary.damaged:
         for line in summary.damaged:
             click.echo(f"  damaged: {line}", err=True)
-        raise RunFailed(f"{len(summary.damaged)} evaluation file(s) are damaged and were left out of the index (listed above); delete them and run the same command again to remake them")
+        remake = (f"run `gaia-eval eval -d {experiment_file or directory} -o {output_dir}` (without --regenerate-report) to "
+                  "score their experiments again" if regenerate_report else "run the same command again to remake them")
+        raise RunFailed(f"{len(summary.damaged)} evaluation file(s) are damaged and were left out of the index (listed "
+                        f"above); delete them, or {remake}")
     if summary.empty_responses:
         raise RunFailed("some template responses are empty (listed above) and count as errors; paste them in and run the same command again")
 
@@ -500,6 +502,7 @@ def visualize(workspace, host, port, no_browser, test_data_dir, groundtruth_dir,
                          fix="pass the folder that holds experiments/ and evaluation/ (or leave --workspace out for .)")
     folders = {"test_data": test_data_dir, "groundtruth": groundtruth_dir, "experiments": experiments_dir,
                "evaluation": evaluations_dir, "reports": reports_dir}
+    check_named_folders(workspace, folders)
     run_visualize(workspace, host=host, port=port, open_browser=not no_browser, folders=folders, echo=click.echo)
 
 
@@ -509,7 +512,7 @@ def visualize(workspace, host, port, no_browser, test_data_dir, groundtruth_dir,
 @click.option("--markdown", "markdown_file", type=click.Path(path_type=Path), default=None, help="Write the markdown table here.")
 @click.option("--metrics", default=None, help="Comma-separated scorers to measure (the baselines length and rouge1_recall always run) [default: every applicable one].")
 @click.option("--exclude-system", "exclude_systems", multiple=True, metavar="NAME", help="Leave this system out, e.g. the one whose output is the reference (repeatable).")
-@click.option("--judge", "judge_spec", default=None, metavar="PROVIDER:MODEL", help="Also measure the LLM judge, e.g. anthropic:claude-sonnet-4-6 (one call per summary).")
+@click.option("--judge", "judge_spec", default=None, metavar="PROVIDER:MODEL", help="Also measure the LLM judge, e.g. anthropic:claude-sonnet-4-5 (one call per summary).")
 @click.option("--judge-base-url", default=None, help="Base URL of the judge's endpoint.")
 def meta_eval(ratings, output, markdown_file, metrics, exclude_systems, judge_spec, judge_base_url) -> None:
     """Measure how well each scorer agrees with human ratings (RATINGS.jsonl or .csv): system-level Kendall,

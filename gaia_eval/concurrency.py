@@ -25,6 +25,23 @@ DEFAULT_MAX_RETRIES = 4
 DEFAULT_TIMEOUT_S = 120.0
 
 
+async def wait_within(awaitable: Awaitable[R], seconds: float) -> R:
+    """`awaitable`'s result, or asyncio.TimeoutError after `seconds`. Unlike Python 3.11's asyncio.wait_for, a
+    cancellation (Ctrl-C) that arrives as the awaitable finishes is never swallowed: a swallowed cancel left a
+    stopped run waiting forever on work that no longer had anyone to finish it."""
+    task = asyncio.ensure_future(awaitable)
+    try:
+        done, _ = await asyncio.wait({task}, timeout=seconds)
+    except BaseException:
+        task.cancel()
+        raise
+    if not done:
+        task.cancel()
+        await asyncio.wait({task})  # let it unwind; asyncio.wait neither raises its error nor swallows ours
+        raise asyncio.TimeoutError
+    return task.result()
+
+
 @dataclass(frozen=True)
 class RetryPolicy:
     max_retries: int = DEFAULT_MAX_RETRIES  # retries after the first attempt
@@ -143,7 +160,7 @@ async def call_with_retries(
                 if policy.timeout_s is None or not gate.attempt_timeouts:
                     outcome.value = await make_call()
                 else:
-                    outcome.value = await asyncio.wait_for(make_call(), policy.timeout_s)
+                    outcome.value = await wait_within(make_call(), policy.timeout_s)
                 outcome.error = None
                 gate.reached = True
                 return outcome

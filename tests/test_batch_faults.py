@@ -172,24 +172,43 @@ def test_experiments_sharing_an_endpoint_share_its_strictest_limits(fake_llm, tm
         {"name": "fast", **base},
         {"name": "paced", **base, "system_prompt": "Be brief.", "requests_per_minute": 1200},
     ]}))
+    from gaia_eval import concurrency
+
+    limiters: list = []
+
+    class RecordingLimiter(concurrency.RateLimiter):
+        def __init__(self, *args, **kwargs) -> None:
+            super().__init__(*args, **kwargs)
+            self.acquired = 0
+            limiters.append(self)
+
+        async def acquire(self) -> None:
+            self.acquired += 1
+            await super().acquire()
+
+    monkeypatch.setattr(concurrency, "RateLimiter", RecordingLimiter)
     result = CliRunner().invoke(cli, ["batch-experiment", "-c", str(config), "-i", str(tmp_path / "gt"), "-o", str(tmp_path / "exp"), "--quiet"])
     assert result.exit_code == 0, result.output
-    arrivals = sorted(r["arrived_at"] for r in fake_llm.requests)
-    # 1200 per minute on the endpoint: every call is paced, whichever experiment made it (0.05 s apart).
-    assert arrivals[-1] - arrivals[0] >= 0.9 * 0.05 * (len(arrivals) - 1)
+    # 1200 per minute on the endpoint: one limiter (0.05 s apart) paces every call, whichever experiment made it.
+    # Asserted on the limiter, not on arrival times at the server: under load the first request's connection
+    # set-up delays it more than the last, which shrank the measured span below the schedule (a flake seen
+    # once in seven runs beside a CPU hog). The spacing itself is checked on a fake clock in test_concurrency.
+    assert len(limiters) == 1 and limiters[0].interval == 0.05
+    assert limiters[0].acquired == len(fake_llm.requests) == 30
 
 
 def test_an_item_that_hung_then_succeeded_records_its_time_to_success_and_attempts(fake_llm, qa_gt: Path, tmp_path: Path, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
     fake_llm.script([{"fault": "hang"}])  # the first call never answers; its retry does
-    config = _config(tmp_path / "c.json", fake_llm.openai_base_url, timeout_s=0.5, max_concurrency=1)
+    # The per-attempt timeout must outlast one real reply on a loaded machine (else the retry times out too).
+    config = _config(tmp_path / "c.json", fake_llm.openai_base_url, timeout_s=2.0, max_concurrency=1)
     result = CliRunner().invoke(cli, ["batch-experiment", "-c", str(config), "-i", str(qa_gt), "-o", str(tmp_path / "exp"), "--quiet"])
     assert result.exit_code == 0, result.output
     exp = read_artifact(tmp_path / "exp" / "gpt.experiment.json", Experiment)
     hung = [i for i in exp.items if i.attempts == 2]
     assert len(hung) == 1 and hung[0].status == "ok"
     # The wait for the timed-out attempt is part of what the item cost in time; the model latency is not.
-    assert hung[0].time_to_success_s >= 0.5 > hung[0].latency_s
+    assert hung[0].time_to_success_s >= 2.0 > hung[0].latency_s
     assert exp.totals.retried_items == 1
     assert CliRunner().invoke(cli, ["eval", "-d", str(tmp_path / "exp"), "-o", str(tmp_path / "ev")]).exit_code == 0
     assert CliRunner().invoke(cli, ["report", "-d", str(tmp_path / "ev"), "-o", str(tmp_path / "r" / "report.md")]).exit_code == 0

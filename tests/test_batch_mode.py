@@ -252,7 +252,11 @@ def test_ctrl_c_leaves_the_batches_running_and_says_how_to_reattach(server, qa_g
     config, out = _config(tmp_path, server, "openai"), tmp_path / "exp"
     proc = _submitted_and_held(server, config, qa_gt, out)
     proc.send_signal(signal.SIGINT)
-    _, err = proc.communicate()
+    try:
+        _, err = proc.communicate(timeout=300)  # a bound on a hang, not a timing assertion
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        pytest.fail("the run did not stop after Ctrl-C")
     assert proc.returncode == 130
     assert b"re-attach" in err and b"same command" in err
     assert [s.batch_id for s in read_batch_journal(out / "m.batches.jsonl")] == list(server.batches)

@@ -10,7 +10,15 @@ from typing import Any
 
 import pytest
 
-from gaia_eval.concurrency import Attempted, ProviderGate, RateLimiter, RetryPolicy, call_with_retries, map_concurrent
+from gaia_eval.concurrency import (
+    Attempted,
+    ProviderGate,
+    RateLimiter,
+    RetryPolicy,
+    call_with_retries,
+    map_concurrent,
+    wait_within,
+)
 from gaia_eval.errors import AuthError, BadRequestError, ServerError
 from gaia_eval.providers import ProviderSettings
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message
@@ -176,7 +184,7 @@ def test_retries_stop_after_max_retries(fake_llm) -> None:
 
 def test_a_hung_attempt_times_out_and_the_retry_succeeds(fake_llm) -> None:
     fake_llm.script([{"fault": "hang"}])
-    policy = RetryPolicy(max_retries=1, base_delay_s=0.005, timeout_s=0.2)
+    policy = RetryPolicy(max_retries=1, base_delay_s=0.005, timeout_s=2.0)  # outlasts a real reply under load
     [outcome] = run_items(fake_llm, ["x"], limit=1, policy=policy)
 
     assert outcome.ok and outcome.attempts == 2
@@ -240,3 +248,38 @@ def test_connection_faults_after_a_success_are_only_passing_faults():
 
     down, third = asyncio.run(scenario())
     assert down is None and third.attempts == 2  # still tried, with its retries
+
+
+def _cancelled_as_it_finishes(wait) -> object:
+    """Cancel the waiting task in the same loop turn in which what it waits for completes (Ctrl-C racing a reply)."""
+
+    async def scenario() -> object:
+        inner = asyncio.get_running_loop().create_future()
+        outer = asyncio.ensure_future(wait(inner, 10))
+        for _ in range(3):
+            await asyncio.sleep(0)  # outer is now waiting on inner
+        inner.set_result("reply")
+        outer.cancel()
+        try:
+            return await outer
+        except asyncio.CancelledError:
+            return "cancelled"
+
+    return asyncio.run(scenario())
+
+
+def test_a_cancel_racing_a_finished_call_is_never_swallowed() -> None:
+    # The stdlib's wait_for drops the cancel on this Python: a Ctrl-C'd --batch run then waited forever.
+    assert _cancelled_as_it_finishes(wait_within) == "cancelled"
+
+
+def test_wait_within_returns_the_result_or_times_out_and_cancels_the_work() -> None:
+    async def scenario() -> tuple[object, bool]:
+        quick = await wait_within(asyncio.sleep(0, result="done"), 10)
+        never = asyncio.get_running_loop().create_future()
+        slow = asyncio.ensure_future(never)
+        with pytest.raises(asyncio.TimeoutError):
+            await wait_within(slow, 0)
+        return quick, slow.cancelled()
+
+    assert asyncio.run(scenario()) == ("done", True)

@@ -56,8 +56,8 @@ def viewer(monkeypatch) -> list[dict]:
 
     class OneShotServer(server.ViewerServer):
         def __init__(self, host, port, roots):
-            super().__init__(host, 0, roots)
-            started.append({name: Path(folder) for name, folder in roots.folders.items()})
+            super().__init__("127.0.0.1", 0, roots)  # asked for (e.g. 0.0.0.0:8080) is recorded, loopback is bound
+            started.append({"host": host, "port": port, **{name: Path(folder) for name, folder in roots.folders.items()}})
 
         def serve_forever(self, *args, **kwargs):
             return None
@@ -183,6 +183,9 @@ def test_two_evaluation_methods_and_standalone(workdir: Path) -> None:
     scored = gaia("gaia eval -d ./experiments2 -g ./groundtruth/consolidated_summarization_groundtruth.json "
                   "-o ./evaluation2")
     assert "standalone" not in scored.output
+    # Method 2 exactly as written: -g with the shell glob (summarization and qa ground truth merge).
+    globbed = gaia("gaia eval -d ./experiments2 -g ./groundtruth/consolidated_*.json -o ./evaluation2b")
+    assert "standalone" not in globbed.output and len(evaluations("evaluation2b")) == 2
     # Q&A RAG: ground truth as the input.
     gaia("gaia batch-experiment -i ./groundtruth/consolidated_qa_groundtruth.json -o ./experiments3")
     assert experiments("experiments3") == ["baseline-lead.experiment.json", "baseline-retrieval.experiment.json"]
@@ -213,6 +216,11 @@ def test_batch_experimentation_and_resume(workdir: Path) -> None:
     # The sample names paid models: without their keys the run stops before any call, naming the key.
     line = "gaia batch-experiment -c experiment_config.json -i ./groundtruth/consolidated_summarization_groundtruth.json -o ./experiments"
     assert "ANTHROPIC_API_KEY" in gaia(line, expect=2).output
+    assert "ANTHROPIC_API_KEY" in gaia(line + " --force", expect=2).output
+    gaia("gaia generate --meeting-transcript -o ./test_data --meeting-types standup --count-per-type 1")
+    alternative = "gaia batch-experiment -c experiment_config.json -i ./test_data -o ./experiments"
+    assert "ANTHROPIC_API_KEY" in gaia(alternative, expect=2).output
+    assert not Path("experiments").exists()  # stopped before any call or file
     # The documented resume example: 3 of 5 experiments done, the same command runs only the other 2.
     five = [{"name": f"model-{i}", "provider": "baseline", "model": m}
             for i, m in enumerate(["lead", "textrank", "retrieval", "lead", "textrank"])]
@@ -255,10 +263,20 @@ def test_evaluation_options(workdir: Path) -> None:
     assert "made 0, skipped 2" in gaia("gaia eval -d ./experiments -o ./evaluation --incremental-update").output
     assert "2 of 2 entries" in gaia("gaia eval -d ./experiments -o ./evaluation --regenerate-report").output
     gaia("gaia report -d ./evaluation -o ./reports/report.md")
+    # Development/testing workflow: a new experiment is evaluated by the plain run and by --incremental-update.
+    Path("config.json").write_text(json.dumps({"experiments": [
+        {"name": "Claude-Sonnet-Basic-Summary", "provider": "baseline", "model": "textrank"},
+        {"name": "Local-Lead", "provider": "baseline", "model": "lead"},
+        {"name": "Newcomer", "provider": "baseline", "model": "lead"}]}))
+    gaia("gaia batch-experiment -c config.json -i ./groundtruth/consolidated_summarization_groundtruth.json -o ./experiments")
+    added = gaia("gaia eval -d ./experiments -o ./evaluation --incremental-update").output
+    assert "made 1, skipped 2" in added and "(1 of 3 entries read from changed evaluation files)" in added
+    # The command reference's visualize line names ./results, which no workflow creates: refused, not empty.
+    assert "results" in gaia("gaia visualize --experiments-dir ./results --evaluations-dir ./evaluation", expect=2).output
     # The external ground-truth alternative.
     gaia("gaia batch-experiment -c config.json -i ./test_data -o ./experiments2")
     gaia("gaia eval -d ./experiments2 -g ./groundtruth/consolidated_summarization_groundtruth.json -o ./evaluation2")
-    assert len(evaluations("evaluation2")) == 2
+    assert len(evaluations("evaluation2")) == 3  # config.json now lists three experiments
 
 
 def test_combined_prompt_summarize_example(workdir: Path) -> None:
@@ -266,3 +284,64 @@ def test_combined_prompt_summarize_example(workdir: Path) -> None:
     shutil.copy("standup_meeting.txt", "meeting.txt")
     out = gaia("gaia summarize -i meeting.txt --styles all --combined-prompt").output
     assert out.count("## ") == 6
+
+
+def test_visualizer_launch_lines_and_troubleshooting(workdir: Path, viewer) -> None:
+    gaia("gaia generate --meeting-transcript -o ./test --count-per-type 1")  # "Test API connectivity": offline here
+    assert len(list(Path("test").glob("*.txt"))) == 8  # every meeting type
+    gaia("gaia generate --meeting-transcript -o ./test_data --meeting-types standup --count-per-type 1")
+    gaia("gaia groundtruth -d ./test_data --use-case summarization -o ./groundtruth")
+    gaia("gaia batch-experiment -i ./groundtruth/consolidated_summarization_groundtruth.json -o ./experiments")
+    gaia("gaia eval -d ./experiments -o ./evaluation")
+    gaia("gaia visualize")
+    assert viewer[-1]["experiments"] == Path("experiments") and viewer[-1]["groundtruth"] == Path("groundtruth")
+    gaia("gaia visualize --port 8080 --host 0.0.0.0 --no-browser")
+    assert (viewer[-1]["host"], viewer[-1]["port"]) == ("0.0.0.0", 8080)
+    gaia("gaia visualize --experiments-dir ./experiments --evaluations-dir ./evaluation --test-data-dir ./test_data "
+         "--groundtruth-dir ./groundtruth")
+    assert viewer[-1]["test_data"] == Path("test_data")
+    # "Specify custom data directories": the user's own folders (here created first); a missing one is refused.
+    custom = "gaia visualize --experiments-dir ./my_results --evaluations-dir ./my_evaluations " \
+             "--test-data-dir ./my_test_data --groundtruth-dir ./my_groundtruth"
+    refused = gaia(custom, expect=2).output
+    assert all(name in refused for name in ("my_results", "my_evaluations", "my_test_data", "my_groundtruth"))
+    for folder in ("my_results", "my_evaluations", "my_test_data", "my_groundtruth"):
+        Path(folder).mkdir()
+    gaia(custom)
+    assert viewer[-1]["evaluation"] == Path("my_evaluations")
+
+
+def test_workflows_1_2_and_4_one_after_another_in_one_folder(workdir: Path) -> None:
+    """A newcomer follows the workflows in order in one folder: ./experiments, ./groundtruth and ./evaluation
+    are shared, and workflow 2's email experiments have workflow 1's names."""
+    gaia("gaia generate --meeting-transcript -o ./test_data/meetings --meeting-types standup planning --count-per-type 2")
+    gaia("gaia groundtruth -d ./test_data/meetings --use-case summarization -o ./groundtruth")
+    gaia(f"gaia batch-experiment -c {CONFIG} -i ./groundtruth/consolidated_summarization_groundtruth.json -o ./experiments")
+    gaia("gaia eval -d ./experiments -o ./evaluation")
+    gaia("gaia report -d ./evaluation -o ./reports/meeting_summarization_report.md")
+    summaries = Path("experiments/baseline-textrank.experiment.json").read_bytes()
+    gaia("gaia generate --email -o ./test_data/emails --email-types customer_support project_update meeting_request "
+         "--count-per-type 2")
+    gaia("gaia groundtruth -d ./test_data/emails --use-case email -o ./groundtruth")
+    moved = gaia(f"gaia batch-experiment -c {CONFIG} -i ./groundtruth/consolidated_email_groundtruth.json -o ./experiments")
+    assert "writing the email ones into experiments/email" in moved.output
+    assert Path("experiments/baseline-textrank.experiment.json").read_bytes() == summaries  # never overwritten
+    assert "made 2" in gaia("gaia eval -d ./experiments -o ./evaluation").output
+    gaia("gaia report -d ./evaluation -o ./reports/email_summarization_report.md")
+    report = Path("reports/email_summarization_report.md").read_text()
+    assert "## Summarization" in report and "## Email summarization" in report
+    # Workflow 4 in the same folder: its documents and ground truth are already there (skipped), the template
+    # takes the summarization ground truth out of the shared ./groundtruth.
+    assert "skipped 2" in gaia("gaia generate --meeting-transcript -o ./test_data/meetings --meeting-types standup "
+                               "--count-per-type 2").output
+    gaia("gaia groundtruth -d ./test_data/meetings --use-case summarization -o ./groundtruth")
+    gaia("gaia create-template -d ./groundtruth --use-case summarization -o ./templates/")
+    [path] = Path("templates").glob("*.template.json")
+    data = json.loads(path.read_text())
+    assert data["use_case"] == "summarization" and len(data["records"]) == 4
+    for record in data["records"]:
+        record["response"] = "Executive summary: The team met.\nParticipants:\n- Tom Nguyen"
+    path.write_text(json.dumps(data))
+    gaia("gaia eval -d ./templates -o ./evaluation")
+    gaia("gaia report -d ./evaluation -o ./reports/third_party_report.md")
+    assert "| summarization |" in Path("reports/third_party_report.md").read_text()

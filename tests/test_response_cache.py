@@ -205,3 +205,21 @@ def test_two_processes_writing_the_same_keys_at_once_leave_only_whole_entries(tm
     for _, _, path in entries:
         assert orjson.loads(path.read_bytes())["tag"] in {"a", "b"}  # whole JSON, never a mix or a torn file
     assert not list(tmp_path.rglob("*.tmp"))
+
+
+def test_the_request_count_says_what_reached_a_model_and_what_the_cache_answered(fake_llm, qa_gt, tmp_path):
+    """Issue 11: "N requests sent to models" counts only requests that reached a model: a reply from the
+    response cache is counted apart, never as a call (it was "N requests" on a run that sent none)."""
+    from click.testing import CliRunner
+
+    from gaia_eval.cli import cli
+
+    config = _config(tmp_path / "c.json", fake_llm.openai_base_url)
+    args = ["batch-experiment", "-c", str(config), "-i", str(qa_gt), "--quiet", "-o"]
+    first = CliRunner().invoke(cli, [*args, str(tmp_path / "first")])
+    sent = fake_llm.request_count
+    assert first.exit_code == 0 and f"{sent} requests sent to models" in first.output
+    assert "response cache" not in first.output
+    second = CliRunner().invoke(cli, [*args, str(tmp_path / "second")])
+    assert second.exit_code == 0 and fake_llm.request_count == sent
+    assert f"0 requests sent to models (baselines not counted), {sent} replies from the response cache" in second.output

@@ -128,8 +128,11 @@ def test_sigkill_mid_run_then_resume_calls_only_missing_items(fake_llm, qa_groun
     final = read_artifact(out / "local-model.experiment.json", Experiment)
     total = len(final.items)
     resumed_calls = fake_llm.request_count - calls_before
-    # Only the missing items are called (a journaled item is never called again).
-    assert resumed_calls == total - journaled
+    # Only the missing items are called (a journaled item is never called again): counted by the resumed run
+    # itself. The server's count can be higher by the killed run's in-flight requests (at most --concurrency 4)
+    # that it reads only after the kill: that stray arrival failed this test once in twenty runs under load.
+    assert f"{total - journaled} requests sent to models" in resumed.stdout, resumed.stdout
+    assert total - journaled <= resumed_calls <= total - journaled + 4
     assert not journal.exists()
 
     # The resumed file equals an uninterrupted run's, timing fields aside.
@@ -196,4 +199,6 @@ def test_ctrl_c_stops_cleanly_and_the_same_command_resumes(fake_llm, qa_groundtr
     resumed = subprocess.run(args, capture_output=True, text=True, timeout=120)
     assert resumed.returncode == 0, resumed.stderr
     final = read_artifact(out / "local-model.experiment.json", Experiment)
-    assert fake_llm.request_count - calls_before == len(final.items) - len(lines)
+    missing = len(final.items) - len(lines)  # counted by the resumed run; the server may also see late strays
+    assert f"{missing} requests sent to models" in resumed.stdout, resumed.stdout
+    assert missing <= fake_llm.request_count - calls_before <= missing + 4

@@ -15,7 +15,7 @@ from typing import Any
 from gaia_eval.artifacts.base import Usage
 from gaia_eval.bench.runs import EvalRun, count_tool_errors
 from gaia_eval.bench.tools import TOOL_SPECS, execute_tool
-from gaia_eval.concurrency import ProviderGate, RetryPolicy, call_with_retries, run_async
+from gaia_eval.concurrency import ProviderGate, RetryPolicy, call_with_retries, run_async, wait_within
 from gaia_eval.errors import UsageError
 from gaia_eval.providers import ProviderSettings, api_key_for, check_provider_name, create_provider
 from gaia_eval.providers.base import ChatRequest, Message, Provider
@@ -63,7 +63,7 @@ class ReactRunner:
         trajectory: list[dict[str, Any]] = [{"role": "user", "content": prompt}]
         spent: dict[str, Any] = {"steps": 0, "usage": Usage()}
         try:
-            return await asyncio.wait_for(self._loop(provider, prompt, trajectory, spent), self.task_timeout_s)
+            return await wait_within(self._loop(provider, prompt, trajectory, spent), self.task_timeout_s)
         except asyncio.TimeoutError:
             # What the task did until then stays on record; the task fails with the limit as its reason.
             return EvalRun(

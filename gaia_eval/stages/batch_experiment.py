@@ -56,6 +56,7 @@ from gaia_eval.providers.pricing import PriceQuote, batch_quote
 from gaia_eval.stages.experiment_totals import compute_totals, item_cost, price_quote, refreshed
 from gaia_eval.stages.solvers import Solver, prompt_settings_fingerprint
 from gaia_eval.stages.common import StageSummary, check_output_dir, holds_output_lock
+from gaia_eval.stages.batch_outputs import check_same_use_case, default_config, output_dir_for_use_case
 from gaia_eval.stages.experiment_inputs import WorkItem, Workload, load_workload
 
 CONSOLIDATED_NAME = "consolidated_experiments_report.json"
@@ -83,7 +84,7 @@ SAMPLE_CONFIG = {
         {
             "name": "claude-sonnet",
             "provider": "anthropic",
-            "model": "claude-sonnet-4-6",
+            "model": "claude-sonnet-4-5",
             "max_tokens": 1024,
             "temperature": 0.0,
         },
@@ -132,8 +133,14 @@ class _Plan:
 class BatchSummary(StageSummary):
     items_ok: int = 0
     items_error: int = 0
-    calls_made: int = 0
+    calls_made: int = 0  # requests that reached a model (attempts, retries included; not baselines, not cache hits)
+    cached_replies: int = 0  # replies the response cache gave instead of a model
     damaged: list[str] = field(default_factory=list)  # experiment files left out of the consolidated report
+
+    def items_line(self) -> str:
+        cached = f", {self.cached_replies} replies from the response cache" if self.cached_replies else ""
+        return (f"{self.items_ok} ok, {self.items_error} errors; {self.calls_made} requests sent to models "
+                f"(baselines not counted){cached}")
 
 
 def _reusable(path: Path, fingerprints: dict[str, str]) -> dict[str, ItemResult]:
@@ -149,52 +156,6 @@ def _reusable(path: Path, fingerprints: dict[str, str]) -> dict[str, ItemResult]
     return {
         item_id: r for item_id, r in found.items() if r.status == "ok" and fingerprints.get(item_id) == r.fingerprint
     }
-
-
-def _check_same_use_case(path: Path, use_case: str) -> None:
-    if not path.exists():
-        return
-    try:
-        existing = read_artifact(path, Experiment)
-    except (ArtifactError, InputError):
-        return  # damaged: it will be redone
-    if existing.use_case != use_case:
-        raise InputError(
-            f"holds a {existing.use_case} experiment, but this input is {use_case}",
-            file=path,
-            fix="use another -o folder for this use case, or rename the experiment",
-        )
-
-
-def output_dirs_for_inputs(inputs: list[Path], output_dir: Path) -> list[tuple[Path, Path]]:
-    """One input writes into -o itself; several (a shell glob such as consolidated_*.json) each write into a
-    subfolder of -o named after the input's use case, so experiments of one name but other use cases never
-    collide, and `eval -d OUTPUT` finds them all."""
-    if len(inputs) == 1:
-        return [(Path(inputs[0]), Path(output_dir))]
-    names = []
-    for path in inputs:
-        stem = Path(path).name.removesuffix(".json")
-        name = stem.removeprefix("consolidated_").removesuffix("_groundtruth") if stem.startswith("consolidated_") else stem
-        names.append(name)
-    if len(set(names)) != len(names):
-        names = [Path(p).name.removesuffix(".json") for p in inputs]
-    return [(Path(p), Path(output_dir) / n) for p, n in zip(inputs, names)]
-
-
-def default_config(use_case: str) -> ExperimentConfig:
-    """What runs without -c (the reference docs' Method 1 and 2): the offline baselines for the use case, which
-    cost nothing and need no key."""
-    best = "retrieval" if use_case == "qa" else "textrank"
-    return ExperimentConfig.model_validate(
-        {
-            "description": f"default for {use_case}: offline baselines",
-            "experiments": [
-                {"name": f"baseline-{best}", "provider": "baseline", "model": best},
-                {"name": "baseline-lead", "provider": "baseline", "model": "lead"},
-            ],
-        }
-    )
 
 
 @holds_output_lock()
@@ -216,16 +177,18 @@ def run_batch_experiment(
         config = default_config(workload.use_case)
         names = ", ".join(e.name for e in config.experiments)
         summary.notes.append(
-            f"no -c/--config: running the default for {workload.use_case}, {names} (offline baselines, no cost); "
+            f"no -c/--config: running the default for {workload.use_case}: {names} (offline baselines, no cost); "
             "pass -c CONFIG to run real models (see --create-sample-config)"
         )
-    output_dir = check_output_dir(output_dir)
+    output_dir, moved = output_dir_for_use_case(check_output_dir(output_dir), config, workload.use_case)
+    if moved:
+        summary.notes.append(moved)
     settings_common = {"workload": workload.fingerprint(), "prompts": prompt_settings_fingerprint()}
 
     plans: list[_Plan] = []
     for spec in config.experiments:
         path = output_dir / f"{safe_name(spec.name)}.experiment.json"
-        _check_same_use_case(path, workload.use_case)
+        check_same_use_case(path, workload.use_case)
         settings_fp = fingerprint(spec.result_settings())
         quote = price_quote(spec)
         inputs = {**settings_common, "settings": settings_fp, "pricing": fingerprint(quote.describe())}
@@ -358,6 +321,9 @@ async def _run_plans(
         plan, item = job
         assert plan.solver is not None
         outcome = await plan.solver.solve(item, workload.sources[item.source].text)
+        if plan.spec.provider != "baseline":  # a baseline is not a model call; a cache hit never reached one
+            summary.calls_made += outcome.attempts - outcome.cached_calls
+            summary.cached_replies += outcome.cached_calls
         cost = item_cost(outcome.usage - outcome.cached_usage, plan.quote, outcome.batch_id)
         return ItemResult(
             item_id=item.item_id,
@@ -390,8 +356,6 @@ async def _run_plans(
         assert plan.journal is not None
         plan.journal.append(result)
         plan.results[item.item_id] = result
-        if plan.spec.provider != "baseline":
-            summary.calls_made += result.attempts  # requests actually sent; a baseline is not a model call
         progress.advance(error=result.status == "error", cost=result.cost_usd)
         plan.remaining -= 1
         if plan.remaining == 0:

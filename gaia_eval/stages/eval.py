@@ -28,7 +28,7 @@ from gaia_eval.scoring.rubric import IMPORTED_PROVIDER, free_text_references
 from gaia_eval.scoring.scorers import ScoringInput, scorer_for
 from gaia_eval.stages.common import StageSummary, check_output_dir, holds_output_lock
 from gaia_eval.stages.eval_index import Consolidation, update_consolidated
-from gaia_eval.stages.eval_inputs import evaluation_name, load_scorable
+from gaia_eval.stages.eval_inputs import evaluation_name, load_scorable, unevaluated_experiments
 from gaia_eval.stages.experiment_inputs import load_groundtruth_file
 
 SCORER = "deterministic"
@@ -374,6 +374,7 @@ def run_eval(
             )
         # Only the index is touched: every evaluation on disk is re-read into it, nothing is scored.
         _note_consolidated(summary, update_consolidated(output_dir, regenerate=True))
+        _note_unevaluated(summary, experiment_file or experiment_dir, output_dir)
         return summary
     # --incremental-update is what a plain run does: score new and changed experiments, skip up-to-date ones,
     # and re-read only the evaluation files that changed into the index.
@@ -491,7 +492,16 @@ def run_eval(
 
 
 def _note_consolidated(summary: EvalSummary, result: Consolidation) -> None:
-    summary.notes.append(
-        f"consolidated: {result.path} ({result.reread} of {result.entries} entries read from changed evaluation files)"
-    )
+    read = "rebuilt from every evaluation file" if result.regenerated else "read from changed evaluation files"
+    summary.notes.append(f"consolidated: {result.path} ({result.reread} of {result.entries} entries {read})")
     summary.damaged.extend(result.damaged)
+
+
+def _note_unevaluated(summary: EvalSummary, experiments: Path | None, output_dir: Path) -> None:
+    """--regenerate-report scores nothing: say so when experiments beside it have no evaluation yet."""
+    missing = unevaluated_experiments(experiments, output_dir)
+    if missing:
+        more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
+        folder = Path(experiments).parent if Path(experiments).is_file() else experiments
+        summary.notes.append(f"not evaluated yet (--regenerate-report scores nothing): {', '.join(missing[:3])}{more}; "
+                             f"score them with `gaia-eval eval -d {folder} -o {output_dir}`")

@@ -28,6 +28,7 @@ class Consolidation:
     entries: int
     reread: int
     damaged: list[str]
+    regenerated: bool = False
 
 
 def update_consolidated(output_dir: Path, *, regenerate: bool = False) -> Consolidation:
@@ -84,7 +85,7 @@ def update_consolidated(output_dir: Path, *, regenerate: bool = False) -> Consol
         target,
         ConsolidatedEvaluations(inputs={f.file_path: f.fingerprint for f in files}, evaluation_files=files, evaluations=entries),
     )
-    return Consolidation(target, len(entries), reread, damaged)
+    return Consolidation(target, len(entries), reread, damaged, regenerate)
 
 
 def _judge_entry(ev: Evaluation) -> JudgeEntry | None:

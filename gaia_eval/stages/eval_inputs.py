@@ -29,16 +29,35 @@ def find_scorable_files(root: Path) -> list[Path]:
     )
     files = sorted(experiments + templates)
     if not files:
-        evaluations = next(root.rglob("*.eval.json"), None) is not None
         raise InputError(
             "holds no *.experiment.json files and no filled *.template.{json,csv,jsonl,xml}",
             file=root,
-            fix=f"this folder holds evaluations: write the report with `gaia-eval report -d {root}`"
-            if evaluations
-            else f"run `gaia-eval batch-experiment -i GROUNDTRUTH_OR_DOCUMENTS -o {root}` first, or fill a template "
-            f"from `gaia-eval create-template -o {root}`",
+            fix=_no_experiments_fix(root),
         )
     return files
+
+
+def _no_experiments_fix(root: Path) -> str:
+    """The command that makes what `eval -d root` needs, from what the folder does hold."""
+    if next(root.rglob("*.eval.json"), None) is not None:
+        return f"this folder holds evaluations: write the report with `gaia-eval report -d {root}`"
+    inputs = next(root.rglob("*.groundtruth.json"), None) or next(root.rglob("*.txt"), None)
+    if inputs is not None:  # ground truth or documents: the input of batch-experiment, not its output
+        return (f"this folder holds the models' inputs: run them with `gaia-eval batch-experiment -i {root} -o "
+                f"experiments` and score with `gaia-eval eval -d experiments`, or make a template to fill with "
+                f"`gaia-eval create-template -d {root} -o templates`")
+    return (f"run `gaia-eval batch-experiment -i GROUNDTRUTH_OR_DOCUMENTS -o {root}` first, or fill a template from "
+            f"`gaia-eval create-template -o {root}`")
+
+
+def unevaluated_experiments(experiments: Path | None, output_dir: Path) -> list[str]:
+    """Names of the experiment files (under a folder, or one file) with no evaluation file in `output_dir`."""
+    root = Path(experiments) if experiments is not None else None
+    if root is None or not root.exists():
+        return []
+    found = [root] if root.is_file() else sorted(root.rglob("*" + EXPERIMENT_SUFFIX))
+    rel = (lambda p: Path(p.name)) if root.is_file() else (lambda p: p.relative_to(root))
+    return [p.name for p in found if not (Path(output_dir) / rel(p).with_name(p.name.removesuffix(".json") + ".eval.json")).exists()]
 
 
 def evaluation_name(path: Path, experiment: Experiment | StreamedExperiment) -> str:

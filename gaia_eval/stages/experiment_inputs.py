@@ -124,10 +124,12 @@ def load_groundtruth_file(path: Path) -> list[GroundTruth]:
     )
 
 
-def load_workload(input_path: Path) -> Workload:
+def load_workload(input_path: Path, option: str = "-i") -> Workload:
+    """The items to run or template: ground truth (a file or a folder of them) or raw documents. `option` is
+    the command's name for the input (`-i` for batch-experiment, `-d` for create-template), for the hints."""
     path = Path(input_path)
     if not path.exists():
-        raise InputError("not found", file=path, fix="check -i/--input, or run `gaia-eval groundtruth` first")
+        raise InputError("not found", file=path, fix=f"check {option}, or run `gaia-eval groundtruth` first")
     if path.is_file():
         if path.suffix == ".json":
             return _items_from_groundtruth(load_groundtruth_file(path), path)
@@ -158,12 +160,18 @@ def load_workload(input_path: Path) -> Workload:
         raise InputError(
             "holds experiments (batch-experiment's output), not ground truth or documents",
             file=path,
-            fix=f"pass ground truth or documents with -i; score these experiments with `gaia-eval eval -d {path}`",
+            fix=f"pass ground truth or documents with {option}; score these experiments with `gaia-eval eval -d {path}`",
+        )
+    if not raw and next(path.rglob("*.eval.json"), None) is not None:
+        raise InputError(
+            "holds evaluations (eval's output), not ground truth or documents",
+            file=path,
+            fix=f"pass ground truth or documents with {option}; write the report with `gaia-eval report -d {path}`",
         )
     if not raw:
         raise InputError(
             "holds no ground truth (*.groundtruth.json) and no documents (.txt/.md)",
             file=path,
-            fix="run `gaia-eval groundtruth` first, or point -i at your documents",
+            fix=f"run `gaia-eval groundtruth -d DOCUMENTS -o {path}` first, or point {option} at your documents",
         )
     return _raw_documents(raw, path, path)

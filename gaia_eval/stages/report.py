@@ -8,6 +8,7 @@ from collections import defaultdict
 from pathlib import Path
 from typing import Any
 
+from gaia_eval import cells
 from gaia_eval.artifacts.evaluation import RATINGS, Evaluation, JudgeSummary
 from gaia_eval.artifacts.store import atomic_write_bytes, atomic_write_text, fingerprint_file, read_artifact, write_json
 from gaia_eval.errors import InputError
@@ -39,24 +40,16 @@ def _load_evaluations(eval_dir: Path) -> list[tuple[Path, Evaluation]]:
     return [(p, read_artifact(p, Evaluation)) for p in files]
 
 
-def _cost_text(cost: float | None, status: str) -> str:
-    if status == "local":
-        return "$0 (local)"
-    if status == "unpriced" or cost is None:
-        return "unpriced"
-    text = f"${cost:.4f}"
-    return text + " (partial)" if status == "partial" else text
-
-
 def _criterion_score(counts: dict[str, int]) -> float:
     return round(rubric.quality_score(counts), 1)
 
 
-def _median_rating(counts: dict[str, int]) -> str:
-    """The median rating (Poor < Fair < Good < Excellent); for an even count, the lower middle one, so a split
-    between two ratings is shown as the worse of them."""
-    ordered = [r for r in reversed(RATINGS) for _ in range(counts.get(r, 0))]
-    return ordered[(len(ordered) - 1) // 2] if ordered else "—"
+def _criterion_rating(counts: dict[str, int]) -> str:
+    """A criterion's rating is the documented band of its own score, like the grade's, so a cell never reads
+    "Excellent (82)" beside a "Good" grade of 82.5; every item N/A (nothing to check) reads N/A."""
+    if not any(counts.get(r) for r in RATINGS):
+        return "N/A" if counts.get("N/A") else "—"
+    return rubric.rating_band(rubric.quality_score(counts))
 
 
 def _item_points(ev: Evaluation) -> dict[str, float]:
@@ -121,7 +114,7 @@ def _judge_row(judge: JudgeSummary | None) -> dict[str, Any] | None:
             c.criterion: {
                 "label": labels.get(c.criterion, c.criterion),  # a user's own criterion (--judge-criteria)
                 "score": _criterion_score(c.counts) if sum(c.counts.values()) else None,
-                "rating": _median_rating(c.counts) if sum(c.counts.values()) else None,
+                "rating": _criterion_rating(c.counts) if sum(c.counts.values()) else None,
                 "counts": c.counts,
             }
             for c in judge.criteria
@@ -152,7 +145,7 @@ def _judge_row(judge: JudgeSummary | None) -> dict[str, Any] | None:
         },
         "cost_usd": judge.cost_usd,
         "cost_status": judge.cost_status,
-        "cost_text": _cost_text(judge.cost_usd, judge.cost_status),
+        "cost_text": cells.cost_text(judge.cost_usd, judge.cost_status),
         "input_tokens": judge.usage.input_tokens,
         "output_tokens": judge.usage.output_tokens,
         "calls": judge.calls,
@@ -160,16 +153,10 @@ def _judge_row(judge: JudgeSummary | None) -> dict[str, Any] | None:
     }
 
 
-def _latency_text(ev: Evaluation) -> str:
-    """Mean latency of the answered items; "—" when none was timed (answers pasted into a template)."""
-    if ev.provider == "manual" and not ev.inference.latency_mean_s:
-        return "—"
-    return f"{ev.inference.latency_mean_s:.3f} s"
-
-
 def _model_row(path: Path, ev: Evaluation, eval_dir: Path) -> dict[str, Any]:
-    # A model that answered nothing has no cost or latency to show: "—", not "$0 (local)" or 0.000 s.
-    answered = ev.grade.n_items > ev.grade.n_errors
+    # A model that answered nothing has no cost or latency to show: "—", not "$0 (local)" or 0.000 s; answers
+    # nobody timed (a filled template, imported outputs) have no latency either (see gaia_eval.cells).
+    answered, timed = cells.answered(ev), cells.timed(ev)
     points = list(_item_points(ev).values())
     ci = rubric.bootstrap_ci(points)
     return {
@@ -188,9 +175,7 @@ def _model_row(path: Path, ev: Evaluation, eval_dir: Path) -> dict[str, Any]:
             c.criterion: {
                 "label": rubric.CRITERIA[c.criterion].label,
                 "score": _criterion_score(c.counts),
-                # every item N/A (the ground truth gives nothing to check): shown as N/A, not as a rating
-                "rating": "N/A" if c.counts.get("N/A") and not any(c.counts.get(r) for r in RATINGS)
-                else _median_rating(c.counts),
+                "rating": _criterion_rating(c.counts),
                 "counts": c.counts,
                 "mean_value": round(c.mean_value, 3) if c.mean_value is not None else None,
             }
@@ -198,15 +183,15 @@ def _model_row(path: Path, ev: Evaluation, eval_dir: Path) -> dict[str, Any]:
         },
         "cost_usd": ev.inference.cost_usd if answered else None,
         "cost_status": ev.inference.cost_status if answered else "no answers",
-        "cost_text": _cost_text(ev.inference.cost_usd, ev.inference.cost_status) if answered else "—",
-        "latency_text": _latency_text(ev) if answered else "—",
-        "latency_mean_s": ev.inference.latency_mean_s if answered else None,
+        "cost_text": cells.model_cost_text(ev),
+        "latency_text": cells.latency_text(ev),
+        "latency_mean_s": ev.inference.latency_mean_s if timed else None,
         "latency_p95_s": ev.inference.latency_p95_s,
         "timing": {
             "min_s": ev.inference.latency_min_s, "max_s": ev.inference.latency_max_s,
             "mean_s": ev.inference.latency_mean_s, "p50_s": ev.inference.latency_p50_s,
             "p95_s": ev.inference.latency_p95_s,
-        } if answered else None,
+        } if timed else None,
         "cost_per_item_usd": (round(ev.inference.cost_usd / ev.inference.items_answered, 6)
                               if answered and ev.inference.cost_usd is not None and ev.inference.items_answered
                               else None),
@@ -268,18 +253,18 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
         by_id = [{i.item_id: i for i in reversed(ev.items)} for _, ev in entries]  # first wins; a scan was quadratic
         per_item = []
         for item_id in item_ids:
-            cells = []
+            row_cells = []
             for (_, ev), items in zip(entries, by_id):
                 item = items.get(item_id)
                 if item is None:
-                    cells.append("—")
+                    row_cells.append("—")
                 elif item.status == "error":
-                    cells.append("error")
+                    row_cells.append("error")
                 elif use_case == "qa":
-                    cells.append("pass" if item.passed else "fail")
+                    row_cells.append("pass" if item.passed else "fail")
                 else:
-                    cells.append(f"{rubric.item_points(item, [c.criterion for c in ev.criteria]):.0f}")
-            per_item.append({"item_id": item_id, "cells": cells})
+                    row_cells.append(f"{rubric.item_points(item, [c.criterion for c in ev.criteria]):.0f}")
+            per_item.append({"item_id": item_id, "cells": row_cells})
         modes = sorted({ev.mode for _, ev in entries})
         judged = [row for row in rows if row["judge"] is not None]
         judge_criteria: dict[str, str] = {}  # the union over judged models, in criterion order

@@ -61,11 +61,12 @@ def _workload_for(input_path: Path, use_case: str | None) -> Workload:
             nested = path / use_case / f"consolidated_{use_case}_groundtruth.json"
             if nested.is_file():
                 path = nested
-    workload = load_workload(path)
+    workload = load_workload(path, option="-d")
     if workload.groundtruth == "none":
         if use_case == "qa":
             raise InputError("holds documents but no qa ground truth, so there are no questions to ask", file=input_path,
-                             fix="run `gaia-eval groundtruth -d DOCS --use-case qa` first and pass its output with -d")
+                             fix=f"run `gaia-eval groundtruth -d {input_path} --use-case qa -o groundtruth` first, then "
+                             "`gaia-eval create-template -d groundtruth --use-case qa`")
         if use_case == "email":
             workload = Workload("email", workload.items, workload.sources, "none", workload.input_path)
     elif use_case and workload.use_case != use_case and {workload.use_case, use_case} != {"summarization", "email"}:

@@ -11,6 +11,7 @@ from typing import Any
 
 import orjson
 
+from gaia_eval import cells
 from gaia_eval.artifacts.evaluation import Evaluation
 from gaia_eval.artifacts.experiment import Experiment
 from gaia_eval.artifacts.journal import read_journal, read_run_info
@@ -45,18 +46,19 @@ def _model_summary(path: Path, root: Path, ev: Evaluation) -> dict[str, Any]:
         "mode": ev.mode,
         "grade": round(ev.grade.quality_score, 1),
         "ci": [round(ci[0], 1), round(ci[1], 1)] if ci else None,
-        "rating": ev.grade.overall_rating,
+        "rating": rubric.rating_band(ev.grade.quality_score),  # the documented band, whatever wrote the file
         "pass_rate": ev.grade.pass_rate,
         "items": ev.grade.n_items,
         "errors": ev.grade.n_errors,
         "unscored": judge.unscored_items if judge else None,
-        "cost_usd": ev.inference.cost_usd,
+        "cost_usd": ev.inference.cost_usd if cells.answered(ev) else None,
         "cost_status": ev.inference.cost_status,
+        "cost_text": cells.model_cost_text(ev),  # "—" for a model that answered nothing, never "$0 (local)"
         "judge_cost_usd": judge.cost_usd if judge else None,
         "tokens_in": ev.inference.usage.input_tokens,
         "tokens_out": ev.inference.usage.output_tokens,
-        "latency_p50_s": ev.inference.latency_p50_s,
-        "latency_p95_s": ev.inference.latency_p95_s,
+        "latency_p50_s": ev.inference.latency_p50_s if cells.timed(ev) else None,
+        "latency_p95_s": ev.inference.latency_p95_s if cells.timed(ev) else None,
         "groundtruth_source": ev.groundtruth_source,
     }
 
@@ -198,7 +200,7 @@ def item_view(eval_root: Path, exp_root: Path, use_case: str, item_id: str | Non
             "tokens_in": result.usage.input_tokens if result else None,
             "tokens_out": result.usage.output_tokens if result else None,
             "cost_usd": result.cost_usd if result else None,
-            "latency_s": result.latency_s if result else None,
+            "latency_s": result.latency_s if result and ev.provider not in cells.UNTIMED_PROVIDERS else None,
         })
     return {
         "use_case": use_case, "item_id": item_id, "item_ids": ids, "source": source, "groundtruth": truth,

@@ -34,7 +34,7 @@ def llm_provider_settings(provider: str, model: str | None, base_url: str | None
         )
     if not model:
         raise UsageError(
-            f"provider '{provider}' needs a model", field="--model", fix="add --model, e.g. --model claude-sonnet-4-6"
+            f"provider '{provider}' needs a model", field="--model", fix="add --model, e.g. --model claude-sonnet-4-5"
         )
     return ProviderSettings(provider=provider, model=model, base_url=base_url, timeout_s=timeout_s)
 

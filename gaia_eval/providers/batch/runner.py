@@ -25,7 +25,7 @@ from typing import Any
 
 from gaia_eval.artifacts.batch_journal import BatchEvent, BatchState, read_batch_journal
 from gaia_eval.artifacts.journal import JournalWriter
-from gaia_eval.concurrency import ProviderGate, RetryPolicy, call_with_retries
+from gaia_eval.concurrency import ProviderGate, RetryPolicy, call_with_retries, wait_within
 from gaia_eval.errors import BatchRequestError, ProviderError, UsageError
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Provider
 from gaia_eval.providers.batch.adapters import batch_api_for
@@ -301,7 +301,7 @@ class BatchingProvider:
                     await self._collect(state, progress.status)
             self._wake.clear()
             try:
-                await asyncio.wait_for(self._wake.wait(), delay)
+                await wait_within(self._wake.wait(), delay)
             except asyncio.TimeoutError:
                 pass
             delay = min(delay * 1.5, MAX_POLL_S)

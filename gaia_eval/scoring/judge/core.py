@@ -92,7 +92,7 @@ def parse_judge_spec(
     """`PROVIDER:MODEL`, split on the first colon (model ids may hold colons: `ollama:llama3.2:3b`)."""
     provider, _, model = spec.partition(":")
     provider, model = provider.strip(), model.strip()
-    example = "e.g. --judge anthropic:claude-sonnet-4-6 or --judge ollama:llama3.2:3b"
+    example = "e.g. --judge anthropic:claude-sonnet-4-5 or --judge ollama:llama3.2:3b"
     if not provider or not model:
         raise UsageError(f"--judge '{spec}' is not PROVIDER:MODEL", field="--judge", fix=example)
     if provider == "baseline":

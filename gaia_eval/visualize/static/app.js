@@ -147,8 +147,8 @@ async function dashboard() {
       el("td", { class: "num" }, fmt(r.grade) + (r.ci ? ` (${fmt(r.ci[0], 0)}–${fmt(r.ci[1], 0)})` : "")),
       el("td", {}, badge(r.rating)), ...(qa ? [el("td", { class: "num" }, pct(r.pass_rate))] : []),
       el("td", { class: "num" }, r.items), el("td", { class: "num" }, r.errors), el("td", { class: "num" }, r.unscored ?? "—"),
-      el("td", { class: "num" }, r.cost_status === "local" ? "$0 (local)" : money(r.cost_usd)), el("td", { class: "num" }, money(r.judge_cost_usd)),
-      el("td", { class: "num" }, `${r.tokens_in} / ${r.tokens_out}`), el("td", { class: "num" }, `${fmt(r.latency_p50_s, 3)} / ${fmt(r.latency_p95_s, 3)} s`)));
+      el("td", { class: "num" }, r.cost_text), el("td", { class: "num" }, money(r.judge_cost_usd)),
+      el("td", { class: "num" }, `${r.tokens_in} / ${r.tokens_out}`), el("td", { class: "num" }, r.latency_p50_s === null ? "—" : `${fmt(r.latency_p50_s, 3)} / ${fmt(r.latency_p95_s, 3)} s`)));
     m.append(el("section", { class: "card" },
       el("h2", {}, uc.use_case, " ", el("span", { class: "muted" }, `(${uc.models.length} models)`)),
       el("div", { class: "toolbar" }, el("a", { href: itemUrl(uc.use_case, "") }, "Items side by side"),
@@ -228,7 +228,7 @@ function sideBySide(d) {
   row("Deterministic checks", el("p", { class: "muted" }, "per criterion: rating and the evidence the check found"), (mm) => checks(mm.criteria));
   if (d.models.some((mm) => mm.judge.length)) row("LLM judge", el("p", { class: "muted" }, "the judge's rating and rationale per criterion"), (mm) => checks(mm.judge));
   row("Tokens · cost · latency", "", (mm) => el("span", { class: "muted" },
-    `${mm.tokens_in ?? "—"} in / ${mm.tokens_out ?? "—"} out · ${money(mm.cost_usd)} · ${fmt(mm.latency_s, 3)} s`));
+    `${mm.tokens_in ?? "—"} in / ${mm.tokens_out ?? "—"} out · ${money(mm.cost_usd)} · ${mm.latency_s === null ? "latency —" : fmt(mm.latency_s, 3) + " s"}`));
   return grid;
 }
 

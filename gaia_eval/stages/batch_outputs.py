@@ -1,0 +1,76 @@
+"""Where batch-experiment writes and what it runs by default: -o itself, a subfolder per input when a shell glob
+gives several, a subfolder per use case when -o already holds experiments of these names for another one, and
+the offline baselines when no -c is given."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from gaia_eval.artifacts.experiment import Experiment, ExperimentConfig, safe_name
+from gaia_eval.artifacts.store import read_artifact
+from gaia_eval.errors import ArtifactError, InputError
+
+
+def _other_use_case(path: Path, use_case: str) -> str | None:
+    """The use case of the experiment already at `path` when it is not `use_case` (None: absent, damaged, same)."""
+    if not path.exists():
+        return None
+    try:
+        existing = read_artifact(path, Experiment)
+    except (ArtifactError, InputError):
+        return None  # damaged: it will be redone
+    return existing.use_case if existing.use_case != use_case else None
+
+
+def output_dir_for_use_case(output_dir: Path, config: ExperimentConfig, use_case: str) -> tuple[Path, str | None]:
+    """-o itself, unless it holds experiments of these names for another use case (the reference docs run
+    workflow 1, summarization, then workflow 2, email, into one ./experiments): then -o/<use_case>, which
+    `eval -d -o` finds too, with a note saying so. Never overwrites the other use case's results."""
+    clashes = sorted({other for spec in config.experiments
+                      if (other := _other_use_case(output_dir / f"{safe_name(spec.name)}.experiment.json", use_case))})
+    if not clashes:
+        return output_dir, None
+    moved = output_dir / use_case
+    return moved, (f"{output_dir} holds {', '.join(clashes)} experiments of these names: writing the {use_case} "
+                   f"ones into {moved}")
+
+
+def check_same_use_case(path: Path, use_case: str) -> None:
+    existing = _other_use_case(path, use_case)
+    if existing is not None:
+        raise InputError(
+            f"holds a {existing} experiment, but this input is {use_case}",
+            file=path,
+            fix="use another -o folder for this use case, or rename the experiment",
+        )
+
+
+def output_dirs_for_inputs(inputs: list[Path], output_dir: Path) -> list[tuple[Path, Path]]:
+    """One input writes into -o itself; several (a shell glob such as consolidated_*.json) each write into a
+    subfolder of -o named after the input's use case, so experiments of one name but other use cases never
+    collide, and `eval -d OUTPUT` finds them all."""
+    if len(inputs) == 1:
+        return [(Path(inputs[0]), Path(output_dir))]
+    names = []
+    for path in inputs:
+        stem = Path(path).name.removesuffix(".json")
+        name = stem.removeprefix("consolidated_").removesuffix("_groundtruth") if stem.startswith("consolidated_") else stem
+        names.append(name)
+    if len(set(names)) != len(names):
+        names = [Path(p).name.removesuffix(".json") for p in inputs]
+    return [(Path(p), Path(output_dir) / n) for p, n in zip(inputs, names)]
+
+
+def default_config(use_case: str) -> ExperimentConfig:
+    """What runs without -c (the reference docs' Method 1 and 2): the offline baselines for the use case, which
+    cost nothing and need no key."""
+    best = "retrieval" if use_case == "qa" else "textrank"
+    return ExperimentConfig.model_validate(
+        {
+            "description": f"default for {use_case}: offline baselines",
+            "experiments": [
+                {"name": f"baseline-{best}", "provider": "baseline", "model": best},
+                {"name": "baseline-lead", "provider": "baseline", "model": "lead"},
+            ],
+        }
+    )
