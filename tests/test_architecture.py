@@ -9,7 +9,7 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "gaia_eval"
 MAX_LINES = 550  # "about 500": past this a module has more than one responsibility
 # Packages whose __init__ names their public surface: outside code imports from the package itself.
-SURFACED = ("gaia_eval.scoring.answers", "gaia_eval.scoring.judge", "gaia_eval.scoring.rubric", "gaia_eval.generation.llm")
+SURFACED = ("gaia_eval.cli", "gaia_eval.scoring.answers", "gaia_eval.scoring.judge", "gaia_eval.scoring.rubric", "gaia_eval.generation.llm")
 NAME_ONLY = {"gaia_eval.scoring.answers.mode_names"}  # constants for CLI choices, importable without the package
 
 

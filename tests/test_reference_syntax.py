@@ -7,7 +7,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from gaia_eval.cli import cli
-from gaia_eval.cli_lists import fold_list_words
+from gaia_eval.cli.lists import fold_list_words
 
 
 def run(*args: str):

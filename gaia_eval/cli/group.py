@@ -1,0 +1,83 @@
+"""The `gaia-eval` group: turns errors from gaia_eval.errors into one line on stderr and an exit code (2 input,
+1 failed run), and the helpers every command prints with. The commands themselves live beside it."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from gaia_eval import __version__
+from gaia_eval.errors import GaiaEvalError
+
+DEFAULTS = {
+    "test_data": Path("test_data"),
+    "groundtruth": Path("groundtruth"),
+    "experiments": Path("experiments"),
+    "evaluation": Path("evaluation"),
+    "report": Path("reports/report.md"),
+}
+
+
+class GaiaGroup(click.Group):
+    """Turns our errors into a clean one-line message; never a traceback for an expected failure."""
+
+    def invoke(self, ctx: click.Context):
+        cache = sys.modules.get("gaia_eval.providers.cache")
+        if cache is not None:  # an earlier invocation in this process (tests, Python callers) set options
+            cache.configure(reset=True)
+        try:
+            return super().invoke(ctx)
+        except GaiaEvalError as exc:
+            click.echo(f"error: {exc.one_line()}", err=True)
+            ctx.exit(exc.exit_code)
+        except OSError as exc:
+            # Last resort for a file-system refusal no stage anticipated: still one line, never a traceback.
+            where = f"{exc.filename}: " if exc.filename else ""
+            click.echo(f"error: {where}{exc.strerror or exc} (fix: check the path and its permissions)", err=True)
+            ctx.exit(1)
+        except KeyboardInterrupt:
+            batch_mode = sys.modules.get("gaia_eval.providers.batch.options")
+            if batch_mode is not None and batch_mode.batch_enabled():
+                click.echo("interrupted: the submitted batches keep running at the provider and are journaled; run "
+                           "the same command again to re-attach to them (--batch-status shows their progress)", err=True)
+                ctx.exit(130)
+            click.echo("interrupted: finished items are saved; run the same command again to resume", err=True)
+            ctx.exit(130)
+        finally:  # --batch belongs to this invocation only: a Python caller after it runs synchronously
+            batch_mode = sys.modules.get("gaia_eval.providers.batch.options")
+            if batch_mode is not None:
+                batch_mode.configure(reset=True)
+
+
+def print_summary(summary, *, show_outputs: bool = False) -> None:
+    click.echo(summary.line())
+    for note in summary.notes:
+        click.echo(f"  {note}")
+    if show_outputs:
+        for path in summary.outputs:
+            click.echo(f"  wrote {path}")
+    for failure in summary.failures:
+        click.echo(f"  failed: {failure}", err=True)
+
+
+def split_types(value: str | None) -> list[str] | None:
+    from gaia_eval.cli.lists import split_list
+
+    return split_list(value)
+
+
+@click.group(cls=GaiaGroup, context_settings={"help_option_names": ["-h", "--help"], "show_default": True})
+@click.version_option(__version__, prog_name="gaia-eval")
+def cli() -> None:
+    """gaia-eval: measure which LLM or agent is better at your task.
+
+    Pipeline: generate -> groundtruth -> batch-experiment -> eval -> report. Each stage reads and writes
+    fingerprinted JSON, skips outputs that are up to date, and resumes after an interruption.
+    Try `gaia-eval quickstart` for an offline run of all five stages.
+    """
+
+
+def main() -> None:
+    cli(prog_name="gaia-eval")
