@@ -384,3 +384,19 @@ def test_the_cue_word_index_never_changes_which_numbers_are_cue_marked() -> None
         ends = gaia._cue_ends(text)
         for mention in find_numbers(text):
             assert gaia._cue_marked(text, mention, ends) == gaia._cue_marked(text, mention), (text, mention)
+
+
+def test_the_fast_path_for_bare_numbers_finds_exactly_what_the_full_reading_finds():
+    """find_numbers reads a bare number (nothing a unit could follow) without the full per-number reading; on
+    seeded mixes of bare numbers, units, currency, ordinals, fractions and punctuation both give the same mentions."""
+    import random
+
+    from gaia_eval.scoring.answers.numbers import _NUMBER_IN_TEXT, _mention_from_match, find_numbers
+
+    rng = random.Random(2)
+    pieces = ["1", "12", "1,000", "3.5", "1st", "8th", "$5", "-4", "10%", "5 km", "7 GB", "1/2", "3e5", "4k", "word",
+              "the", "9", "0.5", " ", "and", "in", "5.", "6,", "7)", "(8", "9°C", "10 %", "12 kg.", "is"]
+    for _ in range(5000):
+        text = rng.choice(["", " "]).join(rng.choice(pieces) for _ in range(rng.randint(1, 12)))
+        full = [m for m in (_mention_from_match(text, found) for found in _NUMBER_IN_TEXT.finditer(text)) if m]
+        assert find_numbers(text) == full, text

@@ -384,6 +384,8 @@ _NUMBER_IN_TEXT = re.compile(
 # Units recognised right after a number in running text: only unambiguous words ("12 in total" has no unit).
 _TEXT_UNITS = frozenset(alias for alias in _UNIT_ALIASES if len(alias) > 1 and alias not in (
     "in", "is", "rs", "ha", "mi", "ft", "oz", "yd", "hr", "wk", "gal", "min", "sec", "deg", "won"))
+_NUM_GROUP = _NUMBER_IN_TEXT.groupindex["num"]
+_NO_UNIT: frozenset[str] = frozenset()
 _NEXT_WORD = re.compile(r"\s?(%|\u00b0\s?[cf]?|[a-z][a-z/]*)", re.IGNORECASE)
 _CARDINAL_WORDS = frozenset(w for w in NUMBER_WORDS if w not in _ORDINALS)
 _LOWER_WORD = re.compile(r"[a-z]+")
@@ -392,6 +394,14 @@ _WORD_NUMBER_IN_TEXT = re.compile(
     rf"\b(?:{_WORD_NUMBER})(?:[\s-]+(?:and\s+)?(?:{_WORD_NUMBER}))*\b", re.IGNORECASE)
 _TIME_OF_DAY = re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?(?:[ap]\.?m\.?))?|\b\d{1,2}\s?[ap]\.?m\.?(?!\w)",
                           re.IGNORECASE)
+
+
+def _unit_may_follow(text: str, end: int) -> bool:
+    """Whether a unit word or sign can follow a number ending at `end`: most numbers in a long answer are followed by
+    a space and another number, or by punctuation, and no unit can follow those."""
+    ahead = text[end:end + 2]
+    return bool(ahead) and (ahead[0] in "%\u00b0" or ahead[0].isalpha() or (
+        ahead[0].isspace() and ahead[1:2] != "" and (ahead[1] in "%\u00b0" or ahead[1].isalpha())))
 
 
 def _mention_from_match(text: str, match: re.Match[str]) -> NumberMention | None:
@@ -413,11 +423,7 @@ def _mention_from_match(text: str, match: re.Match[str]) -> NumberMention | None
     if cur:
         unit |= canonical_unit(cur.strip()) or set()
     end = match.end()
-    # Most numbers in a long answer are followed by a space and another number: no unit can follow those.
-    ahead = text[end:end + 2]
-    maybe_unit = ahead and (ahead[0] in "%\u00b0" or ahead[0].isalpha() or (
-        ahead[0].isspace() and ahead[1:] and (ahead[1] in "%\u00b0" or ahead[1].isalpha())))
-    next_word = _NEXT_WORD.match(text, end) if maybe_unit else None
+    next_word = _NEXT_WORD.match(text, end) if _unit_may_follow(text, end) else None
     if next_word:
         cased = next_word.group(1)
         word = cased.casefold()
@@ -443,6 +449,14 @@ def find_numbers(text: str, masked: list[tuple[int, int]] = ()) -> list[NumberMe
     found: list[NumberMention] = []
     if _HAS_DIGIT.search(text):
         for match in _NUMBER_IN_TEXT.finditer(text):
+            start, end = match.span()
+            # Fast path for the bulk of a long answer: a bare number (no currency, sign, fraction, exponent,
+            # magnitude or ordinal suffix) that no unit can follow.
+            bare = match.lastindex == _NUM_GROUP and match.span(_NUM_GROUP) == (start, end)
+            if bare and not _unit_may_follow(text, end):
+                literal = text[start:end]
+                found.append(NumberMention(Quantity(float(literal.replace(",", "")), _NO_UNIT, literal), start, end))
+                continue
             mention = _mention_from_match(text, match)
             if mention is not None:
                 found.append(mention)
