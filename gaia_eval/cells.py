@@ -36,3 +36,14 @@ def model_cost_text(ev: Evaluation) -> str:
 def latency_text(ev: Evaluation) -> str:
     """Mean latency of the answered items, or "—" when nothing was timed."""
     return f"{ev.inference.latency_mean_s:.3f} s" if timed(ev) else "—"
+
+
+def cost_per_item_text(ev: Evaluation) -> str:
+    """Model cost per answered item, read like the total: a local model's is "$0 (local)", not $0.000000."""
+    n = ev.inference.items_answered
+    if not answered(ev) or not n:
+        return "—"
+    cost, status = ev.inference.cost_usd, ev.inference.cost_status
+    if status in ("local", "unpriced") or cost is None:
+        return cost_text(cost, status)
+    return f"${cost / n:.6f}" + (" (partial)" if status == "partial" else "")

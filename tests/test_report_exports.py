@@ -81,6 +81,7 @@ def test_the_report_gives_timing_tokens_and_cost_per_model(tmp_path: Path) -> No
     run_quickstart(tmp_path, echo=lambda _: None)
     markdown = (tmp_path / "reports" / "report.md").read_text()
     assert markdown.count("### Time, tokens and cost per model") == 3  # one per use case
+    assert "| $0 (local) | $0 (local) |" in markdown and "$0.000000" not in markdown  # free, and said so
     data = orjson.loads((tmp_path / "reports" / "report.json").read_bytes())
     for section in data["sections"]:
         for row in section["models"]:

@@ -184,6 +184,7 @@ def _model_row(path: Path, ev: Evaluation, eval_dir: Path) -> dict[str, Any]:
         "cost_usd": ev.inference.cost_usd if answered else None,
         "cost_status": ev.inference.cost_status if answered else "no answers",
         "cost_text": cells.model_cost_text(ev),
+        "cost_per_item_text": cells.cost_per_item_text(ev),
         "latency_text": cells.latency_text(ev),
         "latency_mean_s": ev.inference.latency_mean_s if timed else None,
         "latency_p95_s": ev.inference.latency_p95_s,
