@@ -13,7 +13,14 @@ from typing import Any
 import anthropic
 
 from gaia_eval.providers.base import ChatRequest, ChatResponse
-from gaia_eval.providers.batch.api import CLOCK_SKEW_S, BatchProgress, Found, RequestResult
+from gaia_eval.providers.batch.api import (
+    CLOCK_SKEW_S,
+    CONTROL_TIMEOUT_S,
+    TRANSFER_TIMEOUT_S,
+    BatchProgress,
+    Found,
+    RequestResult,
+)
 from gaia_eval.providers.sdk_errors import call_sdk
 
 
@@ -27,18 +34,18 @@ class AnthropicBatchAPI:
 
     async def create(self, entries: list[tuple[str, ChatRequest]], run_id: str, local_id: str) -> str:
         requests = [{"custom_id": cid, "params": self.provider._build_params(request)} for cid, request in entries]
-        batch = await self._sdk(lambda: self._batches.create(requests=requests))
+        batch = await self._sdk(lambda: self._batches.create(requests=requests, timeout=TRANSFER_TIMEOUT_S))
         return batch.id
 
     async def poll(self, batch_id: str) -> BatchProgress:
-        batch = await self._sdk(lambda: self._batches.retrieve(batch_id))
+        batch = await self._sdk(lambda: self._batches.retrieve(batch_id, timeout=CONTROL_TIMEOUT_S))
         c = batch.request_counts
         return BatchProgress(batch.processing_status, batch.processing_status == "ended", c.succeeded,
                              c.errored + c.canceled + c.expired, c.processing)
 
     async def results(self, batch_id: str, custom_ids: list[str]) -> dict[str, RequestResult]:
         found: dict[str, RequestResult] = {}
-        decoder = await self._sdk(lambda: self._batches.results(batch_id))
+        decoder = await self._sdk(lambda: self._batches.results(batch_id, timeout=TRANSFER_TIMEOUT_S))
         async for entry in decoder:
             result = entry.result
             if result.type == "succeeded":
@@ -56,7 +63,7 @@ class AnthropicBatchAPI:
     async def find(self, run_id: str, local_id: str, since: float, custom_ids: list[str],
                    taken: set[str]) -> Found | None:
         earliest = datetime.fromtimestamp(since - CLOCK_SKEW_S, tz=timezone.utc)
-        page = await self._sdk(lambda: self._batches.list(limit=100))
+        page = await self._sdk(lambda: self._batches.list(limit=100, timeout=CONTROL_TIMEOUT_S))
         async for batch in page:  # newest first
             if batch.created_at < earliest:
                 break
@@ -72,7 +79,7 @@ class AnthropicBatchAPI:
         return None
 
     async def cancel(self, batch_id: str) -> None:
-        await self._sdk(lambda: self._batches.cancel(batch_id))
+        await self._sdk(lambda: self._batches.cancel(batch_id, timeout=CONTROL_TIMEOUT_S))
 
     def to_response(self, raw: Any, request: ChatRequest) -> ChatResponse:
         return self.provider._to_response(raw, request, 0.0)

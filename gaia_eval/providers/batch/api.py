@@ -15,6 +15,10 @@ RUN_KEY = "gaia_eval_run"
 BATCH_KEY = "gaia_eval_batch"
 # How far before an intent's time a listed batch may claim to have been created (clock skew between hosts).
 CLOCK_SKEW_S = 600.0
+# Per-call timeouts of batch control calls, apart from the chat calls' per-attempt timeout (an experiment's
+# timeout_s, --judge-timeout): uploading a thousand requests or downloading their results can take minutes.
+TRANSFER_TIMEOUT_S = 600.0
+CONTROL_TIMEOUT_S = 120.0
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,16 @@ import orjson
 
 from gaia_eval.errors import BadRequestError, UsageError
 from gaia_eval.providers.base import ChatRequest, ChatResponse
-from gaia_eval.providers.batch.api import BATCH_KEY, CLOCK_SKEW_S, RUN_KEY, BatchProgress, Found, RequestResult
+from gaia_eval.providers.batch.api import (
+    BATCH_KEY,
+    CLOCK_SKEW_S,
+    CONTROL_TIMEOUT_S,
+    RUN_KEY,
+    TRANSFER_TIMEOUT_S,
+    BatchProgress,
+    Found,
+    RequestResult,
+)
 from gaia_eval.providers.sdk_errors import call_sdk
 
 ENDPOINT = "/v1/chat/completions"
@@ -37,14 +46,14 @@ class OpenAIBatchAPI:
         )
         try:
             upload = await self._sdk(lambda: self._client.files.create(
-                file=(f"gaia-eval-{local_id}.jsonl", lines, "application/jsonl"), purpose="batch"))
+                file=(f"gaia-eval-{local_id}.jsonl", lines, "application/jsonl"), purpose="batch", timeout=TRANSFER_TIMEOUT_S))
         except BadRequestError as exc:
             if "HTTP 404" in exc.message or "HTTP 405" in exc.message:  # a server without the Files API
                 raise self._no_batch_api() from None
             raise
         batch = await self._sdk(lambda: self._client.batches.create(
             input_file_id=upload.id, endpoint=ENDPOINT, completion_window="24h",
-            metadata={RUN_KEY: run_id, BATCH_KEY: local_id}))
+            metadata={RUN_KEY: run_id, BATCH_KEY: local_id}, timeout=TRANSFER_TIMEOUT_S))
         return batch.id
 
     def _no_batch_api(self) -> UsageError:
@@ -54,7 +63,7 @@ class OpenAIBatchAPI:
         )
 
     async def poll(self, batch_id: str) -> BatchProgress:
-        batch = await self._sdk(lambda: self._client.batches.retrieve(batch_id))
+        batch = await self._sdk(lambda: self._client.batches.retrieve(batch_id, timeout=CONTROL_TIMEOUT_S))
         counts = batch.request_counts
         total, done, failed = (counts.total, counts.completed, counts.failed) if counts else (0, 0, 0)
         return BatchProgress(batch.status, batch.status in ENDED, done, failed, max(0, total - done - failed))
@@ -62,11 +71,11 @@ class OpenAIBatchAPI:
     async def _lines(self, file_id: str | None) -> list[dict[str, Any]]:
         if not file_id:
             return []
-        content = await self._sdk(lambda: self._client.files.content(file_id))
+        content = await self._sdk(lambda: self._client.files.content(file_id, timeout=TRANSFER_TIMEOUT_S))
         return [orjson.loads(line) for line in content.content.splitlines() if line.strip()]
 
     async def results(self, batch_id: str, custom_ids: list[str]) -> dict[str, RequestResult]:
-        batch = await self._sdk(lambda: self._client.batches.retrieve(batch_id))
+        batch = await self._sdk(lambda: self._client.batches.retrieve(batch_id, timeout=CONTROL_TIMEOUT_S))
         found: dict[str, RequestResult] = {}
         for line in await self._lines(batch.output_file_id) + await self._lines(batch.error_file_id):
             cid = line.get("custom_id")
@@ -84,7 +93,7 @@ class OpenAIBatchAPI:
 
     async def find(self, run_id: str, local_id: str, since: float, custom_ids: list[str],
                    taken: set[str]) -> Found | None:
-        page = await self._sdk(lambda: self._client.batches.list(limit=100))
+        page = await self._sdk(lambda: self._client.batches.list(limit=100, timeout=CONTROL_TIMEOUT_S))
         async for batch in page:  # newest first
             if batch.created_at < since - CLOCK_SKEW_S:
                 break
@@ -94,7 +103,7 @@ class OpenAIBatchAPI:
         return None
 
     async def cancel(self, batch_id: str) -> None:
-        await self._sdk(lambda: self._client.batches.cancel(batch_id))
+        await self._sdk(lambda: self._client.batches.cancel(batch_id, timeout=CONTROL_TIMEOUT_S))
 
     def to_response(self, raw: Any, request: ChatRequest) -> ChatResponse:
         return self.provider._to_response(raw, request, 0.0)

@@ -29,12 +29,12 @@ from gaia_eval.concurrency import ProviderGate, RetryPolicy, call_with_retries, 
 from gaia_eval.errors import BatchRequestError, ProviderError, UsageError
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Provider
 from gaia_eval.providers.batch.adapters import batch_api_for
-from gaia_eval.providers.batch.api import BatchProgress, RequestResult
+from gaia_eval.providers.batch.api import TRANSFER_TIMEOUT_S, BatchProgress, RequestResult
 from gaia_eval.providers.batch.options import MAX_POLL_S, BatchOptions, run_id_for
 from gaia_eval.providers.cache import request_key
 
 RESUBMIT = RequestResult(reason="resubmit")  # sentinel: the batch holding the request was not ours after all
-CONTROL_POLICY = RetryPolicy(max_retries=6, timeout_s=120.0)
+CONTROL_POLICY = RetryPolicy(max_retries=6, timeout_s=TRANSFER_TIMEOUT_S)  # the SDK call's own timeout is the tighter one
 CREATE_ATTEMPTS = 3
 
 
@@ -68,6 +68,7 @@ class BatchingProvider:
         self._tasks: set[asyncio.Task] = set()
         self._ready: asyncio.Lock | None = None
         self._loaded = False
+        self._load_error: BatchRequestError | None = None
         self._poller: asyncio.Task | None = None
         self._wake: asyncio.Event | None = None
         self._gate = ProviderGate(4)
@@ -126,11 +127,15 @@ class BatchingProvider:
             self._next[key] = max(self._next.get(key, 0), int(n) + 1)
 
     async def _load(self) -> None:
+        if self._load_error is not None:
+            raise self._load_error
         if self._loaded:
             return
         if self._ready is None:
             self._ready = asyncio.Lock()
         async with self._ready:
+            if self._load_error is not None:
+                raise self._load_error
             if self._loaded:
                 return
             states = read_batch_journal(self.path)
@@ -139,7 +144,11 @@ class BatchingProvider:
                 self._index(state)
             for state in states:  # a create call whose answer was never journaled: ask the provider
                 if state.live and state.batch_id is None:
-                    found = await self._find(state)
+                    try:
+                        found = await self._find(state)
+                    except BatchRequestError as exc:
+                        self._load_error = exc  # every call of this run fails with it; nothing is abandoned
+                        raise
                     if found is None:
                         state.abandoned = True
                         self._append("abandoned", state)
@@ -151,12 +160,17 @@ class BatchingProvider:
             self._loaded = True
 
     async def _find(self, state: BatchState):
+        """The batch an unconfirmed create call made, or None when the provider answered that there is none. A
+        lookup that fails is not "none": treating it so would submit (and pay for) the requests a second time."""
         taken = {s.batch_id for s in self._states.values() if s.batch_id}
         try:
-            return await self._control(lambda: self.api.find(self.run_id, state.local_id, state.at,
+            # The run id the intent was journaled under: the folder may have moved since.
+            return await self._control(lambda: self.api.find(state.run_id, state.local_id, state.at,
                                                               state.custom_ids, taken))
-        except ProviderError:
-            return None
+        except ProviderError as exc:
+            raise BatchRequestError(
+                f"{self.name}: could not confirm whether batch ({state.local_id}) was created: {exc.reason}: "
+                f"{exc.message}; nothing was resubmitted, run the same command again to look it up") from None
 
     # -- claiming and queueing ---------------------------------------------------------------------------
     def _claim(self, key: str) -> str | None:
@@ -224,6 +238,7 @@ class BatchingProvider:
                          api_key_env=s.api_key_env)
             self._index(state)
             found = await self._create(state, entries)
+            self._record_creation(state, entries, found)
         except BaseException as exc:  # a usage error (no batch API), a full disk: every caller hears of it
             if isinstance(exc, UsageError):
                 exc = _labelled(exc, self.label)
@@ -234,10 +249,12 @@ class BatchingProvider:
             if isinstance(exc, Exception):
                 return
             raise
+
+    def _record_creation(self, state: BatchState, entries, found) -> None:
         if isinstance(found, ProviderError):
             state.abandoned = True
             self._append("abandoned", state)
-            for cid in cids:
+            for cid, _ in entries:
                 self._resolve(cid, RequestResult(reason=f"not submitted: {found.reason}: {found.message}"))
             return
         batch_id, found_by = found
@@ -275,6 +292,7 @@ class BatchingProvider:
         self._wake.set()
         if self._poller is None or self._poller.done():
             self._poller = asyncio.ensure_future(self._poll_loop())
+            self._poller.add_done_callback(self._poller_ended)
 
     def _awaited(self) -> list[BatchState]:
         waiting = {cid for cid, f in self._waiters.items() if not f.done()}
@@ -292,19 +310,47 @@ class BatchingProvider:
                 delay = self.options.first_poll_s
                 continue
             for state in active:
-                if state.ended:  # ended in an earlier run: its results are still at the provider
-                    await self._collect(state)
-                    continue
-                progress = await self._control(lambda: self.api.poll(state.batch_id))
-                self._show(state, progress)
-                if progress.ended:
-                    await self._collect(state, progress.status)
+                try:
+                    await self._follow(state)
+                except Exception as exc:  # noqa: BLE001 - whatever stops following a batch reaches its callers
+                    self._fail_waiting(state, exc)
             self._wake.clear()
             try:
                 await wait_within(self._wake.wait(), delay)
             except asyncio.TimeoutError:
                 pass
             delay = min(delay * 1.5, MAX_POLL_S)
+
+    async def _follow(self, state: BatchState) -> None:
+        if state.ended:  # ended in an earlier run: its results are still at the provider
+            await self._collect(state)
+            return
+        progress = await self._control(lambda: self.api.poll(state.batch_id))
+        self._show(state, progress)
+        if progress.ended:
+            await self._collect(state, progress.status)
+
+    def _fail_waiting(self, state: BatchState, exc: BaseException) -> None:
+        """The batch could not be followed (its poll or results failed after retries, a key was rejected, the
+        journal could not be written): its callers fail with the reason instead of waiting forever. The batch
+        stays journaled as live, so the same command re-attaches to it."""
+        if isinstance(exc, ProviderError):
+            exc = BatchRequestError(f"{self.name}: could not follow batch {state.batch_id}: {exc.reason}: "
+                                    f"{exc.message}; it keeps running at the provider, run the same command again "
+                                    "to re-attach")
+        elif not isinstance(exc, Exception):
+            exc = asyncio.CancelledError()
+        for cid in state.custom_ids:
+            future = self._waiters.get(cid)
+            if future is not None and not future.done():
+                future.set_exception(exc)
+
+    def _poller_ended(self, task: asyncio.Task) -> None:
+        """Backstop: should the poller itself stop, no caller is left waiting on it."""
+        if task.cancelled() or task.exception() is None:
+            return
+        for state in list(self._states.values()):
+            self._fail_waiting(state, task.exception())
 
     def _show(self, state: BatchState, progress: BatchProgress) -> None:
         if self._shown.get(state.local_id) == progress:

@@ -6,8 +6,12 @@ from __future__ import annotations
 from pathlib import Path
 
 from gaia_eval.artifacts.batch_journal import BatchState, read_batch_journal
-from gaia_eval.concurrency import run_async
+import asyncio
+
+from gaia_eval.concurrency import run_async, wait_within
 from gaia_eval.errors import GaiaEvalError
+
+STATUS_TIMEOUT_S = 15.0  # a status look must not block: an endpoint silent this long reads "status unknown"
 
 
 def _journals(folder: Path) -> list[Path]:
@@ -19,6 +23,19 @@ def _ended_line(state: BatchState) -> str:
     failed = len(state.failed)
     return (f"{state.batch_id}: ended ({state.status}), {len(state.custom_ids) - failed} done, {failed} failed, "
             "0 pending; results collected")
+
+
+async def _live_line_or_unknown(state: BatchState) -> str:
+    try:
+        return await wait_within(_live_line(state), STATUS_TIMEOUT_S)
+    except asyncio.TimeoutError:
+        return f"{state.batch_id}: status unknown (no answer within {STATUS_TIMEOUT_S:g} s)"
+    except GaiaEvalError as exc:
+        return f"{state.batch_id}: status unknown ({exc.one_line()})"
+
+
+async def _live_lines(states: list[BatchState]) -> list[str]:
+    return list(await asyncio.gather(*(_live_line_or_unknown(s) for s in states)))
 
 
 async def _live_line(state: BatchState) -> str:
@@ -39,8 +56,11 @@ async def _live_line(state: BatchState) -> str:
 def batch_status_lines(folder: Path) -> list[str]:
     """One line per journal and per batch in it; never blocks on a batch and never submits."""
     lines: list[str] = []
-    for path in _journals(folder):
-        states = read_batch_journal(path)
+    journals = [(path, read_batch_journal(path)) for path in _journals(folder)]
+    live = [s for _, states in journals for s in states
+            if not (s.abandoned or s.rejected) and s.batch_id is not None and not s.ended]
+    asked = dict(zip((id(s) for s in live), run_async(_live_lines(live)))) if live else {}  # all at once
+    for path, states in journals:
         lines.append(f"{path}: {len(states)} batch(es)")
         for state in states:
             total = len(state.custom_ids)
@@ -54,10 +74,7 @@ def batch_status_lines(folder: Path) -> list[str]:
             elif state.ended:
                 lines.append(f"  {_ended_line(state)}; {where}")
             else:
-                try:
-                    lines.append(f"  {run_async(_live_line(state))}; {where}")
-                except GaiaEvalError as exc:
-                    lines.append(f"  {state.batch_id}: status unknown ({exc.one_line()}); {where}")
+                lines.append(f"  {asked[id(state)]}; {where}")
     if not lines:
         lines.append(f"no batches journaled under {folder}")
     return lines
