@@ -69,3 +69,12 @@ def print_batch_status(folder: Path) -> None:
 
     for line in batch_status_lines(folder):
         click.echo(line)
+
+
+def llm_call_options(command):
+    """--concurrency and --timeout of the commands whose LLM path is optional (generate, groundtruth)."""
+    command = click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS",
+                           help="Per-attempt timeout of an LLM call; a call silent for longer is retried.  "
+                                "[default: 300]")(command)
+    return click.option("--concurrency", type=click.IntRange(min=1), default=None,
+                        help="Max LLM calls in flight [default: 16].")(command)

@@ -10,7 +10,7 @@ import click
 from gaia_eval.cli.checks import one_kind
 from gaia_eval.cli.group import DEFAULTS, cli, print_summary, split_types
 from gaia_eval.cli.lists import ListOptionsCommand
-from gaia_eval.cli.options import batch_options, cache_options, print_batch_status
+from gaia_eval.cli.options import batch_options, cache_options, llm_call_options, print_batch_status
 from gaia_eval.errors import RunFailed
 from gaia_eval.providers.names import LLM_PROVIDERS
 
@@ -31,8 +31,7 @@ from gaia_eval.providers.names import LLM_PROVIDERS
 @click.option("--provider", type=click.Choice(["offline", *LLM_PROVIDERS]), default="offline", help="Who writes the documents: the offline generator or an LLM.")
 @click.option("--model", default=None, help="Model of the LLM provider (required with one).")
 @click.option("--base-url", default=None, help="Endpoint of the LLM provider (a local server's URL, a proxy).")
-@click.option("--concurrency", type=click.IntRange(min=1), default=None, help="Max LLM calls in flight [default: 16].")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS", help="Per-attempt timeout of an LLM call; a call silent for longer is retried.  [default: 300]")
+@llm_call_options
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--force", is_flag=True, help="Regenerate even documents that are up to date.")
 def generate(kinds, output_dir, meeting_types, email_types, pdf_types, count_per_type, target_tokens, seed, provider, model, base_url, concurrency, timeout, quiet, force, batch_status) -> None:
@@ -70,9 +69,8 @@ def generate(kinds, output_dir, meeting_types, email_types, pdf_types, count_per
 @click.option("--base-url", default=None, help="Endpoint of the LLM provider (a local server's URL, a proxy).")
 @click.option("--num-samples", type=click.IntRange(min=1), default=5, help="qa with an LLM: question-answer pairs per document.")
 @click.option("--custom-prompt", type=click.Path(path_type=Path, dir_okay=False), default=None, help="Jinja2 prompt file replacing the default LLM prompt (variables: document, doc_label, num_samples, use_case).")
-@click.option("--concurrency", type=click.IntRange(min=1), default=None, help="Max LLM calls in flight [default: 16].")
+@llm_call_options
 @click.option("--max-tokens", type=click.IntRange(min=256), default=4096, help="Output budget of each LLM reply (a repair turn gets twice).")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS", help="Per-attempt timeout of an LLM call; a call silent for longer is retried.  [default: 300]")
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--force", is_flag=True, help="Rebuild even ground truth that is up to date.")
 def groundtruth(directory, input_file, pattern, use_case, output_dir, provider, model, base_url, num_samples, custom_prompt, concurrency, max_tokens, timeout, quiet, force, batch_status) -> None:
