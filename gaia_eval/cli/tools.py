@@ -168,7 +168,8 @@ def create_template(input_path, use_case, fmt, output_dir, name, model, include_
     from gaia_eval.stages.response_template import run_create_response_template
 
     path = run_create_response_template(
-        input_path, output_dir, use_case=use_case, fmt=fmt, name=name, model=model, include_groundtruth=include_groundtruth
+        input_path, output_dir, use_case=use_case, fmt=fmt, name=name, model=model, include_groundtruth=include_groundtruth,
+        warn=lambda message: click.echo(f"warning: {message}", err=True),
     )
     click.echo(f"wrote {path}")
     click.echo(f"  paste the responses into `response`, then: gaia-eval eval -f {path} -o evaluation")
