@@ -18,6 +18,7 @@ import orjson
 
 from gaia_eval.artifacts.store import atomic_write_text, load_json_file
 from gaia_eval.errors import InputError
+from gaia_eval.safe_text import csv_document, csv_uncell
 
 FORMATS: tuple[str, ...] = ("json", "csv", "jsonl", "xml")
 KIND = "response_template"
@@ -107,12 +108,9 @@ def render_template(t: ResponseTemplate, fmt: str) -> str:
         return "".join(orjson.dumps({**row, "evaluation_criteria": r.evaluation_criteria}).decode() + "\n"
                        for row, r in zip(rows, t.records))
     if fmt == "csv":
-        out = io.StringIO()
         fields = [f for f in ROW_FIELDS if f != "ground_truth" or any("ground_truth" in row for row in rows)]
-        writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
-        return out.getvalue()
+        # CRLF rows and formula-like cells as text (safe_text.csv_document); reading undoes the apostrophe
+        return csv_document([fields, *([row.get(f, "") for f in fields] for row in rows)])
     if fmt == "xml":
         from xml.etree import ElementTree as ET
 
@@ -201,7 +199,9 @@ def read_template(path: Path) -> ResponseTemplate:
                         raise _bad(path, f"line {n} is not JSON: {exc}") from None
             return _from_rows(path, rows)
         if fmt == "csv":
-            return _from_rows(path, list(csv.DictReader(io.StringIO(text))))
+            rows = [{k: csv_uncell(v) if isinstance(v, str) else v for k, v in row.items()}
+                    for row in csv.DictReader(io.StringIO(text, newline=""))]
+            return _from_rows(path, rows)
         if fmt == "xml":
             return _from_xml(path, text)
     except UnicodeDecodeError:
