@@ -22,6 +22,7 @@ import orjson
 
 from gaia_eval.artifacts.store import atomic_write_text, load_json_file, read_text_input
 from gaia_eval.errors import GaiaEvalError, InputError
+from gaia_eval.safe_text import csv_document, csv_uncell
 
 FORMATS: tuple[str, ...] = ("json", "csv", "jsonl", "xml")
 KIND = "response_template"
@@ -114,13 +115,10 @@ def render_template(t: ResponseTemplate, fmt: str) -> str:
         return "".join(orjson.dumps({**row, "evaluation_criteria": r.evaluation_criteria}).decode() + "\n"
                        for row, r in zip(rows, t.records))
     if fmt == "csv":
-        out = io.StringIO()
         optional = ("ground_truth", "input_file")
         fields = [f for f in ROW_FIELDS if f not in optional or any(f in row for row in rows)]
-        writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
-        return out.getvalue()
+        # CRLF rows and formula-like cells as text (safe_text.csv_document); reading undoes the apostrophe
+        return csv_document([fields, *([row.get(f, "") for f in fields] for row in rows)])
     if fmt == "xml":
         from xml.etree import ElementTree as ET
 
@@ -226,7 +224,8 @@ def read_template(path: Path) -> ResponseTemplate:
         if fmt == "csv":
             allow_long_csv_fields()
             try:
-                rows = list(csv.DictReader(io.StringIO(text)))
+                rows = [{k: csv_uncell(v) if isinstance(v, str) else v for k, v in row.items()}
+                        for row in csv.DictReader(io.StringIO(text, newline=""))]
             except csv.Error as exc:
                 raise _bad(path, f"is not readable as CSV ({exc})") from None
             return _from_rows(path, rows)
@@ -256,7 +255,7 @@ def allow_long_csv_fields() -> None:
 def csv_excerpt(text: str, where: str) -> str:
     """`text` cut to fit one spreadsheet cell, saying so and where the whole text is."""
     note = f"\n\n[excerpt: the first {{n:,}} of {len(text):,} characters; the whole text, which is what gets scored, is in {where}]"
-    keep = SPREADSHEET_CELL_LIMIT - len(note.format(n=SPREADSHEET_CELL_LIMIT))
+    keep = SPREADSHEET_CELL_LIMIT - 1 - len(note.format(n=SPREADSHEET_CELL_LIMIT))  # 1: room for csv_cell's apostrophe
     return text[:keep] + note.format(n=keep)
 
 

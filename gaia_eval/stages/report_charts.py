@@ -14,13 +14,14 @@ from typing import Any
 
 from gaia_eval.artifacts.store import atomic_write_bytes, fingerprint, fingerprint_file, read_prefix
 from gaia_eval.plotting import BANDS, COLORS, pyplot, svg_bytes
+from gaia_eval.safe_text import chart_text
 
 CHART_FOLDER_SUFFIX = "_charts"
 WIDTH_IN = 7.0  # one width for the single-panel charts, so their text has one size side by side
 
 
 def _label(row: dict[str, Any], width: int = 28) -> str:
-    name = str(row["experiment_name"])
+    name = chart_text(str(row["experiment_name"]))
     return name if len(name) <= width else name[: width - 1] + "…"
 
 
