@@ -170,7 +170,7 @@ def create_template(input_path, use_case, fmt, output_dir, name, model, include_
 
     path = run_create_response_template(
         input_path, output_dir, use_case=use_case, fmt=fmt, name=name, model=model, include_groundtruth=include_groundtruth,
-        warn=lambda message: click.echo(f"warning: {message}", err=True),
+        warn=lambda message: echo(f"warning: {message}", err=True),
     )
     echo(f"wrote {path}")
     echo(f"  paste the responses into `response`, then: gaia-eval eval -f {path} -o evaluation")
