@@ -28,7 +28,7 @@ from gaia_eval.errors import InputError
 from gaia_eval.scoring.rubric import IMPORTED_PROVIDER
 from gaia_eval.extract import SUPPORTED_SUFFIXES, extract_text
 from gaia_eval.stages.common import StageSummary, check_output_dir, ensure_output_dir
-from gaia_eval.stages.groundtruth import consolidate, consolidated_path, groundtruth_path
+from gaia_eval.stages.groundtruth.run import consolidate, consolidated_path, groundtruth_path
 
 IMPORT_SUFFIXES = (".jsonl", ".csv", ".json")
 
@@ -246,7 +246,7 @@ def run_import_outputs(
     """One experiment per system from rows of `item_id`, `system`, `output` (optional `source`, `input_tokens`,
     `output_tokens`, `cost_usd`, `latency_s`); `groundtruth` (a consolidated file from import-groundtruth) gives
     each item's source text when the rows do not."""
-    from gaia_eval.stages.experiment_inputs import load_groundtruth_file
+    from gaia_eval.stages.experiment.inputs import load_groundtruth_file
 
     rows = _rows(Path(file))
     gts = {gt.item_id: gt for gt in load_groundtruth_file(Path(groundtruth))} if groundtruth else {}
