@@ -132,3 +132,25 @@ def test_a_failed_batch_write_leaves_no_temp_file_and_no_partial_target(tmp_path
     with pytest.raises(StorageError):
         store.atomic_write_many(files)
     assert sorted(p.name for p in tmp_path.iterdir()) == ["f0.json", "f1.json"]
+
+
+def test_a_failed_experiment_prints_its_first_error_reason_at_the_cli(fake_llm, tmp_path: Path):
+    """Only '157 of 157 items errored' was printed; the reason was in the JSON alone."""
+    from click.testing import CliRunner
+
+    from gaia_eval.cli import cli
+
+    runner = CliRunner()
+    assert runner.invoke(cli, ["generate", "--meeting-transcript", "-o", str(tmp_path / "docs"), "--meeting-types",
+                               "standup", "--quiet"]).exit_code == 0
+    assert runner.invoke(cli, ["groundtruth", "-d", str(tmp_path / "docs"), "-u", "qa", "-o", str(tmp_path / "gt"),
+                               "--quiet"]).exit_code == 0
+    fake_llm.script([{"fault": "400", "error_body": {"error": {"message": "model 'm' is not loaded"}}}] * 100)
+    config = tmp_path / "c.json"
+    config.write_text('{"experiments": [{"name": "local", "provider": "llamacpp", "model": "m", "base_url": "'
+                      + fake_llm.openai_base_url + '"}]}')
+    result = runner.invoke(cli, ["batch-experiment", "-c", str(config), "-i", str(tmp_path / "gt"), "-o",
+                                 str(tmp_path / "exp"), "--quiet"])
+    assert result.exit_code == 1
+    [failure] = [line for line in result.output.splitlines() if "failed: local:" in line]
+    assert "items errored; first (standup_meeting#" in failure and "400" in failure, failure

@@ -242,6 +242,7 @@ def meta_eval(ratings, output, markdown_file, metrics, exclude_systems, judge_sp
         judge=judge,
         output=output,
         markdown=markdown_file,
+        echo=lambda line: echo(line, err=True),  # progress on stderr: stdout is the markdown table
     )
     echo(run.markdown)
     for path in run.outputs:
