@@ -154,3 +154,23 @@ def test_a_failed_experiment_prints_its_first_error_reason_at_the_cli(fake_llm, 
     assert result.exit_code == 1
     [failure] = [line for line in result.output.splitlines() if "failed: local:" in line]
     assert "items errored; first (standup_meeting#" in failure and "400" in failure, failure
+
+
+def test_every_command_help_ends_with_an_example_that_parses():
+    """No --help had an example; each example must also be a command line its command accepts."""
+    import shlex
+
+    from click.testing import CliRunner
+
+    from gaia_eval.cli import cli
+
+    assert len(cli.commands) >= 15
+    for name, command in cli.commands.items():
+        help_text = CliRunner().invoke(cli, [name, "--help"]).output
+        assert "Example:" in help_text or "Examples:" in help_text, name
+        examples = [line.strip() for line in help_text.split("Example")[1].splitlines()[1:] if line.strip()]
+        assert examples, name
+        for example in examples:
+            words = shlex.split(example)
+            assert words[:2] == ["gaia-eval", name], example
+            command.make_context(name, words[2:])  # raises on an unknown option or a missing argument
