@@ -66,6 +66,15 @@ def fingerprint_file(path: Path) -> str:
     return "sha256:" + digest.hexdigest()
 
 
+def read_prefix(path: Path, size: int) -> bytes | None:
+    """The first `size` bytes of a file, or None when it cannot be read (a header check, never an error)."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(size)
+    except OSError:
+        return None
+
+
 def _fsync_dir(folder: Path) -> None:
     try:
         fd = os.open(folder, os.O_RDONLY)

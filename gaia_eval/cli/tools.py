@@ -13,6 +13,7 @@ from gaia_eval.cli.lists import ListOptionsCommand
 from gaia_eval.errors import RunFailed
 from gaia_eval.providers.names import KNOWN_PROVIDERS
 from gaia_eval.scoring.answers.mode_names import MODES as MATCH_MODES
+from gaia_eval.safe_text import echo
 
 
 @cli.command("import-groundtruth")
@@ -63,9 +64,9 @@ def summarize(input_file, styles, combined_prompt, provider, model, base_url, ma
         input_file, styles=split_types(styles), combined_prompt=combined_prompt, provider=provider, model=model,
         base_url=base_url, max_tokens=max_tokens, output=output, timeout_s=timeout,
     )
-    click.echo(result.render())
+    echo(result.render())
     if output is not None:
-        click.echo(f"\nwrote {output}")
+        echo(f"\nwrote {output}")
 
 
 @cli.command()
@@ -74,8 +75,8 @@ def quickstart(output_dir) -> None:
     """Run all five stages offline on a small generated set and print the report's path."""
     from gaia_eval.stages.quickstart import run_quickstart
 
-    result = run_quickstart(output_dir, echo=click.echo)
-    click.echo(f"report: {result}")
+    result = run_quickstart(output_dir, echo=echo)
+    echo(f"report: {result}")
 
 
 @cli.command()
@@ -145,12 +146,12 @@ def check_answer(ctx, expected, answer, mode, rel_tol, abs_tol, threshold, unord
         if expected is not None or answer is not None:
             raise click.UsageError("give either EXPECTED ANSWER or --jsonl FILE, not both")
         for row in check_answers_file(jsonl_path, default_mode=mode, default_options=options):
-            click.echo(orjson.dumps(row).decode())
+            echo(orjson.dumps(row).decode())
         return
     if expected is None or answer is None:
         raise click.UsageError("give EXPECTED and ANSWER (e.g. check-answer 1927 'FINAL ANSWER: 1,927'), or --jsonl FILE")
     result = match_answer(expected, answer, mode, **options)
-    click.echo(orjson.dumps(result.to_dict()).decode() if as_json else format_verdict(result))
+    echo(orjson.dumps(result.to_dict()).decode() if as_json else format_verdict(result))
     ctx.exit(0 if result.correct else 1)
 
 
@@ -168,10 +169,11 @@ def create_template(input_path, use_case, fmt, output_dir, name, model, include_
     from gaia_eval.stages.response_template import run_create_response_template
 
     path = run_create_response_template(
-        input_path, output_dir, use_case=use_case, fmt=fmt, name=name, model=model, include_groundtruth=include_groundtruth
+        input_path, output_dir, use_case=use_case, fmt=fmt, name=name, model=model, include_groundtruth=include_groundtruth,
+        warn=lambda message: echo(f"warning: {message}", err=True),
     )
-    click.echo(f"wrote {path}")
-    click.echo(f"  paste the responses into `response`, then: gaia-eval eval -f {path} -o evaluation")
+    echo(f"wrote {path}")
+    echo(f"  paste the responses into `response`, then: gaia-eval eval -f {path} -o evaluation")
 
 
 @cli.command("import-template")
@@ -183,9 +185,9 @@ def import_template(template, groundtruth, output_dir) -> None:
     from gaia_eval.stages.template import run_import_template
 
     path, blanks = run_import_template(template, output_dir, groundtruth=groundtruth)
-    click.echo(f"wrote {path}")
+    echo(f"wrote {path}")
     if blanks:
-        click.echo(f"  {blanks} item(s) had no answer filled in: they are recorded as errors and count as Poor")
+        echo(f"  {blanks} item(s) had no answer filled in: they are recorded as errors and count as Poor")
 
 
 @cli.command()
@@ -209,7 +211,7 @@ def visualize(workspace, host, port, no_browser, test_data_dir, groundtruth_dir,
     folders = {"test_data": test_data_dir, "groundtruth": groundtruth_dir, "experiments": experiments_dir,
                "evaluation": evaluations_dir, "reports": reports_dir}
     check_named_folders(workspace, folders)
-    run_visualize(workspace, host=host, port=port, open_browser=not no_browser, folders=folders, echo=click.echo)
+    run_visualize(workspace, host=host, port=port, open_browser=not no_browser, folders=folders, echo=echo)
 
 
 @cli.command("meta-eval")
@@ -256,8 +258,8 @@ def meta_eval(ratings, eval_root, use_case, output, markdown_file, metrics, excl
         output=output,
         markdown=markdown_file,
     )
-    click.echo(run.markdown)
+    echo(run.markdown)
     for path in run.outputs:
-        click.echo(f"wrote {path}")
+        echo(f"wrote {path}")
     if run.failed_judge_calls:
         raise RunFailed(f"{run.failed_judge_calls} judge call(s) failed; run the same command again (answered calls come from the cache)")
