@@ -174,26 +174,17 @@ def live_records(records: list[RatingRecord]) -> list[RatingRecord]:
 
 # --- the spreadsheet ----------------------------------------------------------------------------------------
 
-# A spreadsheet runs a cell that starts with one of these as a formula (CSV injection): such a cell is written
-# with a leading apostrophe, which spreadsheets show as text.
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 SHEET_FIXED = ("unit", "item_id", "fingerprint", "rater", "source", "reference", "output")
 
 
-def safe_cell(text: str) -> str:
-    return "'" + text if text.startswith(FORMULA_STARTS) else text
-
-
 def write_ratings_sheet(path: Path, dimensions: list[str], rows: list[dict[str, str]]) -> None:
-    """One row per output (blank rating columns, one per dimension, and a comment column), every cell safe."""
+    """One row per output (blank rating columns, one per dimension, and a comment column); every cell through
+    safe_text.csv_cell, so no text from an output runs as a formula in a spreadsheet."""
     from gaia_eval.artifacts.store import atomic_write_text
+    from gaia_eval.safe_text import csv_document
 
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\r\n")
-    writer.writerow([*SHEET_FIXED, *dimensions, "comment"])
-    for row in rows:
-        writer.writerow([safe_cell(row.get(name, "")) for name in (*SHEET_FIXED, *dimensions, "comment")])
-    atomic_write_text(Path(path), buffer.getvalue())
+    columns = (*SHEET_FIXED, *dimensions, "comment")
+    atomic_write_text(Path(path), csv_document([columns, *([row.get(name, "") for name in columns] for row in rows)]))
 
 
 @dataclass(frozen=True)
@@ -209,6 +200,7 @@ class SheetRating:
 def read_ratings_sheet(path: Path, dimensions: list[str]) -> list[SheetRating]:
     """The filled rows of a ratings spreadsheet; a bad cell is an InputError naming its line and column."""
     from gaia_eval.artifacts.store import read_text_input
+    from gaia_eval.safe_text import csv_uncell
 
     path = Path(path)
     reader = csv.DictReader(io.StringIO(read_text_input(path)))
@@ -237,10 +229,11 @@ def read_ratings_sheet(path: Path, dimensions: list[str]) -> list[SheetRating]:
                     fix=f"write a whole number from {SCALE[0]} to {SCALE[1]}, or leave the cell blank",
                 )
             values[dimension] = value
-        unit = (record.get("unit") or "").strip()
+        unit = csv_uncell((record.get("unit") or "").strip())
         if values and not unit:
             raise InputError("is empty", file=f"{path}:{line}", field="unit", fix="keep the unit column as written")
         if values:
-            out.append(SheetRating(line, unit, (record.get("fingerprint") or "").strip(),
-                                   (record.get("rater") or "").strip(), values, (record.get("comment") or "").strip()))
+            out.append(SheetRating(line, unit, csv_uncell((record.get("fingerprint") or "").strip()),
+                                   csv_uncell((record.get("rater") or "").strip()), values,
+                                   csv_uncell((record.get("comment") or "").strip())))
     return out

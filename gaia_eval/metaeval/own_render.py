@@ -5,6 +5,7 @@ pairwise preferences each scorer reproduces, and each rater's consistency on rep
 from __future__ import annotations
 
 from gaia_eval.artifacts.metaeval import MetaEvaluation, ScorerAgreement
+from gaia_eval.safe_text import markdown_text
 
 
 def _num(value: float | None) -> str:
@@ -23,8 +24,8 @@ def own_markdown(result: MetaEvaluation) -> str:
     lines = [
         "# Your ratings against gaia-eval's scores",
         "",
-        f"`{result.ratings_file}`: {result.n_summaries} rated outputs of {result.n_items} items × {result.n_systems} "
-        f"models, by {len(result.raters)} rater(s) ({', '.join(result.raters)})"
+        f"{markdown_text(result.ratings_file)}: {result.n_summaries} rated outputs of {result.n_items} items × {result.n_systems} "
+        f"models, by {len(result.raters)} rater(s) ({', '.join(markdown_text(r) for r in result.raters)})"
         + (f"; {result.stale_ratings} rating(s) of outputs that changed since were left out (stale)" if result.stale_ratings else "")
         + ".",
         "Output level: Kendall τ between each score and your rating over every rated output, with a 95 % bootstrap "
@@ -62,7 +63,7 @@ def own_markdown(result: MetaEvaluation) -> str:
     if result.rater_consistency:
         lines += ["## Rater consistency (the same output shown twice)", "", "| Rater | Pairs | Same rating | Within one |", "|---|---|---|---|"]
         for c in result.rater_consistency:
-            lines.append(f"| {c.rater} | {c.pairs} | {_num(c.exact)} | {_num(c.within_one)} |")
+            lines.append(f"| {markdown_text(c.rater)} | {c.pairs} | {_num(c.exact)} | {_num(c.within_one)} |")
         lines.append("")
     if result.notes:
         lines += ["Notes:", ""] + [f"- {note}" for note in result.notes] + [""]
