@@ -257,6 +257,7 @@ def meta_eval(ratings, eval_root, use_case, output, markdown_file, metrics, excl
         judge=judge,
         output=output,
         markdown=markdown_file,
+        echo=lambda line: echo(line, err=True),  # progress on stderr: stdout is the markdown table
     )
     echo(run.markdown)
     for path in run.outputs:
