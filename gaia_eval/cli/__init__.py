@@ -5,6 +5,9 @@ an SDK or a scorer until it runs."""
 from __future__ import annotations
 
 from gaia_eval.cli import pipeline, tools  # noqa: F401  (registers the commands on the group)
+from gaia_eval.cli.examples import add_examples
 from gaia_eval.cli.group import cli, main
+
+add_examples(cli)
 
 __all__ = ["cli", "main"]

@@ -174,7 +174,8 @@ def create_template(input_path, use_case, fmt, output_dir, name, model, include_
     from gaia_eval.stages.response_template import run_create_response_template
 
     path = run_create_response_template(
-        input_path, output_dir, use_case=use_case, fmt=fmt, name=name, model=model, include_groundtruth=include_groundtruth
+        input_path, output_dir, use_case=use_case, fmt=fmt, name=name, model=model, include_groundtruth=include_groundtruth,
+        warn=lambda message: echo(f"warning: {message}", err=True),
     )
     echo(f"wrote {path}")
     echo(f"  paste the responses into `response`, then: gaia-eval eval -f {path} -o evaluation")
@@ -246,6 +247,7 @@ def meta_eval(ratings, output, markdown_file, metrics, exclude_systems, judge_sp
         judge=judge,
         output=output,
         markdown=markdown_file,
+        echo=lambda line: echo(line, err=True),  # progress on stderr: stdout is the markdown table
     )
     echo(run.markdown)
     for path in run.outputs:

@@ -461,6 +461,10 @@ def run_eval(
                 if judge is not None:
                     remove_journal(judge_journal_path(out))
                 continue
+            if judge is not None and existing is None and not judge_journal_path(out).exists() and any(
+                item.status == "ok" for item in exp.items
+            ):
+                judge.check_key()  # no earlier sample to reuse, so a call will be made: fail before scoring anything
             before = Freshness.STALE if state is Freshness.CURRENT else state
             seen = _Seen()
             if judge is None:
