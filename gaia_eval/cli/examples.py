@@ -31,7 +31,11 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "bench": ("gaia-eval bench arithmetic --runner builtin:calculator",),
     "check-answer": ("gaia-eval check-answer 1927 'FINAL ANSWER: 1,927'",),
     "visualize": ("gaia-eval visualize --workspace quickstart --port 0",),
-    "meta-eval": ("gaia-eval meta-eval ratings.jsonl --exclude-system A -o evaluation/meta_eval.json",),
+    "meta-eval": (
+        "gaia-eval meta-eval ratings.jsonl --exclude-system A -o evaluation/meta_eval.json",
+        "gaia-eval meta-eval --evaluations evaluation -u summarization",
+    ),
+    "annotate": ("gaia-eval annotate -e evaluation -u summarization --rater alice --size 30",),
 }
 
 
