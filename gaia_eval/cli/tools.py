@@ -38,12 +38,17 @@ def import_groundtruth(files, output_dir, id_field, source_field, source_file, r
 @cli.command("import-outputs")
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["experiments"], help="Folder to write into.")
-@click.option("-g", "--groundtruth", type=click.Path(path_type=Path), default=None, help="Consolidated ground truth giving each item's source text (when the rows have no source column).")
-def import_outputs(file, output_dir, groundtruth) -> None:
-    """Import many systems' outputs (item_id, system, output; optional source, input_tokens, output_tokens, cost_usd, latency_s): one experiment per system, scored by `eval -g`."""
+@click.option("-g", "--groundtruth", type=click.Path(path_type=Path), default=None, help="Consolidated ground truth from import-groundtruth: sets the use case and gives each item's source text (when the rows have no source column) and, for qa, its expected answer.")
+@click.option("--use-case", type=click.Choice(["summarization", "email", "qa"]), default=None, help="What the outputs are, when -g does not say it  [default: summarization].")
+def import_outputs(file, output_dir, groundtruth, use_case) -> None:
+    """Import many systems' outputs (item_id, system, output; optional source, input_tokens, output_tokens, cost_usd, latency_s): one experiment per system, scored by `eval -g`.
+
+    Answers to imported questions are keyed by question id: `ES2009b#q01` is question q01 of item ES2009b in
+    `-g consolidated_qa_groundtruth.json`.
+    """
     from gaia_eval.stages.import_data import run_import_outputs
 
-    print_summary(run_import_outputs(file, output_dir, groundtruth=groundtruth), show_outputs=True)
+    print_summary(run_import_outputs(file, output_dir, groundtruth=groundtruth, use_case=use_case), show_outputs=True)
 
 
 @cli.command(cls=ListOptionsCommand, list_options=("--styles",))
