@@ -10,6 +10,7 @@ from __future__ import annotations
 from gaia_eval.lazy import lazy_exports
 _LAZY = {
     "rating_band": "grading",
+    "rate": "grading",
     "not_applicable": "grading",
     "REFERENCE_CRITERIA": "grading",
     "rouge_scores": "freetext",
