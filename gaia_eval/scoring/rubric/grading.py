@@ -30,9 +30,10 @@ from gaia_eval.scoring.rubric.weights import criterion_weights
 # evaluations made under an older rubric are recomputed instead of being compared with new ones.
 # 2: the overall rating is the band of the grade (85/67/34); 3: N/A criteria, free-text references; 4: qa answers
 # read with their question; 5: free-text consistency reads narration and spoken numbers, source coverage ignores
-# repeated speaker labels, a short source allows a summary of 50 words; 6: free-text criteria weighted by
-# weights fit on human ratings (data/freetext_weights.json), degenerate outputs (degenerate.py) Poor on every criterion
-RUBRIC_VERSION = "6"
+# repeated speaker labels, a short source allows a summary of 50 words; 6: a qa answer whose reference is prose
+# is scored with the free-text criteria (long-form answers), not the short-answer matcher; 7: free-text criteria
+# weighted by weights fit on human ratings (data/freetext_weights.json), degenerate outputs (degenerate.py) Poor
+RUBRIC_VERSION = "7"
 
 POINTS: dict[str, int] = {"Excellent": 4, "Good": 3, "Fair": 2, "Poor": 1}
 
@@ -373,9 +374,10 @@ def _ratings_of(item: ItemEvaluation, criteria: list[str]) -> list[tuple[str, st
 
 def _weighted_points(item: ItemEvaluation, criteria: list[str]) -> tuple[float, float]:
     """(sum of weight x (points - 1), sum of weights) over the item's applicable ratings (weights.py: the free-text
-    criteria's fitted weights, summing to 1 per item; every other criterion 1.0)."""
+    criteria's fitted weights, summing to 1 per item, for a summary's free-text criteria (source_coverage among
+    them; a long-form qa answer has none); every other criterion 1.0)."""
     ratings = {c: r for c, r, _ in _ratings_of(item, criteria) if r != NOT_APPLICABLE}
-    weights = criterion_weights(ratings)
+    weights = criterion_weights(ratings, learned="source_coverage" in criteria)
     return sum(weights[c] * (POINTS[r] - 1) for c, r in ratings.items()), sum(weights.values())
 
 
@@ -389,7 +391,8 @@ def aggregate(
     items: list[ItemEvaluation], criteria: list[str], use_case: str
 ) -> tuple[list[CriterionSummary], Grade]:
     """Per-criterion rating counts and mean values, and the model's grade. Errored items are Poor on every
-    criterion, count 0 in mean_value and fail in the qa pass rate (passed / all items)."""
+    criterion, count 0 in mean_value and fail in the qa pass rate (passed / items with a pass/fail:
+    long-form answers have none)."""
     per_criterion: dict[str, dict[str, int]] = {c: {r: 0 for r in RATINGS} for c in criteria}
     not_applicable_counts: dict[str, int] = {c: 0 for c in criteria}
     value_sums: dict[str, float] = {c: 0.0 for c in criteria}
@@ -418,6 +421,11 @@ def aggregate(
     score = points * 100 / (3 * weight) if weight else 0.0
     n_not_applicable = sum(not_applicable_counts.values())
     passed = sum(1 for item in items if item.status == "scored" and item.passed) if use_case == "qa" else None
+    # Long-form answers have no pass/fail: the pass rate is over the items that have one (errors fail), and
+    # there is none when every answered item is long-form.
+    verdicts = sum(1 for item in items if item.status == "error" or item.passed is not None)
+    if passed is not None and verdicts < len(items) and not any(i.status == "scored" and i.passed is not None for i in items):
+        passed = None
     grade = Grade(
         quality_score=score,
         overall_rating=rating_band(score),
@@ -425,7 +433,7 @@ def aggregate(
         n_ratings=sum(totals.values()),
         n_items=len(items),
         n_errors=sum(1 for item in items if item.status == "error"),
-        pass_rate=(passed / len(items) if items else 0.0) if passed is not None else None,
+        pass_rate=(passed / verdicts if verdicts else 0.0) if passed is not None else None,
         passed=passed,
     )
     return summaries, grade
@@ -484,7 +492,8 @@ def rubric_markdown() -> str:
         "that is not a summary (empty, under 3 words, a repetition loop, cut off mid-sentence, transcript speech, "
         "a verbatim copy of a source of 60+ words) is Poor on every criterion. Overall rating, "
         "from the grade rounded to a whole number: 85–100 Excellent, 67–84 Good, 34–66 Fair, 0–33 Poor. QA pass "
-        "rate = passed / all items (failed items count as not passed)."
+        "rate = passed / the items that have a pass/fail (failed items count as not passed; a long-form answer has "
+        "none)."
     ]
     return "\n".join(lines) + "\n"
 

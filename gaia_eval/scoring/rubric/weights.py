@@ -5,7 +5,8 @@ ratings) by `tests/perf/fit_freetext_weights.py`; and the weighted grade of one 
 A free-text item's grade is the weighted mean of its criteria's rating points (Excellent 4 .. Poor 1), mapped to
 0..100 as the rubric's formula maps them; criteria that are N/A drop out and the others' weights are renormalized.
 With a reference the `with_reference` weights apply, from the source alone the `source_only` ones. Every other
-use case weighs its criteria equally (the reference tool's formula, unchanged).
+use case weighs its criteria equally (the reference tool's formula, unchanged), and so does a long-form qa answer
+(scored with four of the free-text criteria, never fit on its own ratings).
 """
 
 from __future__ import annotations
@@ -36,13 +37,13 @@ def _free_text_criteria() -> frozenset[str]:
     return frozenset(weight_set("with_reference")) | frozenset(weight_set("source_only"))
 
 
-def criterion_weights(applicable: Iterable[str]) -> dict[str, float]:
-    """The weight of each applicable criterion of one item, summing to 1 for a free-text item (every criterion
-    1.0 otherwise). Criteria outside the free-text set weigh 0 beside free-text ones (an errored free-text item
+def criterion_weights(applicable: Iterable[str], learned: bool = True) -> dict[str, float]:
+    """The weight of each applicable criterion of one item, summing to 1 for a free-text summary (every criterion
+    1.0 otherwise, and with `learned` False: a long-form qa answer, whose criteria were not fit on ratings). Criteria outside the free-text set weigh 0 beside free-text ones (an errored free-text item
     rates its N/A list criteria Poor too); a set whose applicable weights are all 0 falls back to equal weights."""
     applicable = list(dict.fromkeys(applicable))
     free = [c for c in applicable if c in _free_text_criteria()]
-    if not free:
+    if not free or not learned:
         return {c: 1.0 for c in applicable}
     chosen = weight_set("with_reference" if any(c in REFERENCE_READING for c in free) else "source_only")
     raw = {c: float(chosen.get(c, 0.0)) for c in free}
