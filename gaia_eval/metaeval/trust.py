@@ -73,7 +73,7 @@ def packaged_trust() -> list[dict[str, Any]]:
     """The free-text grade's own measured agreement, from the weights file's provenance (held-out figures per
     dataset), for a report whose folder holds no meta-evaluation of the user's own: one entry per grade (with a
     reference, from the source only) and dataset, with the length baseline beside it."""
-    from gaia_eval.scoring.rubric.weights import weights_file
+    from gaia_eval.scoring.rubric import weights_file
 
     document = weights_file()
     out = []
