@@ -234,17 +234,23 @@ def _comparison(best: Evaluation, other: Evaluation) -> dict[str, Any]:
     }
 
 
+def _long_form(ev: Evaluation) -> bool:
+    """A qa evaluation whose answers were scored as long-form (free-text criteria against reference answers)."""
+    return ev.use_case == "qa" and any(c.criterion in rubric.REFERENCE_CRITERIA for c in ev.criteria)
+
+
 def build_report_data(eval_dir: Path) -> dict[str, Any]:
     eval_dir = Path(eval_dir)
     loaded = _load_evaluations(eval_dir)
     # One section per use case and mode: standalone scores (no ground truth) are on another scale than
     # comparative ones and are never ranked against them.
-    groups: dict[tuple[str, str], list[tuple[Path, Evaluation]]] = defaultdict(list)
+    # Long-form qa answers (scored with the free-text criteria) are on another scale than short ones, too.
+    groups: dict[tuple[str, str, bool], list[tuple[Path, Evaluation]]] = defaultdict(list)
     for path, ev in loaded:
-        groups[(ev.use_case, ev.mode)].append((path, ev))
+        groups[(ev.use_case, ev.mode, _long_form(ev))].append((path, ev))
     sections = []
-    for use_case, mode in sorted(groups, key=lambda k: (list(USE_CASE_TITLES).index(k[0]), k[1])):
-        entries = sorted(groups[(use_case, mode)], key=lambda pe: (-pe[1].grade.quality_score, pe[1].experiment_name))
+    for use_case, mode, long_form in sorted(groups, key=lambda k: (list(USE_CASE_TITLES).index(k[0]), k[1], k[2])):
+        entries = sorted(groups[(use_case, mode, long_form)], key=lambda pe: (-pe[1].grade.quality_score, pe[1].experiment_name))
         rows = [_model_row(p, ev, eval_dir) for p, ev in entries]
         for rank, row in enumerate(rows, 1):
             row["rank"] = rank
@@ -260,7 +266,7 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
                     row_cells.append("—")
                 elif item.status == "error":
                     row_cells.append("error")
-                elif use_case == "qa":
+                elif use_case == "qa" and item.passed is not None:
                     row_cells.append("pass" if item.passed else "fail")
                 else:
                     row_cells.append(f"{rubric.item_points(item, [c.criterion for c in ev.criteria]):.0f}")
@@ -274,7 +280,10 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
         sections.append(
             {
                 "use_case": use_case,
-                "title": USE_CASE_TITLES[use_case] + (" (standalone)" if mode == "standalone" else ""),
+                "title": USE_CASE_TITLES[use_case] + (" (standalone)" if mode == "standalone" else "")
+                + (" — long-form answers" if long_form else ""),
+                "long_form": long_form,
+                "pass_rates": any(r["pass_rate"] is not None for r in rows),
                 "modes": modes,
                 "standalone": "standalone" in modes,
                 "criteria": [{"id": c, "label": rubric.CRITERIA[c].label} for c in criteria],
