@@ -242,9 +242,9 @@ def meta_eval(ratings, eval_root, use_case, output, markdown_file, metrics, excl
         from gaia_eval.stages.meta_eval_own import run_meta_eval_evaluations
 
         own = run_meta_eval_evaluations(eval_root, use_case=use_case, ratings=ratings, output=output)
-        click.echo(own.markdown)
+        echo(own.markdown)
         for path in own.outputs:
-            click.echo(f"wrote {path}")
+            echo(f"wrote {path}")
         return
     if ratings is None:
         raise UsageError("give RATINGS (a .jsonl or .csv of rated summaries), or --evaluations DIR for your own ratings of an evaluation",
