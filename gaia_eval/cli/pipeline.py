@@ -228,6 +228,9 @@ def eval_command(
                         f"above); delete them, or {remake}")
     if summary.empty_responses:
         raise RunFailed("some template responses are empty (listed above) and count as errors; paste them in and run the same command again")
+    if summary.unfilled:
+        raise RunFailed(f"{len(summary.unfilled)} template(s) have no response filled in and were not scored (listed "
+                        "above); paste the responses in and run the same command again")
 
 
 @cli.command()

@@ -46,6 +46,7 @@ class EvalSummary(StageSummary):
     standalone: int = 0
     long_form: int = 0  # qa evaluations whose answers were scored as long-form
     empty_responses: list[str] = field(default_factory=list)  # "<template>: test_id, ..." per template
+    unfilled: list[str] = field(default_factory=list)  # templates with no response at all: not scored
     damaged: list[str] = field(default_factory=list)  # evaluation files left out of the index, with why
 
     def note_mode(self, evaluation: Evaluation) -> None:
@@ -56,6 +57,8 @@ class EvalSummary(StageSummary):
         line = super().line()
         if self.empty_responses:
             line += f"; empty responses (scored as errors): {'; '.join(self.empty_responses)}"
+        if self.unfilled:
+            line += f"; not scored, no response filled in yet: {', '.join(self.unfilled)}"
         return line
 
 
@@ -405,6 +408,11 @@ def run_eval(
     made_from: dict[Path, str] = {}
     for path in files:
         exp, empty, made_from[path] = load_scorable(path, gt_paths[0] if len(gt_paths) == 1 else None)
+        if empty and len(empty) == len(exp.items):
+            # A template nobody has filled in is not a system that scored 0: scoring it would rank it as a
+            # "0.0" model beside the real ones.
+            summary.unfilled.append(path.name)
+            continue
         if empty:
             more = f" and {len(empty) - 2} more" if len(empty) > 2 else ""
             summary.empty_responses.append(f"{path.name}: {', '.join(empty[:2])}{more}")
