@@ -115,6 +115,16 @@ def test_a_csv_template_round_trips_formula_like_cells_and_writes_them_inert(tmp
         [(r.test_id, r.input_text, r.response, r.query) for r in records]
 
 
+def test_an_xml_template_with_a_control_character_in_a_document_reads_back(tmp_path):
+    from gaia_eval.artifacts.response_template import ResponseRecord, ResponseTemplate, read_template, write_template
+
+    record = ResponseRecord(test_id="d1", input_text="page one\x0cpage two\x00", response="")
+    path = tmp_path / "T.template.xml"
+    write_template(path, ResponseTemplate(name="T", use_case="summarization", records=[record], model="manual"))
+    ET.parse(path)
+    assert read_template(path).records[0].input_text == "page one\\x0cpage two\\x00"
+
+
 def test_report_junit_is_valid_xml_with_control_characters_in_ids(hostile_report):
     root = ET.parse(hostile_report / "report.junit.xml").getroot()
     names = [case.get("name") for case in root.iter("testcase")]
