@@ -231,7 +231,8 @@ def visualize(workspace, host, port, allow_hosts, no_browser, test_data_dir, gro
 @click.option("--exclude-system", "exclude_systems", multiple=True, metavar="NAME", help="Leave this system out, e.g. the one whose output is the reference (repeatable).")
 @click.option("--judge", "judge_spec", default=None, metavar="PROVIDER:MODEL", help="Also measure the LLM judge, e.g. anthropic:claude-sonnet-4-5 (one call per summary).")
 @click.option("--judge-base-url", default=None, help="Base URL of the judge's endpoint.")
-def meta_eval(ratings, eval_root, use_case, output, markdown_file, metrics, exclude_systems, judge_spec, judge_base_url) -> None:
+@click.option("--cross-validate", "cross_validate", is_flag=True, help="Also fit the free-text grade's criterion weights on these ratings, cross-validated by document (5 folds), and print the held-out figures of each fold.")
+def meta_eval(ratings, eval_root, use_case, output, markdown_file, metrics, exclude_systems, judge_spec, judge_base_url, cross_validate) -> None:
     """Measure how well each scorer agrees with human ratings (RATINGS.jsonl or .csv): system-level Kendall,
     Spearman and Pearson with bootstrap intervals, summary-level correlation, pairwise accuracy. With
     --evaluations: an evaluation's own scores against your ratings of its outputs (gaia-eval annotate)."""
@@ -265,6 +266,7 @@ def meta_eval(ratings, eval_root, use_case, output, markdown_file, metrics, excl
         output=output,
         markdown=markdown_file,
         echo=lambda line: echo(line, err=True),  # progress on stderr: stdout is the markdown table
+        cross_validate=cross_validate,
     )
     echo(run.markdown)
     for path in run.outputs:
