@@ -172,7 +172,8 @@ def item_view(eval_root: Path, exp_root: Path, use_case: str, item_id: str | Non
         for it in ev.items:
             points[it.item_id].append((ev.experiment_name, rubric.item_points(it, names), it.status))
     spread = {i: (max(p[1] for p in v) - min(p[1] for p in v)) if v else 0.0 for i, v in points.items()}
-    failed = {i: sorted(name for name, score, status in v if status == "error" or score < 34) for i, v in points.items()}
+    failed = {i: sorted(name for name, score, status in v if status == "error" or rubric.rating_band(score) == "Poor")
+              for i, v in points.items()}
     item_id = item_id or ids[0]
     if item_id not in ids:
         return None

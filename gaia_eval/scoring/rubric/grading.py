@@ -28,8 +28,9 @@ from gaia_eval.artifacts.evaluation import (
 # 2: the overall rating is the band of the grade (85/67/34); 3: N/A criteria, free-text references; 4: qa answers
 # read with their question; 5: free-text consistency reads narration and spoken numbers, source coverage ignores
 # repeated speaker labels, a short source allows a summary of 50 words; 6: a qa answer whose reference is prose
-# is scored with the free-text criteria (long-form answers), not the short-answer matcher
-RUBRIC_VERSION = "6"
+# is scored with the free-text criteria (long-form answers), not the short-answer matcher; 7: Fair starts at 33,
+# so a grade made of Fair ratings alone (33.3) is Fair, as one of Good ratings alone (66.7) is Good
+RUBRIC_VERSION = "7"
 
 POINTS: dict[str, int] = {"Excellent": 4, "Good": 3, "Fair": 2, "Poor": 1}
 
@@ -338,8 +339,10 @@ def quality_score(counts: dict[str, int]) -> float:
     return (points - n) * 100 / (3 * n)
 
 
-# The documented bands of the grade (0-100), best first: 85-100 Excellent, 67-84 Good, 34-66 Fair, 0-33 Poor.
-RATING_BANDS: tuple[tuple[int, Rating], ...] = ((85, "Excellent"), (67, "Good"), (34, "Fair"), (0, "Poor"))
+# The documented bands of the grade (0-100), best first: 85-100 Excellent, 67-84 Good, 33-66 Fair, 0-32 Poor. A
+# grade made of one rating alone lands in that rating's band (Good 66.7 -> 67, Fair 33.3 -> 33), so an item rated
+# Fair is in the Fair band wherever an item is banded by its points (the items chart, the viewer).
+RATING_BANDS: tuple[tuple[int, Rating], ...] = ((85, "Excellent"), (67, "Good"), (33, "Fair"), (0, "Poor"))
 
 
 def rating_band(grade: float) -> Rating:
@@ -466,7 +469,7 @@ def rubric_markdown() -> str:
         "Grade: quality_score = ((4E + 3G + 2F + 1P) / N − 1) × 100 / 3 over every rating of every item, where an "
         "item the model failed counts as Poor on every criterion (N includes it) and an N/A rating (the ground "
         "truth gives nothing to check, e.g. no action items in a human reference) is left out of N. Overall rating, "
-        "from the grade rounded to a whole number: 85–100 Excellent, 67–84 Good, 34–66 Fair, 0–33 Poor. QA pass "
+        "from the grade rounded to a whole number: 85–100 Excellent, 67–84 Good, 33–66 Fair, 0–32 Poor. QA pass "
         "rate = passed / the items that have a pass/fail (failed items count as not passed; a long-form answer has "
         "none)."
     ]
