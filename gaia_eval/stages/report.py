@@ -11,7 +11,7 @@ from gaia_eval.artifacts.evaluation import RATINGS, Evaluation, JudgeSummary
 from gaia_eval.artifacts.store import atomic_write_bytes, atomic_write_text, fingerprint_file, read_artifact, write_json
 from gaia_eval.errors import InputError
 from gaia_eval.safe_text import csv_document, markdown_text
-from gaia_eval.metaeval.trust import trust_for
+from gaia_eval.metaeval.trust import packaged_trust, trust_for
 from gaia_eval.scoring import rubric
 from gaia_eval.scoring.judge import criterion_labels
 from gaia_eval.stages.common import StageSummary, check_output_dir
@@ -330,7 +330,9 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
                 "judged": bool(judged),
                 "judge_standalone": any(row["judge"]["standalone"] for row in judged),
                 "judge_criteria": [{"id": cid, "label": label} for cid, label in judge_criteria.items()],
-                "trust": trust_for(eval_dir, use_case, mode),
+                "trust": (trust := trust_for(eval_dir, use_case, mode)),
+                # the free-text grade's agreement measured on public human ratings, until the user's own replaces it
+                "packaged_trust": packaged_trust() if trust is None and "source_coverage" in criteria else None,
                 "groundtruth_origins": sorted({row["groundtruth_origin"] for row in rows}),
             }
         )
