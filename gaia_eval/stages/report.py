@@ -10,8 +10,8 @@ from gaia_eval import cells
 from gaia_eval.artifacts.evaluation import RATINGS, Evaluation, JudgeSummary
 from gaia_eval.artifacts.store import atomic_write_bytes, atomic_write_text, fingerprint_file, read_artifact, write_json
 from gaia_eval.errors import InputError
-from gaia_eval.safe_text import csv_document, markdown_text
 from gaia_eval.metaeval.trust import packaged_trust, trust_for
+from gaia_eval.safe_text import csv_document, markdown_code, markdown_text
 from gaia_eval.scoring import rubric
 from gaia_eval.scoring.judge import criterion_labels
 from gaia_eval.stages.common import StageSummary, check_output_dir
@@ -410,6 +410,7 @@ def render_markdown(data: dict[str, Any]) -> str:
         keep_trailing_newline=True,
         finalize=_md_escape,  # every {{ value }} the template prints is escaped, but our own markdown
     )
+    env.filters["code"] = lambda value: _Markdown(markdown_code(str(value)))  # a path shown as it is
     return env.get_template("report.md.j2").render(data=data, rubric_markdown=_Markdown(rubric.rubric_markdown()))
 
 
