@@ -8,7 +8,7 @@ from typing import Any
 from gaia_eval.artifacts.evaluation import RATINGS
 from gaia_eval.artifacts.store import atomic_write_bytes, atomic_write_text, write_json
 from gaia_eval.reporting.data import build_report_data, load_evaluations
-from gaia_eval.safe_text import csv_document, markdown_text
+from gaia_eval.safe_text import csv_document, markdown_code, markdown_text
 from gaia_eval.scoring import rubric
 from gaia_eval.stages.common import StageSummary, check_output_dir
 from gaia_eval.stages.report.junit import junit_xml
@@ -77,6 +77,7 @@ def render_markdown(data: dict[str, Any]) -> str:
         keep_trailing_newline=True,
         finalize=_md_escape,  # every {{ value }} the template prints is escaped, but our own markdown
     )
+    env.filters["code"] = lambda value: _Markdown(markdown_code(str(value)))  # a path shown as it is
     return env.get_template("report.md.j2").render(data=data, rubric_markdown=_Markdown(rubric.rubric_markdown()))
 
 
