@@ -141,7 +141,7 @@ def judge_experiments(
         )
         journal = judge_batch_journal(targets)
         provider = with_cache(with_batch(create_provider(provider_settings), provider_settings, journal,
-                                         f"judge {settings.spec}"), provider_settings)
+                                         f"judge {settings.spec}"), provider_settings, refresh=not reuse)
         run_async(_run(jobs, settings, provider, reuse, show_progress))
     outcomes = [_outcome(t, settings) for t in targets]
     if targets and all(o.complete for o in outcomes):  # a failed sample keeps its batch journaled for the retry
