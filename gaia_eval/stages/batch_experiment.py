@@ -43,6 +43,7 @@ from gaia_eval.concurrency import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT_S,
     RetryPolicy,
+    close_all,
     map_concurrent,
     run_async,
 )
@@ -383,11 +384,8 @@ async def _run_plans(
         await map_concurrent(work, worker, limit=total_limit, on_result=on_result)
     finally:
         progress.close()
-        for plan in plans:
-            if plan.journal is not None:
-                plan.journal.close()
-        for provider in providers.values():
-            await provider.aclose()
+        await close_all(*(plan.journal.close for plan in plans if plan.journal is not None),
+                        *(provider.aclose for provider in providers.values()))
 
 
 def _finish(plan: _Plan, workload: Workload) -> None:
