@@ -3,6 +3,7 @@ each agrees with the human ratings (see gaia_eval.metaeval); write the result as
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -51,6 +52,7 @@ def run_meta_eval(
     judge: JudgeSettings | None = None,
     output: Path | None = None,
     markdown: Path | None = None,
+    echo: Callable[[str], None] = lambda _line: None,
 ) -> MetaEvalRun:
     """Load and validate `ratings`, score every output, correlate each scorer with each human dimension. Writes
     `output` (JSON) and the markdown to `markdown`, or next to `output` as .md, when given."""
@@ -65,7 +67,7 @@ def run_meta_eval(
     rows = _keep_systems(load_ratings(ratings), exclude, ratings)
     failed_calls = 0
     judge_names = [m for m in (metrics or []) if m.startswith("judge:")]
-    table = score_rows(rows, [m for m in metrics or [] if not m.startswith("judge:")] or None)
+    table = score_rows(rows, [m for m in metrics or [] if not m.startswith("judge:")] or None, echo=echo)
     if judge_names and judge is None:
         raise UsageError(f"--metrics {judge_names[0]} needs --judge", fix="add --judge PROVIDER:MODEL")
     if judge is not None:
@@ -75,6 +77,8 @@ def run_meta_eval(
             scores, notes, failed_calls = judge_scores(rows, judge)
             table.values.update(scores)
             table.notes += notes
+    echo(f"meta-eval: correlating {len(table.values)} scorers with the human ratings "
+         f"({stats.BOOTSTRAP_RESAMPLES:,} bootstrap resamples each)")
     grid, dimensions, results = analysis.compare(rows, table.values)
     result = MetaEvaluation(
         inputs={

@@ -27,8 +27,9 @@ from gaia_eval.artifacts.evaluation import (
 # evaluations made under an older rubric are recomputed instead of being compared with new ones.
 # 2: the overall rating is the band of the grade (85/67/34); 3: N/A criteria, free-text references; 4: qa answers
 # read with their question; 5: free-text consistency reads narration and spoken numbers, source coverage ignores
-# repeated speaker labels, a short source allows a summary of 50 words
-RUBRIC_VERSION = "5"
+# repeated speaker labels, a short source allows a summary of 50 words; 6: a qa answer whose reference is prose
+# is scored with the free-text criteria (long-form answers), not the short-answer matcher
+RUBRIC_VERSION = "6"
 
 POINTS: dict[str, int] = {"Excellent": 4, "Good": 3, "Fair": 2, "Poor": 1}
 
@@ -379,7 +380,8 @@ def aggregate(
     items: list[ItemEvaluation], criteria: list[str], use_case: str
 ) -> tuple[list[CriterionSummary], Grade]:
     """Per-criterion rating counts and mean values, and the model's grade. Errored items are Poor on every
-    criterion, count 0 in mean_value and fail in the qa pass rate (passed / all items)."""
+    criterion, count 0 in mean_value and fail in the qa pass rate (passed / items with a pass/fail:
+    long-form answers have none)."""
     per_criterion: dict[str, dict[str, int]] = {c: {r: 0 for r in RATINGS} for c in criteria}
     not_applicable_counts: dict[str, int] = {c: 0 for c in criteria}
     value_sums: dict[str, float] = {c: 0.0 for c in criteria}
@@ -405,6 +407,11 @@ def aggregate(
     totals = {r: sum(per_criterion[c][r] for c in criteria) for r in RATINGS}
     n_not_applicable = sum(not_applicable_counts.values())
     passed = sum(1 for item in items if item.status == "scored" and item.passed) if use_case == "qa" else None
+    # Long-form answers have no pass/fail: the pass rate is over the items that have one (errors fail), and
+    # there is none when every answered item is long-form.
+    verdicts = sum(1 for item in items if item.status == "error" or item.passed is not None)
+    if passed is not None and verdicts < len(items) and not any(i.status == "scored" and i.passed is not None for i in items):
+        passed = None
     grade = Grade(
         quality_score=quality_score(totals),
         overall_rating=overall_rating(totals),
@@ -412,7 +419,7 @@ def aggregate(
         n_ratings=sum(totals.values()),
         n_items=len(items),
         n_errors=sum(1 for item in items if item.status == "error"),
-        pass_rate=(passed / len(items) if items else 0.0) if passed is not None else None,
+        pass_rate=(passed / verdicts if verdicts else 0.0) if passed is not None else None,
         passed=passed,
     )
     return summaries, grade
@@ -460,6 +467,7 @@ def rubric_markdown() -> str:
         "item the model failed counts as Poor on every criterion (N includes it) and an N/A rating (the ground "
         "truth gives nothing to check, e.g. no action items in a human reference) is left out of N. Overall rating, "
         "from the grade rounded to a whole number: 85–100 Excellent, 67–84 Good, 34–66 Fair, 0–33 Poor. QA pass "
-        "rate = passed / all items (failed items count as not passed)."
+        "rate = passed / the items that have a pass/fail (failed items count as not passed; a long-form answer has "
+        "none)."
     ]
     return "\n".join(lines) + "\n"
