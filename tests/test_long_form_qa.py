@@ -158,3 +158,28 @@ def test_use_case_that_contradicts_the_ground_truth_is_refused(tmp_path: Path, q
     result = _run("import-outputs", str(_rows(tmp_path / "a.jsonl", rows)), "-g", str(qa_gt), "--use-case", "summarization",
                   "-o", str(tmp_path / "exp"))
     assert result.exit_code == 2 and "holds qa ground truth but --use-case is summarization" in result.output
+
+
+def test_long_form_answers_are_judged_when_asked_against_the_whole_reference_answer(
+    fake_llm, tmp_path: Path, qa_gt: Path, monkeypatch
+) -> None:
+    from gaia_eval.artifacts.evaluation import Evaluation
+    from gaia_eval.artifacts.store import read_artifact
+    from gaia_eval.scoring.judge.criteria import COMPARATIVE_QA
+    from gaia_eval.stages.eval import run_eval
+    from tests.fakeserver import last_user_text
+    from tests.test_judge import judge_responder, judge_settings
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-openai")
+    fake_llm.responder = judge_responder
+    answers = _answers()
+    rows = [{"item_id": f"{MEETING}#q{n:02d}", "system": "human", "output": a} for n, a in enumerate(answers, 1)]
+    assert _run("import-outputs", str(_rows(tmp_path / "a.jsonl", rows)), "-g", str(qa_gt), "-o", str(tmp_path / "exp")).exit_code == 0
+    run_eval(experiment_dir=tmp_path / "exp", output_dir=tmp_path / "ev", judge=judge_settings(fake_llm))
+    ev = read_artifact(tmp_path / "ev" / "human.experiment.eval.json", Evaluation)
+    prompts = [last_user_text(r["body"]) for r in fake_llm.requests]
+    assert len(prompts) == len(answers) and all("<expected_answer>" in p for p in prompts)
+    assert any(answers[0] in p for p in prompts)  # the whole paragraph, not a short answer
+    assert ev.judge is not None and [c.criterion for c in ev.judge.criteria] == [c.id for c in COMPARATIVE_QA]
+    versus = ev.judge.judge_vs_rubric
+    assert versus is not None and versus.criteria == {"completeness": "content_coverage", "faithfulness": "source_consistency"}

@@ -10,6 +10,10 @@ from __future__ import annotations
 from gaia_eval.lazy import lazy_exports
 _LAZY = {
     "rating_band": "grading",
+    "rate": "grading",
+    "weights_file": "weights",
+    "weight_set": "weights",
+    "degenerate_reason": "degenerate",
     "not_applicable": "grading",
     "REFERENCE_CRITERIA": "grading",
     "rouge_scores": "freetext",

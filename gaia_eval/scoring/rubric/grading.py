@@ -4,6 +4,8 @@ Excellent/Good/Fair/Poor, and the grade of a model computed from those ratings.
 Grade (the reference tool's formula, with its defect fixed): quality_score = ((4E + 3G + 2F + 1P) / N - 1) * 100 / 3
 over every rating of every item, where an item the model failed (status "error") counts as Poor on every criterion;
 the reference left failed items out of N, so a model failing 9 of 10 items could score 100 %.
+Free-text summaries (mode "reference") weigh their criteria by weights fit on human ratings (weights.py): their
+grade is the mean over items of each item's weighted mean of points, on the same 0..100 scale.
 """
 
 from __future__ import annotations
@@ -22,14 +24,18 @@ from gaia_eval.artifacts.evaluation import (
     ItemEvaluation,
     Rating,
 )
+from gaia_eval.scoring.rubric.weights import criterion_weights
 
 # Bump on any change to a threshold, a measure or the tokenizer: it is part of the eval fingerprint, so
 # evaluations made under an older rubric are recomputed instead of being compared with new ones.
 # 2: the overall rating is the band of the grade (85/67/34); 3: N/A criteria, free-text references; 4: qa answers
 # read with their question; 5: free-text consistency reads narration and spoken numbers, source coverage ignores
 # repeated speaker labels, a short source allows a summary of 50 words; 6: a qa answer whose reference is prose
-# is scored with the free-text criteria (long-form answers), not the short-answer matcher
-RUBRIC_VERSION = "6"
+# is scored with the free-text criteria (long-form answers), not the short-answer matcher; 7: free-text criteria
+# weighted by weights fit on human ratings (data/freetext_weights.json), degenerate outputs (degenerate.py) Poor;
+# 8: Fair starts at 33, so a grade made of Fair ratings alone (33.3) is Fair, as one of Good ratings alone (66.7)
+# is Good
+RUBRIC_VERSION = "8"
 
 POINTS: dict[str, int] = {"Excellent": 4, "Good": 3, "Fair": 2, "Poor": 1}
 
@@ -338,8 +344,10 @@ def quality_score(counts: dict[str, int]) -> float:
     return (points - n) * 100 / (3 * n)
 
 
-# The documented bands of the grade (0-100), best first: 85-100 Excellent, 67-84 Good, 34-66 Fair, 0-33 Poor.
-RATING_BANDS: tuple[tuple[int, Rating], ...] = ((85, "Excellent"), (67, "Good"), (34, "Fair"), (0, "Poor"))
+# The documented bands of the grade (0-100), best first: 85-100 Excellent, 67-84 Good, 33-66 Fair, 0-32 Poor. A
+# grade made of one rating alone lands in that rating's band (Good 66.7 -> 67, Fair 33.3 -> 33), so an item rated
+# Fair is in the Fair band wherever an item is banded by its points (the items chart, the viewer).
+RATING_BANDS: tuple[tuple[int, Rating], ...] = ((85, "Excellent"), (67, "Good"), (33, "Fair"), (0, "Poor"))
 
 
 def rating_band(grade: float) -> Rating:
@@ -368,12 +376,19 @@ def _ratings_of(item: ItemEvaluation, criteria: list[str]) -> list[tuple[str, st
     return [(c, by_id[c].rating, by_id[c].value) for c in criteria]
 
 
+def _weighted_points(item: ItemEvaluation, criteria: list[str]) -> tuple[float, float]:
+    """(sum of weight x (points - 1), sum of weights) over the item's applicable ratings (weights.py: the free-text
+    criteria's fitted weights, summing to 1 per item, for a summary's free-text criteria (source_coverage among
+    them; a long-form qa answer has none); every other criterion 1.0)."""
+    ratings = {c: r for c, r, _ in _ratings_of(item, criteria) if r != NOT_APPLICABLE}
+    weights = criterion_weights(ratings, learned="source_coverage" in criteria)
+    return sum(weights[c] * (POINTS[r] - 1) for c, r in ratings.items()), sum(weights.values())
+
+
 def item_points(item: ItemEvaluation, criteria: list[str]) -> float:
-    """The item's score on the quality_score scale (0..100): the mean of its ratings, errors as Poor."""
-    ratings = [r for r in _ratings_of(item, criteria) if r[1] != NOT_APPLICABLE]
-    if not ratings:
-        return 0.0
-    return (sum(POINTS[r] for _, r, _ in ratings) / len(ratings) - 1) * 100 / 3
+    """The item's score on the quality_score scale (0..100): the (weighted) mean of its ratings, errors as Poor."""
+    points, weight = _weighted_points(item, criteria)
+    return points * 100 / (3 * weight) if weight else 0.0
 
 
 def aggregate(
@@ -405,6 +420,9 @@ def aggregate(
         for c in criteria
     ]
     totals = {r: sum(per_criterion[c][r] for c in criteria) for r in RATINGS}
+    weighted = [_weighted_points(item, criteria) for item in items]
+    points, weight = sum(p for p, _ in weighted), sum(w for _, w in weighted)
+    score = points * 100 / (3 * weight) if weight else 0.0
     n_not_applicable = sum(not_applicable_counts.values())
     passed = sum(1 for item in items if item.status == "scored" and item.passed) if use_case == "qa" else None
     # Long-form answers have no pass/fail: the pass rate is over the items that have one (errors fail), and
@@ -413,8 +431,8 @@ def aggregate(
     if passed is not None and verdicts < len(items) and not any(i.status == "scored" and i.passed is not None for i in items):
         passed = None
     grade = Grade(
-        quality_score=quality_score(totals),
-        overall_rating=overall_rating(totals),
+        quality_score=score,
+        overall_rating=rating_band(score),
         counts={**totals, **({NOT_APPLICABLE: n_not_applicable} if n_not_applicable else {})},
         n_ratings=sum(totals.values()),
         n_items=len(items),
@@ -443,6 +461,12 @@ def bootstrap_ci(
     return low, high
 
 
+def _weights_text(name: str) -> str:
+    from gaia_eval.scoring.rubric.weights import weight_set
+
+    return ", ".join(f"{CRITERIA[c].label.lower()} {w:g}" for c, w in weight_set(name).items() if w > 0)
+
+
 def rubric_markdown() -> str:
     """The rubric as markdown tables (one per mode) for the README and the report: measure and thresholds."""
     titles = {
@@ -465,9 +489,15 @@ def rubric_markdown() -> str:
     lines += [
         "Grade: quality_score = ((4E + 3G + 2F + 1P) / N − 1) × 100 / 3 over every rating of every item, where an "
         "item the model failed counts as Poor on every criterion (N includes it) and an N/A rating (the ground "
-        "truth gives nothing to check, e.g. no action items in a human reference) is left out of N. Overall rating, "
-        "from the grade rounded to a whole number: 85–100 Excellent, 67–84 Good, 34–66 Fair, 0–33 Poor. QA pass "
+        "truth gives nothing to check, e.g. no action items in a human reference) is left out of N. Free-text "
+        "summaries weigh their criteria instead (weights fit on human ratings, gaia_eval/data/freetext_weights.json: "
+        f"with a reference {_weights_text('with_reference')}; from the source only {_weights_text('source_only')}): "
+        "their grade is the mean over items of each item's weighted mean of points on the same scale, and an output "
+        "that is not a summary (empty, under 3 words, a repetition loop, cut off mid-sentence, transcript speech, "
+        "a verbatim copy of a source of 60+ words) is Poor on every criterion. Overall rating, "
+        "from the grade rounded to a whole number: 85–100 Excellent, 67–84 Good, 33–66 Fair, 0–32 Poor. QA pass "
         "rate = passed / the items that have a pass/fail (failed items count as not passed; a long-form answer has "
         "none)."
     ]
     return "\n".join(lines) + "\n"
+

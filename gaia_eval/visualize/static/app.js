@@ -133,7 +133,8 @@ async function dashboard() {
   if (!data.use_cases.length) m.append(el("p", { class: "muted" }, "No evaluation files yet: run gaia-eval eval."));
   for (const uc of data.use_cases) {
     const table = el("table", { class: "dash", "data-use-case": uc.use_case });
-    const qa = uc.use_case === "qa";
+    // Long-form answers have no pass/fail: the column shows only where some model has a pass rate.
+    const qa = uc.use_case === "qa" && uc.models.some((r) => r.pass_rate !== null && r.pass_rate !== undefined);
     const cols = [
       { key: "experiment_name", label: "Experiment" }, { key: "model", label: "Model" },
       { key: "grade", label: "Grade (95 % CI)", num: 1 }, { key: "grade", label: "Rating" },
@@ -232,7 +233,8 @@ function sideBySide(d) {
   return grid;
 }
 
-const bandOf = (score) => (Math.round(score) >= 85 ? "Excellent" : Math.round(score) >= 67 ? "Good" : Math.round(score) >= 34 ? "Fair" : "Poor");
+// The documented bands on the score rounded half up to a whole number, as rubric.rating_band does.
+const bandOf = (score) => { const w = Math.floor(score + 0.5); return w >= 85 ? "Excellent" : w >= 67 ? "Good" : w >= 33 ? "Fair" : "Poor"; };
 
 async function evalPage(rel) {
   const d = await api("/api/file?root=evaluation&path=" + encodeURIComponent(rel));
