@@ -174,3 +174,33 @@ def test_every_command_help_ends_with_an_example_that_parses():
             words = shlex.split(example)
             assert words[:2] == ["gaia-eval", name], example
             command.make_context(name, words[2:])  # raises on an unknown option or a missing argument
+
+
+def test_a_template_nobody_filled_in_is_not_scored_so_it_never_ranks_as_a_model(tmp_path: Path):
+    """Empty templates evaluated into evaluation/ ranked as "0.0" models in the main report."""
+    import json
+
+    from click.testing import CliRunner
+
+    from gaia_eval.cli import cli
+
+    runner = CliRunner()
+    assert runner.invoke(cli, ["generate", "--meeting-transcript", "-o", str(tmp_path / "docs"), "--meeting-types",
+                               "standup", "--quiet"]).exit_code == 0
+    assert runner.invoke(cli, ["groundtruth", "-d", str(tmp_path / "docs"), "-u", "qa", "-o", str(tmp_path / "gt"),
+                               "--quiet"]).exit_code == 0
+    templates = tmp_path / "templates"
+    for name in ("Empty", "Acme"):
+        made = runner.invoke(cli, ["create-template", "-d", str(tmp_path / "gt"), "-u", "qa", "--name", name, "-o",
+                                   str(templates)])
+        assert made.exit_code == 0, made.output
+    acme = templates / "Acme.template.json"
+    data = json.loads(acme.read_text())
+    for record in data["records"]:
+        record["response"] = "Dana"
+    acme.write_text(json.dumps(data))
+    result = runner.invoke(cli, ["eval", "-d", str(templates), "-o", str(tmp_path / "ev")])
+    assert result.exit_code == 1
+    assert "not scored, no response filled in yet: Empty.template.json" in result.output
+    assert "1 template(s) have no response filled in and were not scored" in result.output
+    assert [p.name for p in (tmp_path / "ev").glob("*.eval.json")] == ["Acme.experiment.eval.json"]

@@ -96,7 +96,7 @@ class Grade(Strict):
     n_ratings: int
     n_items: int
     n_errors: int
-    pass_rate: float | None = None  # qa: passed / all items (errored items fail)
+    pass_rate: float | None = None  # qa: passed / items with a pass/fail (errored items fail; long-form answers have none)
     passed: int | None = None
 
 

@@ -65,7 +65,7 @@ def _pick_baseline(
         return None
     loaded = load_baseline(path)
     # Refused before running: an LLM run against a baseline it cannot be compared with is wasted money.
-    check_fingerprint(loaded, suite.fingerprint, path)
+    check_fingerprint(loaded, suite.fingerprint, path, suite.name)
     return loaded, path
 
 

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from gaia_eval.cli.group import DEFAULTS, cli
+from gaia_eval.safe_text import echo
 
 USE_CASES = click.Choice(["summarization", "qa", "email"])
 
@@ -40,4 +41,4 @@ def annotate(rater, use_case, eval_root, experiments_dir, size, seed, dimensions
 
     opened = open_session(eval_root, rater=rater, use_case=use_case, mode="pairwise" if pairwise else "single",
                           size=size, seed=seed, dimensions=dimensions, ratings=ratings_file, experiments_dir=experiments_dir)
-    run_annotate(opened, port=port, open_browser=not no_browser, echo=click.echo)
+    run_annotate(opened, port=port, open_browser=not no_browser, echo=echo)

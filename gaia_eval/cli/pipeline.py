@@ -186,7 +186,7 @@ def eval_command(
     if batch_status:
         return print_batch_status(output_dir)
     from gaia_eval.scoring.judge import DEFAULT_JUDGE_CONCURRENCY, DEFAULT_JUDGE_TIMEOUT_S, parse_judge_spec
-    from gaia_eval.stages.eval import STANDALONE_NOTE, run_eval
+    from gaia_eval.stages.eval import LONG_FORM_NOTE, STANDALONE_NOTE, run_eval
 
     judge = None
     if judge_spec is not None:
@@ -214,6 +214,8 @@ def eval_command(
     )
     if summary.standalone:
         echo(f"running standalone for {summary.standalone} experiment(s): no ground truth; {STANDALONE_NOTE}")
+    if summary.long_form:
+        echo(f"question answering in {summary.long_form} experiment(s) scored as {LONG_FORM_NOTE}")
     print_summary(summary)
     if summary.failed:
         raise RunFailed(f"{summary.failed} evaluation(s) have judge calls that failed; run the same command again to call only them")
@@ -226,6 +228,9 @@ def eval_command(
                         f"above); delete them, or {remake}")
     if summary.empty_responses:
         raise RunFailed("some template responses are empty (listed above) and count as errors; paste them in and run the same command again")
+    if summary.unfilled:
+        raise RunFailed(f"{len(summary.unfilled)} template(s) have no response filled in and were not scored (listed "
+                        "above); paste the responses in and run the same command again")
 
 
 @cli.command()

@@ -39,12 +39,17 @@ def import_groundtruth(files, output_dir, id_field, source_field, source_file, r
 @cli.command("import-outputs")
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["experiments"], help="Folder to write into.")
-@click.option("-g", "--groundtruth", type=click.Path(path_type=Path), default=None, help="Consolidated ground truth giving each item's source text (when the rows have no source column).")
-def import_outputs(file, output_dir, groundtruth) -> None:
-    """Import many systems' outputs (item_id, system, output; optional source, input_tokens, output_tokens, cost_usd, latency_s): one experiment per system, scored by `eval -g`."""
+@click.option("-g", "--groundtruth", type=click.Path(path_type=Path), default=None, help="Consolidated ground truth from import-groundtruth: sets the use case and gives each item's source text (when the rows have no source column) and, for qa, its expected answer.")
+@click.option("--use-case", type=click.Choice(["summarization", "email", "qa"]), default=None, help="What the outputs are, when -g does not say it  [default: summarization].")
+def import_outputs(file, output_dir, groundtruth, use_case) -> None:
+    """Import many systems' outputs (item_id, system, output; optional source, input_tokens, output_tokens, cost_usd, latency_s): one experiment per system, scored by `eval -g`.
+
+    Answers to imported questions are keyed by question id: `ES2009b#q01` is question q01 of item ES2009b in
+    `-g consolidated_qa_groundtruth.json`.
+    """
     from gaia_eval.stages.import_data import run_import_outputs
 
-    print_summary(run_import_outputs(file, output_dir, groundtruth=groundtruth), show_outputs=True)
+    print_summary(run_import_outputs(file, output_dir, groundtruth=groundtruth, use_case=use_case), show_outputs=True)
 
 
 @cli.command(cls=ListOptionsCommand, list_options=("--styles",))
@@ -207,13 +212,14 @@ def import_template(template, groundtruth, output_dir) -> None:
 @click.option("--workspace", type=click.Path(path_type=Path), default=Path("."), help="Folder holding test_data/, groundtruth/, experiments/, evaluation/, reports/.")
 @click.option("--host", default="127.0.0.1", help="Interface to bind (keep 127.0.0.1 unless you mean to share it).")
 @click.option("--port", type=click.IntRange(0, 65535), default=3000, help="Port (0 picks a free one).")
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME", help="With --host 0.0.0.0: a host name (or IP) the browsers of others will use to reach this viewer; repeatable; exact match, any port. Others are refused (421) against DNS rebinding.")
 @click.option("--no-browser", is_flag=True, help="Do not open a browser.")
 @click.option("--test-data-dir", type=click.Path(path_type=Path), default=None, help="Override workspace/test_data.")
 @click.option("--groundtruth-dir", type=click.Path(path_type=Path), default=None, help="Override workspace/groundtruth.")
 @click.option("--experiments-dir", type=click.Path(path_type=Path), default=None, help="Override workspace/experiments.")
 @click.option("--evaluations-dir", type=click.Path(path_type=Path), default=None, help="Override workspace/evaluation.")
 @click.option("--reports-dir", type=click.Path(path_type=Path), default=None, help="Override workspace/reports.")
-def visualize(workspace, host, port, no_browser, test_data_dir, groundtruth_dir, experiments_dir, evaluations_dir, reports_dir) -> None:
+def visualize(workspace, host, port, allow_hosts, no_browser, test_data_dir, groundtruth_dir, experiments_dir, evaluations_dir, reports_dir) -> None:
     """Browse documents, ground truth, experiments, evaluations and reports in a local web viewer."""
     from gaia_eval.errors import InputError
     from gaia_eval.visualize import run_visualize
@@ -224,7 +230,8 @@ def visualize(workspace, host, port, no_browser, test_data_dir, groundtruth_dir,
     folders = {"test_data": test_data_dir, "groundtruth": groundtruth_dir, "experiments": experiments_dir,
                "evaluation": evaluations_dir, "reports": reports_dir}
     check_named_folders(workspace, folders)
-    run_visualize(workspace, host=host, port=port, open_browser=not no_browser, folders=folders, echo=echo)
+    run_visualize(workspace, host=host, port=port, allow_hosts=allow_hosts, open_browser=not no_browser,
+                  folders=folders, echo=echo)
 
 
 @cli.command("meta-eval")
@@ -237,7 +244,8 @@ def visualize(workspace, host, port, no_browser, test_data_dir, groundtruth_dir,
 @click.option("--exclude-system", "exclude_systems", multiple=True, metavar="NAME", help="Leave this system out, e.g. the one whose output is the reference (repeatable).")
 @click.option("--judge", "judge_spec", default=None, metavar="PROVIDER:MODEL", help="Also measure the LLM judge, e.g. anthropic:claude-sonnet-4-5 (one call per summary).")
 @click.option("--judge-base-url", default=None, help="Base URL of the judge's endpoint.")
-def meta_eval(ratings, eval_root, use_case, output, markdown_file, metrics, exclude_systems, judge_spec, judge_base_url) -> None:
+@click.option("--cross-validate", "cross_validate", is_flag=True, help="Also fit the free-text grade's criterion weights on these ratings, cross-validated by document (5 folds), and print the held-out figures of each fold.")
+def meta_eval(ratings, eval_root, use_case, output, markdown_file, metrics, exclude_systems, judge_spec, judge_base_url, cross_validate) -> None:
     """Measure how well each scorer agrees with human ratings (RATINGS.jsonl or .csv): system-level Kendall,
     Spearman and Pearson with bootstrap intervals, summary-level correlation, pairwise accuracy. With
     --evaluations: an evaluation's own scores against your ratings of its outputs (gaia-eval annotate)."""
@@ -248,9 +256,9 @@ def meta_eval(ratings, eval_root, use_case, output, markdown_file, metrics, excl
         from gaia_eval.stages.meta_eval_own import run_meta_eval_evaluations
 
         own = run_meta_eval_evaluations(eval_root, use_case=use_case, ratings=ratings, output=output)
-        click.echo(own.markdown)
+        echo(own.markdown)
         for path in own.outputs:
-            click.echo(f"wrote {path}")
+            echo(f"wrote {path}")
         return
     if ratings is None:
         raise UsageError("give RATINGS (a .jsonl or .csv of rated summaries), or --evaluations DIR for your own ratings of an evaluation",
@@ -271,6 +279,7 @@ def meta_eval(ratings, eval_root, use_case, output, markdown_file, metrics, excl
         output=output,
         markdown=markdown_file,
         echo=lambda line: echo(line, err=True),  # progress on stderr: stdout is the markdown table
+        cross_validate=cross_validate,
     )
     echo(run.markdown)
     for path in run.outputs:

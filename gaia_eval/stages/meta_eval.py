@@ -44,6 +44,28 @@ def _keep_systems(rows: list, exclude: list[str], path: Path) -> list:
     return kept
 
 
+def _cross_validated(rows: list, table: object, ratings: Path) -> str:
+    """The fold figures of each grade the file allows (with a reference, from the source only), as markdown."""
+    from gaia_eval.metaeval import crossval
+
+    documents = len({r.item_id for r in rows})
+    if documents < 2 * crossval.FOLDS:
+        return (f"## Cross-validation\n\nNot run: {documents} documents in {ratings.name}; {crossval.FOLDS} folds "
+                f"need at least {2 * crossval.FOLDS}.\n")
+    parts = ["## Cross-validation of the free-text grade's weights", ""]
+    for key, title in (("grade", "the grade"), ("grade_standalone", "the grade from the source only")):
+        scores = table.graded.get(key)  # type: ignore[attr-defined]
+        if not scores:
+            continue
+        baselines = [b for b in ("length", "rouge1_recall", "rougeL") if b in table.values and (key == "grade" or b == "length")]  # type: ignore[attr-defined]
+        data = crossval.dataset_from(ratings.name, rows, scores, {b: table.values[b] for b in baselines})  # type: ignore[attr-defined]
+        criteria = list(data.points)
+        if not criteria or "length" not in data.rivals:
+            continue
+        parts.append(crossval.markdown(crossval.cross_validate([data], criteria), f"{title} ({', '.join(criteria)})", baselines))
+    return "\n".join(parts)
+
+
 def run_meta_eval(
     ratings: Path,
     *,
@@ -53,9 +75,11 @@ def run_meta_eval(
     output: Path | None = None,
     markdown: Path | None = None,
     echo: Callable[[str], None] = lambda _line: None,
+    cross_validate: bool = False,
 ) -> MetaEvalRun:
     """Load and validate `ratings`, score every output, correlate each scorer with each human dimension. Writes
-    `output` (JSON) and the markdown to `markdown`, or next to `output` as .md, when given."""
+    `output` (JSON) and the markdown to `markdown`, or next to `output` as .md, when given. `cross_validate`
+    appends the fold figures of the grade's weights fit on these ratings (metaeval/crossval.py)."""
     from gaia_eval.metaeval import analysis, stats
     from gaia_eval.metaeval.judged import judge_applicable, judge_scores
     from gaia_eval.metaeval.ratings import load_ratings
@@ -101,6 +125,8 @@ def run_meta_eval(
         notes=table.notes,
     )
     text = meta_eval_markdown(result)
+    if cross_validate:
+        text += "\n" + _cross_validated(rows, table, ratings)
     run = MetaEvalRun(result, text, failed_judge_calls=failed_calls)
     if output is not None:
         write_artifact(Path(output), result)

@@ -10,8 +10,8 @@ from gaia_eval import cells
 from gaia_eval.artifacts.evaluation import RATINGS, Evaluation, JudgeSummary
 from gaia_eval.artifacts.store import atomic_write_bytes, atomic_write_text, fingerprint_file, read_artifact, write_json
 from gaia_eval.errors import InputError
-from gaia_eval.safe_text import csv_document, markdown_text
-from gaia_eval.metaeval.trust import trust_for
+from gaia_eval.metaeval.trust import packaged_trust, trust_for
+from gaia_eval.safe_text import csv_document, markdown_code, markdown_text
 from gaia_eval.scoring import rubric
 from gaia_eval.scoring.judge import criterion_labels
 from gaia_eval.stages.common import StageSummary, check_output_dir
@@ -234,17 +234,23 @@ def _comparison(best: Evaluation, other: Evaluation) -> dict[str, Any]:
     }
 
 
+def _long_form(ev: Evaluation) -> bool:
+    """A qa evaluation whose answers were scored as long-form (free-text criteria against reference answers)."""
+    return ev.use_case == "qa" and any(c.criterion in rubric.REFERENCE_CRITERIA for c in ev.criteria)
+
+
 def build_report_data(eval_dir: Path) -> dict[str, Any]:
     eval_dir = Path(eval_dir)
     loaded = _load_evaluations(eval_dir)
     # One section per use case and mode: standalone scores (no ground truth) are on another scale than
     # comparative ones and are never ranked against them.
-    groups: dict[tuple[str, str], list[tuple[Path, Evaluation]]] = defaultdict(list)
+    # Long-form qa answers (scored with the free-text criteria) are on another scale than short ones, too.
+    groups: dict[tuple[str, str, bool], list[tuple[Path, Evaluation]]] = defaultdict(list)
     for path, ev in loaded:
-        groups[(ev.use_case, ev.mode)].append((path, ev))
+        groups[(ev.use_case, ev.mode, _long_form(ev))].append((path, ev))
     sections = []
-    for use_case, mode in sorted(groups, key=lambda k: (list(USE_CASE_TITLES).index(k[0]), k[1])):
-        entries = sorted(groups[(use_case, mode)], key=lambda pe: (-pe[1].grade.quality_score, pe[1].experiment_name))
+    for use_case, mode, long_form in sorted(groups, key=lambda k: (list(USE_CASE_TITLES).index(k[0]), k[1], k[2])):
+        entries = sorted(groups[(use_case, mode, long_form)], key=lambda pe: (-pe[1].grade.quality_score, pe[1].experiment_name))
         rows = [_model_row(p, ev, eval_dir) for p, ev in entries]
         for rank, row in enumerate(rows, 1):
             row["rank"] = rank
@@ -260,7 +266,7 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
                     row_cells.append("—")
                 elif item.status == "error":
                     row_cells.append("error")
-                elif use_case == "qa":
+                elif use_case == "qa" and item.passed is not None:
                     row_cells.append("pass" if item.passed else "fail")
                 else:
                     row_cells.append(f"{rubric.item_points(item, [c.criterion for c in ev.criteria]):.0f}")
@@ -274,7 +280,10 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
         sections.append(
             {
                 "use_case": use_case,
-                "title": USE_CASE_TITLES[use_case] + (" (standalone)" if mode == "standalone" else ""),
+                "title": USE_CASE_TITLES[use_case] + (" (standalone)" if mode == "standalone" else "")
+                + (" — long-form answers" if long_form else ""),
+                "long_form": long_form,
+                "pass_rates": any(r["pass_rate"] is not None for r in rows),
                 "modes": modes,
                 "standalone": "standalone" in modes,
                 "criteria": [{"id": c, "label": rubric.CRITERIA[c].label} for c in criteria],
@@ -286,7 +295,9 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
                 "judged": bool(judged),
                 "judge_standalone": any(row["judge"]["standalone"] for row in judged),
                 "judge_criteria": [{"id": cid, "label": label} for cid, label in judge_criteria.items()],
-                "trust": trust_for(eval_dir, use_case, mode),
+                "trust": (trust := trust_for(eval_dir, use_case, mode)),
+                # the free-text grade's agreement measured on public human ratings, until the user's own replaces it
+                "packaged_trust": packaged_trust() if trust is None and "source_coverage" in criteria else None,
                 "groundtruth_origins": sorted({row["groundtruth_origin"] for row in rows}),
             }
         )
@@ -363,6 +374,7 @@ def render_markdown(data: dict[str, Any]) -> str:
         keep_trailing_newline=True,
         finalize=_md_escape,  # every {{ value }} the template prints is escaped, but our own markdown
     )
+    env.filters["code"] = lambda value: _Markdown(markdown_code(str(value)))  # a path shown as it is
     return env.get_template("report.md.j2").render(data=data, rubric_markdown=_Markdown(rubric.rubric_markdown()))
 
 
