@@ -218,8 +218,11 @@ def item_view(eval_root: Path, exp_root: Path, use_case: str, item_id: str | Non
     for entry in indexed:  # each item's points were computed once, when the file was indexed
         for iid, score, status in entry.points:
             points[iid].append((entry.evaluation.experiment_name, score, status))
+    from gaia_eval.scoring import rubric
+
     spread = {i: (max(p[1] for p in v) - min(p[1] for p in v)) if v else 0.0 for i, v in points.items()}
-    failed = {i: sorted(name for name, score, status in v if status == "error" or score < 34) for i, v in points.items()}
+    failed = {i: sorted(name for name, score, status in v if status == "error" or rubric.rating_band(score) == "Poor")
+              for i, v in points.items()}
     item_id = item_id or ids[0]
     if item_id not in ids:
         return None

@@ -243,7 +243,8 @@ function sideBySide(d) {
   return grid;
 }
 
-const bandOf = (score) => (Math.round(score) >= 85 ? "Excellent" : Math.round(score) >= 67 ? "Good" : Math.round(score) >= 34 ? "Fair" : "Poor");
+// The documented bands on the score rounded half up to a whole number, as rubric.rating_band does.
+const bandOf = (score) => { const w = Math.floor(score + 0.5); return w >= 85 ? "Excellent" : w >= 67 ? "Good" : w >= 33 ? "Fair" : "Poor"; };
 
 async function evalPage(rel) {
   const d = await api("/api/file?root=evaluation&path=" + encodeURIComponent(rel));
