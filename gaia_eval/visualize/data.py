@@ -107,8 +107,19 @@ def dashboard(eval_root: Path, reports_root: Path | None = None) -> dict[str, An
         groups.setdefault(entry.evaluation.use_case, []).append(dict(entry.summary))
     for rows in groups.values():
         rows.sort(key=lambda r: (-r["grade"], r["experiment_name"]))
-    return {"use_cases": [{"use_case": k, "models": v} for k, v in sorted(groups.items())],
+    return {"use_cases": [{"use_case": k, "models": v, "trust": _own_trust(eval_root, k, v)} for k, v in sorted(groups.items())],
             "bench": bench_runs(reports_root) if reports_root is not None else []}
+
+
+def _own_trust(eval_root: Path, use_case: str, models: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """What the report says of the ranking from the user's own ratings (meta-eval --evaluations), if any."""
+    from gaia_eval.metaeval.trust import trust_for
+
+    try:
+        trust = trust_for(eval_root, use_case, models[0]["mode"] if models else "comparative")
+    except GaiaEvalError:
+        return None
+    return trust if trust and trust.get("raters") else None
 
 
 MAX_BENCH_FILE_BYTES = 50 * 1024 * 1024
