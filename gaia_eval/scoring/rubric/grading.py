@@ -469,6 +469,8 @@ def _weights_text(name: str) -> str:
 
 def rubric_markdown() -> str:
     """The rubric as markdown tables (one per mode) for the README and the report: measure and thresholds."""
+    from gaia_eval.scoring.rubric.longform import SHORT_ANSWER_WORDS
+
     titles = {
         "comparative": "Summarization and email, against ground truth",
         "standalone": "Summarization and email without ground truth (checked against the source only)",
@@ -497,7 +499,10 @@ def rubric_markdown() -> str:
         "a verbatim copy of a source of 60+ words) is Poor on every criterion. Overall rating, "
         "from the grade rounded to a whole number: 85–100 Excellent, 67–84 Good, 33–66 Fair, 0–32 Poor. QA pass "
         "rate = passed / the items that have a pass/fail (failed items count as not passed; a long-form answer has "
-        "none)."
+        f"none). A qa answer whose expected answer is prose (more than {SHORT_ANSWER_WORDS} words, not a list of "
+        "short items nor a number) is a long-form answer: scored on the free-text criteria reference overlap, "
+        "content coverage, consistency with the source and conciseness (equal weights; the not-a-summary rules "
+        "apply), never by the short-answer matcher."
     ]
     return "\n".join(lines) + "\n"
 
