@@ -293,6 +293,9 @@ SUMMARY_CRITERIA: tuple[str, ...] = tuple(c.id for c in CRITERIA.values() if c.m
 STANDALONE_CRITERIA: tuple[str, ...] = tuple(c.id for c in CRITERIA.values() if c.mode == "standalone")
 REFERENCE_CRITERIA: tuple[str, ...] = tuple(c.id for c in CRITERIA.values() if c.mode == "reference")
 QA_CRITERIA: tuple[str, ...] = ("correctness",)
+# A GAIA-style answer is "a number or as few words as possible": an expected answer longer than this is prose, and
+# the answer is scored as long-form (longform.py).
+SHORT_ANSWER_WORDS = 12
 
 
 def criteria_for(use_case: str, mode: str, free_text: bool = False) -> list[str]:
@@ -469,8 +472,6 @@ def _weights_text(name: str) -> str:
 
 def rubric_markdown() -> str:
     """The rubric as markdown tables (one per mode) for the README and the report: measure and thresholds."""
-    from gaia_eval.scoring.rubric.longform import SHORT_ANSWER_WORDS
-
     titles = {
         "comparative": "Summarization and email, against ground truth",
         "standalone": "Summarization and email without ground truth (checked against the source only)",
