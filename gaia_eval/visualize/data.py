@@ -219,8 +219,9 @@ def item_view(eval_root: Path, exp_root: Path, use_case: str, item_id: str | Non
         exp = experiments.get((ev.experiment_name, ev.use_case))
         result = _result_of(exp, item_id) if exp else None
         if result is not None:
-            doc = exp.sources.get(result.source)
-            source = source or (doc.text if doc else None)
+            if source is None:  # read once: an experiment kept in the index holds the documents it was asked for
+                doc = exp.sources.get(result.source)
+                source = doc.text if doc else None
             truth = truth or (result.groundtruth_answer.model_dump() if result.groundtruth_answer
                               else result.groundtruth_summaries.model_dump() if result.groundtruth_summaries else None)
         models.append({
