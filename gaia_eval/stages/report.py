@@ -19,6 +19,9 @@ from gaia_eval.stages.report_junit import junit_xml
 from gaia_eval.stages.report_provenance import groundtruth_origin
 
 MIN_ITEMS_FOR_RANKING = 30
+# Below this many items shared by the best two models, the report never calls the lead clear, whatever the paired
+# interval says: a bootstrap over 2 or 3 differences is all-positive by chance too often to mean anything.
+MIN_ITEMS_FOR_CLEAR_LEAD = 10
 USE_CASE_TITLES = {"summarization": "Summarization", "email": "Email summarization", "qa": "Question answering"}
 
 
@@ -229,9 +232,40 @@ def _comparison(best: Evaluation, other: Evaluation) -> dict[str, Any]:
         "direction": "higher" if mean >= 0 else "lower",
         "ci_low": round(ci[0], 1) if ci else None,
         "ci_high": round(ci[1], 1) if ci else None,
-        "lead_is_clear": bool(ci and ci[0] > 0),
+        "too_few_to_call": len(shared) < MIN_ITEMS_FOR_CLEAR_LEAD,
+        "lead_is_clear": bool(ci and ci[0] > 0) and len(shared) >= MIN_ITEMS_FOR_CLEAR_LEAD,
         "runner_up_ahead": bool(ci and ci[1] < 0),  # possible when the two were scored on different item sets
     }
+
+
+def _names(groups: dict[Any, list[str]], describe) -> str:  # noqa: ANN001 - a small formatter
+    return "; ".join(f"{', '.join(names)}: {describe(key)}" for key, names in groups.items())
+
+
+def _comparability_warnings(entries: list[tuple[Path, Evaluation]], rows: list[dict[str, Any]]) -> list[str]:
+    """What makes the ranked grades not like for like: models scored on different items, or against different
+    ground truth. Each warning names the models on each side."""
+    if len(entries) < 2:
+        return []
+    warnings = []
+    by_items: dict[frozenset[str], list[str]] = defaultdict(list)
+    for _, ev in entries:
+        by_items[frozenset(i.item_id for i in ev.items)].append(ev.experiment_name)
+    if len(by_items) > 1:
+        shared = frozenset.intersection(*by_items)
+        warnings.append(
+            f"the ranked models were scored on different items ({_names(by_items, lambda s: f'{len(s)} items')}; "
+            f"{len(shared)} shared by all), so their grades are not over the same questions: compare them on the "
+            "shared items (the per-item table) or score every model on the same ground truth")
+    by_truth: dict[tuple[str, str, str], list[str]] = defaultdict(list)
+    for (_, ev), row in zip(entries, rows):
+        by_truth[(ev.groundtruth_source, ev.inputs.get("groundtruth", ""), row["groundtruth_origin"])].append(
+            ev.experiment_name)
+    if len(by_truth) > 1:
+        warnings.append(
+            f"the ranked models were scored against different ground truth ({_names(by_truth, lambda k: k[0] + ', ' + k[2])}), "
+            "so a higher grade may only mean an easier reference: score them with the same `eval -g`")
+    return warnings
 
 
 def _long_form(ev: Evaluation) -> bool:
@@ -289,6 +323,7 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
                 "criteria": [{"id": c, "label": rubric.CRITERIA[c].label} for c in criteria],
                 "models": rows,
                 "comparison": _comparison(entries[0][1], entries[1][1]) if len(entries) > 1 else None,
+                "warnings": _comparability_warnings(entries, rows),
                 "n_items": max(r["n_items"] for r in rows),
                 "small_sample": max(r["n_items"] for r in rows) < MIN_ITEMS_FOR_RANKING,
                 "per_item": per_item,
@@ -307,6 +342,7 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
         "evaluation_dir": eval_dir.as_posix(),
         "total_evaluations": len(loaded),
         "min_items_for_ranking": MIN_ITEMS_FOR_RANKING,
+        "min_items_for_clear_lead": MIN_ITEMS_FOR_CLEAR_LEAD,
         "sections": sections,
     }
 

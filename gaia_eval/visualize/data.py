@@ -107,8 +107,19 @@ def dashboard(eval_root: Path, reports_root: Path | None = None) -> dict[str, An
         groups.setdefault(entry.evaluation.use_case, []).append(dict(entry.summary))
     for rows in groups.values():
         rows.sort(key=lambda r: (-r["grade"], r["experiment_name"]))
-    return {"use_cases": [{"use_case": k, "models": v} for k, v in sorted(groups.items())],
+    return {"use_cases": [{"use_case": k, "models": v, "trust": _own_trust(eval_root, k, v)} for k, v in sorted(groups.items())],
             "bench": bench_runs(reports_root) if reports_root is not None else []}
+
+
+def _own_trust(eval_root: Path, use_case: str, models: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """What the report says of the ranking from the user's own ratings (meta-eval --evaluations), if any."""
+    from gaia_eval.metaeval.trust import trust_for
+
+    try:
+        trust = trust_for(eval_root, use_case, models[0]["mode"] if models else "comparative")
+    except GaiaEvalError:
+        return None
+    return trust if trust and trust.get("raters") else None
 
 
 MAX_BENCH_FILE_BYTES = 50 * 1024 * 1024
@@ -207,8 +218,11 @@ def item_view(eval_root: Path, exp_root: Path, use_case: str, item_id: str | Non
     for entry in indexed:  # each item's points were computed once, when the file was indexed
         for iid, score, status in entry.points:
             points[iid].append((entry.evaluation.experiment_name, score, status))
+    from gaia_eval.scoring import rubric
+
     spread = {i: (max(p[1] for p in v) - min(p[1] for p in v)) if v else 0.0 for i, v in points.items()}
-    failed = {i: sorted(name for name, score, status in v if status == "error" or score < 34) for i, v in points.items()}
+    failed = {i: sorted(name for name, score, status in v if status == "error" or rubric.rating_band(score) == "Poor")
+              for i, v in points.items()}
     item_id = item_id or ids[0]
     if item_id not in ids:
         return None
