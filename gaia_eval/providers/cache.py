@@ -24,7 +24,7 @@ from gaia_eval.artifacts.base import Usage
 from gaia_eval.artifacts.response_cache import DEFAULT_MAX_BYTES, ResponseStore, default_cache_dir
 from gaia_eval.errors import StorageError
 from gaia_eval.providers import ProviderSettings, is_local
-from gaia_eval.providers.base import ChatRequest, ChatResponse, Provider, ToolCall
+from gaia_eval.providers.base import ChatRequest, ChatResponse, Provider, TokenLogprob, ToolCall
 
 KEY_VERSION = 1
 _settings: dict[str, Any] = {"enabled": None, "directory": None}
@@ -77,6 +77,8 @@ def request_key(settings: ProviderSettings, request: ChatRequest) -> str:
         "tools": [asdict(t) for t in request.tools],
         "sample_index": request.sample_index,
     }
+    if request.top_logprobs:  # only then: the keys of every other request stay as they were
+        material["top_logprobs"] = request.top_logprobs
     return hashlib.sha256(orjson.dumps(material, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
@@ -89,6 +91,7 @@ def _to_entry(response: ChatResponse) -> dict[str, Any]:
         "model": response.model,
         "data": response.data,
         "tool_calls": [asdict(c) for c in response.tool_calls],
+        **({"logprobs": [asdict(t) for t in response.logprobs]} if response.logprobs is not None else {}),
     }
 
 
@@ -103,6 +106,9 @@ def _from_entry(entry: dict[str, Any]) -> ChatResponse | None:
             data=entry.get("data"),
             tool_calls=[ToolCall(**c) for c in entry.get("tool_calls", [])],
             cached=True,
+            logprobs=[
+                TokenLogprob(t["token"], t["logprob"], tuple((a, b) for a, b in t["top"])) for t in entry["logprobs"]
+            ] if entry.get("logprobs") is not None else None,
         )
     except (KeyError, TypeError, ValueError):
         return None
