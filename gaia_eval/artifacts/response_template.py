@@ -22,7 +22,7 @@ import orjson
 
 from gaia_eval.artifacts.store import atomic_write_text, load_json_file, read_text_input
 from gaia_eval.errors import GaiaEvalError, InputError
-from gaia_eval.safe_text import csv_document, csv_uncell
+from gaia_eval.safe_text import csv_document, csv_uncell, scrub_xml_tree
 
 FORMATS: tuple[str, ...] = ("json", "csv", "jsonl", "xml")
 KIND = "response_template"
@@ -133,7 +133,7 @@ def render_template(t: ResponseTemplate, fmt: str) -> str:
                         ET.SubElement(crit, "criterion", {"id": cid}).text = text
                 else:
                     ET.SubElement(rec, key).text = value
-        ET.indent(root)
+        ET.indent(scrub_xml_tree(root))  # a control character in a document cannot make the file unreadable
         return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
     raise ValueError(fmt)
 

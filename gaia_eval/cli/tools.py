@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from gaia_eval.cli.annotate import sample_options
 from gaia_eval.cli.checks import check_named_folders
 from gaia_eval.cli.group import DEFAULTS, cli, print_summary, split_types
 from gaia_eval.cli.lists import ListOptionsCommand
@@ -167,10 +168,22 @@ def check_answer(ctx, expected, answer, mode, rel_tol, abs_tol, threshold, unord
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=Path("templates"), help="Folder for <name>.template.<format>.")
 @click.option("--name", default=None, help="The system whose responses will be filled in [default: the file stem, <use_case>; rename the file to rename the system].")
 @click.option("--model", default="manual", help="What produced the responses (free text, e.g. 'acme-rag v2').")
+@click.option("--ratings", "ratings_sheet", is_flag=True, help="Instead: the annotation sample of an evaluation (see annotate) as a CSV to rate in a spreadsheet; meta-eval --evaluations reads it back.")
+@sample_options
 @click.option("--include-groundtruth", is_flag=True, help="Also write each record's expected answer as `ground_truth` (the person filling it in will see it).")
-def create_template(input_path, use_case, fmt, output_dir, name, model, include_groundtruth) -> None:
+def create_template(input_path, use_case, fmt, output_dir, name, model, ratings_sheet, eval_root, experiments_dir, size, seed, dimensions, include_groundtruth) -> None:
     """Write a template to fill with a third-party system's responses: one record per test item with
-    test_id, input_text, an empty response and the evaluation criteria."""
+    test_id, input_text, an empty response and the evaluation criteria. With --ratings: a CSV of an evaluation's
+    annotation sample to rate 1-5 in a spreadsheet (blind, formula-safe cells)."""
+    if ratings_sheet:
+        from gaia_eval.annotate.sheet import run_ratings_template
+
+        made = run_ratings_template(eval_root, output_dir, use_case=use_case, size=size, seed=seed,
+                                    dimensions=dimensions, experiments_dir=experiments_dir)
+        echo(f"{'drew and saved' if made.drawn else 'used the saved'} sample {made.sample_path}")
+        echo(f"wrote {made.path} ({made.rows} outputs to rate 1-5; put your name in `rater`)")
+        echo(f"  then: gaia-eval meta-eval --evaluations {eval_root} {made.path}")
+        return
     from gaia_eval.stages.response_template import run_create_response_template
 
     path = run_create_response_template(

@@ -32,7 +32,7 @@ from gaia_eval.artifacts.store import (
     write_artifact,
 )
 from gaia_eval.errors import InputError, UsageError
-from gaia_eval.scoring.rubric import IMPORTED_PROVIDER
+from gaia_eval.scoring.rubric import IMPORTED_PROVIDER, is_long_form
 from gaia_eval.extract import SUPPORTED_SUFFIXES, extract_text
 from gaia_eval.stages.common import StageSummary, check_output_dir, ensure_output_dir
 from gaia_eval.stages.groundtruth import consolidate, consolidated_path, groundtruth_path
@@ -226,6 +226,11 @@ def run_import_groundtruth(
                 built["summarization"].append(gt)
             if qa:
                 built["qa"].append(GroundTruth(use_case="qa", qa_pairs=qa, **common))
+    pairs = [q for gt in built["qa"] for q in gt.qa_pairs or []]
+    if pairs:
+        long_form = sum(map(is_long_form, pairs))
+        summary.notes.append(f"qa: {len(pairs)} questions, {long_form} with long-form answers (scored with the free-text "
+                             f"criteria), {len(pairs) - long_form} with short answers (the answer matcher)")
     ensure_output_dir(Path(output_dir))
     for use_case, gts in built.items():
         if not gts:

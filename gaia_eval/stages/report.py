@@ -8,10 +8,17 @@ from typing import Any
 
 from gaia_eval import cells
 from gaia_eval.artifacts.evaluation import RATINGS, Evaluation, JudgeSummary
-from gaia_eval.artifacts.store import atomic_write_bytes, atomic_write_text, fingerprint_file, read_artifact, write_json
+from gaia_eval.artifacts.store import (
+    atomic_write_bytes,
+    atomic_write_text,
+    find_recorded_path,
+    fingerprint_file,
+    read_artifact,
+    write_json,
+)
 from gaia_eval.errors import InputError
-from gaia_eval.safe_text import csv_document, markdown_text
 from gaia_eval.metaeval.trust import packaged_trust, trust_for
+from gaia_eval.safe_text import csv_document, markdown_code, markdown_text
 from gaia_eval.scoring import rubric
 from gaia_eval.scoring.judge import criterion_labels
 from gaia_eval.stages.common import StageSummary, check_output_dir
@@ -19,6 +26,9 @@ from gaia_eval.stages.report_junit import junit_xml
 from gaia_eval.stages.report_provenance import groundtruth_origin
 
 MIN_ITEMS_FOR_RANKING = 30
+# Below this many items shared by the best two models, the report never calls the lead clear, whatever the paired
+# interval says: a bootstrap over 2 or 3 differences is all-positive by chance too often to mean anything.
+MIN_ITEMS_FOR_CLEAR_LEAD = 10
 USE_CASE_TITLES = {"summarization": "Summarization", "email": "Email summarization", "qa": "Question answering"}
 
 
@@ -229,9 +239,40 @@ def _comparison(best: Evaluation, other: Evaluation) -> dict[str, Any]:
         "direction": "higher" if mean >= 0 else "lower",
         "ci_low": round(ci[0], 1) if ci else None,
         "ci_high": round(ci[1], 1) if ci else None,
-        "lead_is_clear": bool(ci and ci[0] > 0),
+        "too_few_to_call": len(shared) < MIN_ITEMS_FOR_CLEAR_LEAD,
+        "lead_is_clear": bool(ci and ci[0] > 0) and len(shared) >= MIN_ITEMS_FOR_CLEAR_LEAD,
         "runner_up_ahead": bool(ci and ci[1] < 0),  # possible when the two were scored on different item sets
     }
+
+
+def _names(groups: dict[Any, list[str]], describe) -> str:  # noqa: ANN001 - a small formatter
+    return "; ".join(f"{', '.join(names)}: {describe(key)}" for key, names in groups.items())
+
+
+def _comparability_warnings(entries: list[tuple[Path, Evaluation]], rows: list[dict[str, Any]]) -> list[str]:
+    """What makes the ranked grades not like for like: models scored on different items, or against different
+    ground truth. Each warning names the models on each side."""
+    if len(entries) < 2:
+        return []
+    warnings = []
+    by_items: dict[frozenset[str], list[str]] = defaultdict(list)
+    for _, ev in entries:
+        by_items[frozenset(i.item_id for i in ev.items)].append(ev.experiment_name)
+    if len(by_items) > 1:
+        shared = frozenset.intersection(*by_items)
+        warnings.append(
+            f"the ranked models were scored on different items ({_names(by_items, lambda s: f'{len(s)} items')}; "
+            f"{len(shared)} shared by all), so their grades are not over the same questions: compare them on the "
+            "shared items (the per-item table) or score every model on the same ground truth")
+    by_truth: dict[tuple[str, str, str], list[str]] = defaultdict(list)
+    for (_, ev), row in zip(entries, rows):
+        by_truth[(ev.groundtruth_source, ev.inputs.get("groundtruth", ""), row["groundtruth_origin"])].append(
+            ev.experiment_name)
+    if len(by_truth) > 1:
+        warnings.append(
+            f"the ranked models were scored against different ground truth ({_names(by_truth, lambda k: k[0] + ', ' + k[2])}), "
+            "so a higher grade may only mean an easier reference: score them with the same `eval -g`")
+    return warnings
 
 
 def _long_form(ev: Evaluation) -> bool:
@@ -289,6 +330,7 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
                 "criteria": [{"id": c, "label": rubric.CRITERIA[c].label} for c in criteria],
                 "models": rows,
                 "comparison": _comparison(entries[0][1], entries[1][1]) if len(entries) > 1 else None,
+                "warnings": _comparability_warnings(entries, rows),
                 "n_items": max(r["n_items"] for r in rows),
                 "small_sample": max(r["n_items"] for r in rows) < MIN_ITEMS_FOR_RANKING,
                 "per_item": per_item,
@@ -307,6 +349,7 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
         "evaluation_dir": eval_dir.as_posix(),
         "total_evaluations": len(loaded),
         "min_items_for_ranking": MIN_ITEMS_FOR_RANKING,
+        "min_items_for_clear_lead": MIN_ITEMS_FOR_CLEAR_LEAD,
         "sections": sections,
     }
 
@@ -374,7 +417,28 @@ def render_markdown(data: dict[str, Any]) -> str:
         keep_trailing_newline=True,
         finalize=_md_escape,  # every {{ value }} the template prints is escaped, but our own markdown
     )
+    env.filters["code"] = lambda value: _Markdown(markdown_code(str(value)))  # a path shown as it is
     return env.get_template("report.md.j2").render(data=data, rubric_markdown=_Markdown(rubric.rubric_markdown()))
+
+
+def viewer_command(eval_dir: Path, reports_dir: Path, experiment_files: list[str]) -> str:
+    """The `visualize` command that shows these evaluations and this report: the workspace alone when they sit
+    in its standard evaluation/ and reports/ folders, else the folders named (the experiments' too, found from
+    the paths the evaluations record)."""
+    import os
+    import shlex
+
+    workspace = eval_dir.parent
+    command = "gaia-eval visualize" + ("" if workspace == Path(".") else f" --workspace {shlex.quote(workspace.as_posix())}")
+    if eval_dir.name == "evaluation" and reports_dir == workspace / "reports":
+        return command
+    command += (f" --evaluations-dir {shlex.quote(eval_dir.as_posix())} "
+                f"--reports-dir {shlex.quote(reports_dir.as_posix())}")
+    found = [p for p in (find_recorded_path(f, eval_dir) for f in experiment_files) if p is not None]
+    if found:
+        folder = Path(os.path.relpath(os.path.commonpath([str(p.resolve().parent) for p in found])))
+        command += f" --experiments-dir {shlex.quote(folder.as_posix())}"
+    return command
 
 
 def run_report(eval_dir: Path, output_file: Path = Path("reports/report.md")) -> StageSummary:
@@ -392,6 +456,8 @@ def run_report(eval_dir: Path, output_file: Path = Path("reports/report.md")) ->
     charts = write_charts(data, output_file)
     if charts:
         summary.notes.append(f"charts: {len(charts)} written in {charts[0].parent}")
+    experiment_files = [m["experiment_file"] for s in data["sections"] for m in s["models"]]
+    summary.notes.append(f"browse it: {viewer_command(Path(eval_dir), output_file.parent, experiment_files)}")
     for path, written in (
         (output_file, atomic_write_text(output_file, render_markdown(data))),
         (output_file.with_suffix(".csv"), atomic_write_text(output_file.with_suffix(".csv"), _csv(data))),
