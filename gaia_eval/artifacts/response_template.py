@@ -16,6 +16,7 @@ from typing import Any
 
 import orjson
 
+from gaia_eval.artifacts.inputs import read_input_text
 from gaia_eval.artifacts.store import atomic_write_text, load_json_file
 from gaia_eval.errors import InputError
 
@@ -155,6 +156,11 @@ def _bad(path: Path, message: str, field_name: str | None = None) -> InputError:
 def _from_rows(path: Path, rows: list[dict[str, Any]]) -> ResponseTemplate:
     if not rows:
         raise _bad(path, "holds no records")
+    for n, row in enumerate(rows, 1):
+        if not isinstance(row, dict):
+            raise _bad(path, f"record {n} is {type(row).__name__}, not an object with test_id, input_text, response")
+        if not isinstance(row.get("test_id", ""), (str, int)) or isinstance(row.get("test_id"), bool):
+            raise _bad(path, f"record {n} has a test_id that is not text", "test_id")
     first = rows[0]
     use_case = str(first.get("use_case") or "")
     records = []
@@ -190,7 +196,7 @@ def read_template(path: Path) -> ResponseTemplate:
             t = _from_rows(path, rows)
             t.instructions = str(data.get("instructions") or "")
             return t
-        text = path.read_text(encoding="utf-8-sig")
+        text = read_input_text(path, "a template file")
         if fmt == "jsonl":
             rows = []
             for n, line in enumerate(text.splitlines(), 1):
@@ -201,7 +207,11 @@ def read_template(path: Path) -> ResponseTemplate:
                         raise _bad(path, f"line {n} is not JSON: {exc}") from None
             return _from_rows(path, rows)
         if fmt == "csv":
-            return _from_rows(path, list(csv.DictReader(io.StringIO(text))))
+            csv.field_size_limit(max(csv.field_size_limit(), len(text)))  # a long document fits in a cell
+            try:
+                return _from_rows(path, list(csv.DictReader(io.StringIO(text, newline=""))))
+            except csv.Error as exc:
+                raise _bad(path, f"is not readable CSV ({exc})") from None
         if fmt == "xml":
             return _from_xml(path, text)
     except UnicodeDecodeError:
