@@ -540,3 +540,16 @@ def test_documented_minimal_baseline_gates_with_a_note(tmp_path: Path, capsys) -
     path.write_text('{"success_rate": 0.99}')
     assert run_bench_command("arithmetic", baseline=str(path)) == 1
     assert "REGRESSION" in capsys.readouterr().out
+
+
+def test_gating_a_suite_on_another_suites_baseline_names_the_other_suite():
+    """It said "made on a different version of suite 'arithmetic'" when the run was suite tool_use."""
+    from click.testing import CliRunner
+
+    from gaia_eval.cli import cli
+
+    baseline = Path(__file__).resolve().parent.parent / "gaia_eval" / "bench" / "suites" / "baselines" / "arithmetic.json"
+    result = CliRunner().invoke(cli, ["bench", "tool_use", "--baseline", str(baseline)])
+    assert result.exit_code == 2
+    assert "baseline is for suite 'arithmetic', but this run is suite 'tool_use'" in result.output
+    assert "different version" not in result.output

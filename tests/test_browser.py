@@ -154,6 +154,20 @@ def test_report_is_rendered_with_its_charts(viewer, page):
     page.screenshot(path=str(SHOTS / "report-charts.png"), full_page=False)
 
 
+def test_a_report_file_with_raw_html_shows_it_as_text_and_stays_on_the_page(viewer, workspace, page):
+    (workspace / "reports" / "evil.md").write_text(
+        '# Planted\n\n<meta http-equiv="refresh" content="0;url=/files">\n\n<iframe src="/files"></iframe> <b>bold</b>\n')
+    page.goto(viewer.url + "report/evil.md")
+    page.wait_for_selector(".report h1")
+    assert 'http-equiv="refresh"' in page.locator(".report").inner_text()  # the tag, shown as text
+    assert page.locator(".report meta, .report iframe, .report b").count() == 0
+    page.wait_for_timeout(1500)  # a refresh of 0 s would have fired by now; this bounds a wait, asserts no time
+    assert page.url.endswith("/report/evil.md")
+    page.goto(viewer.url + "report/report.md")
+    page.wait_for_selector(".report table")
+    assert page.locator(".report details > summary").count() == 3  # the report's own per-item folds
+
+
 def test_live_progress_moves_while_a_slow_run_proceeds(viewer, workspace, page):
     fake = FakeLLMServer(latency_s=0.15).start()
     config = workspace / "live.json"

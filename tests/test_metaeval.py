@@ -340,3 +340,13 @@ def test_the_cli_does_not_import_the_statistics_libraries_at_start():
     code = "import sys, gaia_eval.cli; print(sorted(m for m in ('numpy', 'scipy', 'rouge_score', 'nltk') if m in sys.modules))"
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+def test_meta_eval_says_what_it_is_doing_on_stderr_and_keeps_stdout_the_table(ratings, tmp_path):
+    """It printed nothing for 31 s on a real file; the progress goes to stderr so the markdown stays clean."""
+    path, _ = ratings
+    result = CliRunner().invoke(cli, ["meta-eval", str(path), "--exclude-system", "ref"])
+    assert result.exit_code == 0, result.output
+    assert "meta-eval: scoring" in result.stderr and "meta-eval: correlating" in result.stderr
+    assert "meta-eval: the rubric's criteria on" in result.stderr
+    assert "meta-eval:" not in result.stdout and result.stdout.startswith("# Meta-evaluation")

@@ -55,8 +55,8 @@ def viewer(monkeypatch) -> list[dict]:
     started: list[dict] = []
 
     class OneShotServer(server.ViewerServer):
-        def __init__(self, host, port, roots):
-            super().__init__("127.0.0.1", 0, roots)  # asked for (e.g. 0.0.0.0:8080) is recorded, loopback is bound
+        def __init__(self, host, port, roots, allow_hosts=()):
+            super().__init__("127.0.0.1", 0, roots, allow_hosts)  # asked for (e.g. 0.0.0.0:8080) is recorded, loopback is bound
             started.append({"host": host, "port": port, **{name: Path(folder) for name, folder in roots.folders.items()}})
 
         def serve_forever(self, *args, **kwargs):

@@ -71,10 +71,22 @@ def test_templates_in_every_format_round_trip_and_score(tmp_path: Path, monkeypa
 def test_empty_response_is_an_error_item_named_in_the_summary(tmp_path: Path, monkeypatch):
     _workflow4(tmp_path, monkeypatch)
     assert run("create-template", "-d", "./groundtruth", "--use-case", "summarization", "-o", "./templates/").exit_code == 0
+    _fill_first_response(tmp_path / "templates" / "summarization.template.json")
     result = CliRunner().invoke(cli, ["eval", "-d", "./templates", "-o", "./evaluation"])
     assert result.exit_code == 1
     assert "empty responses" in result.output and "standup_meeting_2" in result.output
     assert (tmp_path / "evaluation" / "summarization.experiment.eval.json").is_file()
+
+
+def _fill_first_response(path: Path) -> None:
+    """Fill only the first record's response (a template nobody filled in at all is not scored)."""
+    import json
+
+    lines = path.suffix == ".jsonl"
+    records = [json.loads(line) for line in path.read_text().splitlines()] if lines else json.loads(path.read_text())
+    first = records[0] if lines else records["records"][0]
+    first["response"] = "Executive summary: the team reviewed the sprint."
+    path.write_text("".join(json.dumps(r) + "\n" for r in records) if lines else json.dumps(records))
 
 
 def test_template_listing_an_item_twice_is_refused(tmp_path: Path, monkeypatch):
@@ -144,17 +156,18 @@ def test_incremental_update_evaluates_new_experiments_and_regenerate_only_rebuil
     assert damaged.exit_code == 1 and "broken.experiment.eval.json" in damaged.output
 
 
-def test_a_model_that_answered_nothing_shows_dashes_not_free_and_instant(tmp_path: Path, monkeypatch):
+def test_a_system_with_no_known_cost_or_latency_shows_dashes_not_free_and_instant(tmp_path: Path, monkeypatch):
     _workflow4(tmp_path, monkeypatch)
     run("create-template", "-d", "./groundtruth", "-o", "./templates/", "--name", "Nobody")
-    CliRunner().invoke(cli, ["eval", "-d", "./templates", "-o", "./evaluation"])  # every response empty
+    _fill_first_response(tmp_path / "templates" / "Nobody.template.json")
+    CliRunner().invoke(cli, ["eval", "-d", "./templates", "-o", "./evaluation"])  # one response, the other empty
     assert run("batch-experiment", "-i", "./groundtruth", "-o", "./experiments", "--quiet").exit_code == 0
     assert run("eval", "-d", "./experiments", "-o", "./evaluation").exit_code == 0
     assert run("report", "-d", "./evaluation", "-o", "./reports/r.md").exit_code == 0
     rows = {line.split("|")[2].strip(): line for line in (tmp_path / "reports" / "r.md").read_text().splitlines()
             if line.startswith("| ") and line.count("|") > 10}
     nobody = [c.strip() for c in rows["Nobody"].split("|")]
-    assert nobody[-3:-1] == ["—", "—"] and "$0" not in rows["Nobody"]
+    assert nobody[-3:-1] == ["unpriced", "—"] and "$0" not in rows["Nobody"]
     assert "$0 (local)" in rows["baseline-lead"]
 
 
@@ -217,8 +230,9 @@ def test_summarize_one_file_offline_and_through_a_real_sdk(tmp_path: Path, monke
 def test_a_folder_mixing_experiments_and_templates_is_scored_whole(tmp_path: Path, monkeypatch):
     _workflow4(tmp_path, monkeypatch)
     run("create-template", "-d", "./groundtruth", "--format", "jsonl", "--name", "Acme", "-o", "./mixed")
+    _fill_first_response(tmp_path / "mixed" / "Acme.template.jsonl")
     run("batch-experiment", "-i", "./groundtruth", "-o", "./mixed", "--quiet")
     result = CliRunner().invoke(cli, ["eval", "-d", "./mixed", "-o", "./ev"])
-    assert "made 3" in result.output and "Acme.template.jsonl: standup_meeting, standup_meeting_2" in result.output
+    assert "made 3" in result.output and "Acme.template.jsonl: standup_meeting_2" in result.output
     assert sorted(p.name for p in (tmp_path / "ev").glob("*.eval.json")) == [
         "Acme.experiment.eval.json", "baseline-lead.experiment.eval.json", "baseline-textrank.experiment.eval.json"]

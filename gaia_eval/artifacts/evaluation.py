@@ -96,7 +96,7 @@ class Grade(Strict):
     n_ratings: Count
     n_items: Count
     n_errors: Count
-    pass_rate: Share | None = None  # qa: passed / all items (errored items fail)
+    pass_rate: Share | None = None  # qa: passed / items with a pass/fail (errored items fail; long-form answers have none)
     passed: Count | None = None
 
 

@@ -26,6 +26,11 @@ class ScorerAgreement(Strict):
     summary_level_items: int = 0  # items where the per-item correlation is defined
     pairwise_accuracy: float | None
     beats_length: bool | None = None  # system Kendall above the length baseline's
+    # Over every rated output at once (item bootstrap): what a user's own ratings of two or three models can
+    # measure when the system level (one point per model) has too few points. Only from `meta-eval --evaluations`.
+    output_kendall: float | None = None
+    output_kendall_ci: tuple[float, float] | None = None
+    n_outputs: int = 0
 
 
 class AnnotatorAgreement(Strict):
@@ -38,6 +43,25 @@ class AnnotatorAgreement(Strict):
     loo_system_kendall: float | None = None
     loo_summary_level: float | None = None
     reason: str | None = None  # why a value is missing (e.g. the file holds only the annotators' mean)
+
+
+class PreferenceAgreement(Strict):
+    """Pairwise human preferences (A, B or tie for two outputs of one item) one scorer reproduces."""
+
+    scorer: str
+    baseline: bool = False
+    share: float | None  # preferences where the scorer ranks the preferred output higher (a scorer tie: half)
+    share_ci: tuple[float, float] | None = None  # 95 % percentile bootstrap over preferences
+    preferences: int  # human preferences compared (ties left out)
+
+
+class RaterConsistency(Strict):
+    """A rater's ratings of the same output shown twice (the sample's repeats)."""
+
+    rater: str
+    pairs: int  # (repeat, dimension) pairs rated both times
+    exact: float | None  # share rated the same both times
+    within_one: float | None
 
 
 class MetaEvaluation(Artifact):
@@ -56,3 +80,8 @@ class MetaEvaluation(Artifact):
     annotator_agreement: dict[str, AnnotatorAgreement] = Field(default_factory=dict)
     best: dict[str, str] = Field(default_factory=dict)  # dimension -> non-baseline scorer with the highest system tau
     notes: list[str] = Field(default_factory=list)
+    # Only from `meta-eval --evaluations` (the user's own ratings of an evaluation's outputs):
+    raters: list[str] = Field(default_factory=list)
+    preferences: list[PreferenceAgreement] = Field(default_factory=list)
+    rater_consistency: list[RaterConsistency] = Field(default_factory=list)
+    stale_ratings: int = 0  # ratings of an output that has changed since: not used

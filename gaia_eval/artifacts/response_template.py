@@ -2,14 +2,18 @@
 an empty `response` for a person to fill and the evaluation criteria, as `<name>.template.{json,csv,jsonl,xml}`.
 
 json and xml carry the template's settings once (name, model, use case, ground-truth file) around a list of
-records; csv and jsonl, made for spreadsheets and line tools, repeat them on every row. This module only reads
-and writes those files; turning one into an experiment is gaia_eval.stages.response_template's job.
+records; csv and jsonl, made for spreadsheets and line tools, repeat them on every row. A spreadsheet cell
+holds at most 32,767 characters, so a longer source goes into a csv as an excerpt, with `input_file` naming the
+file that holds it whole (json, jsonl and xml keep it whole). This module only reads and writes those files;
+turning one into an experiment is gaia_eval.stages.response_template's job.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import os
+import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -17,15 +21,18 @@ from typing import Any
 import orjson
 
 from gaia_eval.artifacts.inputs import read_input_text
-from gaia_eval.artifacts.store import atomic_write_text, load_json_file
-from gaia_eval.errors import InputError
+from gaia_eval.artifacts.store import atomic_write_text, load_json_file, read_text_input
+from gaia_eval.errors import GaiaEvalError, InputError
+from gaia_eval.safe_text import csv_document, csv_uncell
 
 FORMATS: tuple[str, ...] = ("json", "csv", "jsonl", "xml")
 KIND = "response_template"
 TEMPLATE_SUFFIXES = tuple(f".template.{fmt}" for fmt in FORMATS)
 # The columns of a csv row / keys of a jsonl line, in the order a spreadsheet shows them.
-ROW_FIELDS = ("test_id", "use_case", "query", "input_text", "response", "evaluation_criteria", "model",
+ROW_FIELDS = ("test_id", "use_case", "query", "input_text", "input_file", "response", "evaluation_criteria", "model",
               "groundtruth_file", "ground_truth")
+# Excel's (and LibreOffice's) limit on the characters of one cell: a longer cell is cut or refused on opening.
+SPREADSHEET_CELL_LIMIT = 32_767
 RECORD_FIELDS = ("test_id", "query", "input_text", "response", "evaluation_criteria", "ground_truth")
 
 
@@ -37,6 +44,7 @@ class ResponseRecord:
     query: str | None = None
     evaluation_criteria: dict[str, str] = field(default_factory=dict)
     ground_truth: str | None = None  # only written on request: a person filling it in should not see it
+    input_file: str | None = None  # csv only: where the whole source is when `input_text` holds an excerpt
 
 
 @dataclass
@@ -99,7 +107,7 @@ def render_template(t: ResponseTemplate, fmt: str) -> str:
         return orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE).decode()
     rows = [
         {"test_id": r.test_id, "use_case": t.use_case, "query": r.query or "", "input_text": r.input_text,
-         "response": r.response, "evaluation_criteria": "; ".join(f"{k}: {v}" for k, v in r.evaluation_criteria.items()),
+         **({"input_file": r.input_file} if r.input_file is not None else {}), "response": r.response, "evaluation_criteria": "; ".join(f"{k}: {v}" for k, v in r.evaluation_criteria.items()),
          "model": t.model, "groundtruth_file": t.groundtruth_file or "",
          **({"ground_truth": r.ground_truth} if r.ground_truth is not None else {})}
         for r in t.records
@@ -108,12 +116,10 @@ def render_template(t: ResponseTemplate, fmt: str) -> str:
         return "".join(orjson.dumps({**row, "evaluation_criteria": r.evaluation_criteria}).decode() + "\n"
                        for row, r in zip(rows, t.records))
     if fmt == "csv":
-        out = io.StringIO()
-        fields = [f for f in ROW_FIELDS if f != "ground_truth" or any("ground_truth" in row for row in rows)]
-        writer = csv.DictWriter(out, fieldnames=fields, lineterminator="\n")
-        writer.writeheader()
-        writer.writerows(rows)
-        return out.getvalue()
+        optional = ("ground_truth", "input_file")
+        fields = [f for f in ROW_FIELDS if f not in optional or any(f in row for row in rows)]
+        # CRLF rows and formula-like cells as text (safe_text.csv_document); reading undoes the apostrophe
+        return csv_document([fields, *([row.get(f, "") for f in fields] for row in rows)])
     if fmt == "xml":
         from xml.etree import ElementTree as ET
 
@@ -153,12 +159,24 @@ def _bad(path: Path, message: str, field_name: str | None = None) -> InputError:
                       fix="keep the columns create-template wrote; fill only `response`")
 
 
-def _from_rows(path: Path, rows: list[dict[str, Any]]) -> ResponseTemplate:
+def _whole_source(path: Path, n: int, row: dict[str, Any]) -> str:
+    """The source a csv row names in `input_file` (its `input_text` is an excerpt), relative to the template."""
+    name = str(row["input_file"])
+    found = Path(name) if Path(name).is_absolute() else path.parent / name
+    if not found.is_file():
+        raise InputError(f"record {n} ('{row.get('test_id')}') has its source in input_file '{name}', which is not found",
+                         file=path, field="input_file",
+                         fix=f"put the document back at {found}, or make the template again with create-template")
+    return read_text_input(found)
+
+
+def _from_rows(path: Path, rows: list[Any]) -> ResponseTemplate:
     if not rows:
         raise _bad(path, "holds no records")
+    if not all(isinstance(row, dict) for row in rows):
+        n = next(n for n, row in enumerate(rows, 1) if not isinstance(row, dict))
+        raise _bad(path, f"record {n} is not an object of fields")
     for n, row in enumerate(rows, 1):
-        if not isinstance(row, dict):
-            raise _bad(path, f"record {n} is {type(row).__name__}, not an object with test_id, input_text, response")
         if not isinstance(row.get("test_id", ""), (str, int)) or isinstance(row.get("test_id"), bool):
             raise _bad(path, f"record {n} has a test_id that is not text", "test_id")
     first = rows[0]
@@ -172,7 +190,8 @@ def _from_rows(path: Path, rows: list[dict[str, Any]]) -> ResponseTemplate:
             raise _bad(path, f"record {n} ('{row['test_id']}') has use_case '{row.get('use_case')}', not '{use_case}'",
                        "use_case")
         records.append(ResponseRecord(
-            test_id=str(row["test_id"]), input_text=str(row["input_text"] or ""), response=str(row["response"] or ""),
+            test_id=str(row["test_id"]), response=str(row["response"] or ""),
+            input_text=_whole_source(path, n, row) if row.get("input_file") else str(row["input_text"] or ""),
             query=str(row["query"]) if row.get("query") else None,
             evaluation_criteria=_criteria(row.get("evaluation_criteria")),
             ground_truth=str(row["ground_truth"]) if row.get("ground_truth") else None,
@@ -207,16 +226,49 @@ def read_template(path: Path) -> ResponseTemplate:
                         raise _bad(path, f"line {n} is not JSON: {exc}") from None
             return _from_rows(path, rows)
         if fmt == "csv":
-            csv.field_size_limit(max(csv.field_size_limit(), len(text)))  # a long document fits in a cell
+            allow_long_csv_fields()
             try:
-                return _from_rows(path, list(csv.DictReader(io.StringIO(text, newline=""))))
+                rows = [{k: csv_uncell(v) if isinstance(v, str) else v for k, v in row.items()}
+                        for row in csv.DictReader(io.StringIO(text, newline=""))]
             except csv.Error as exc:
-                raise _bad(path, f"is not readable CSV ({exc})") from None
+                raise _bad(path, f"is not readable as CSV ({exc})") from None
+            return _from_rows(path, rows)
         if fmt == "xml":
             return _from_xml(path, text)
     except UnicodeDecodeError:
         raise _bad(path, "is not UTF-8 text") from None
+    except GaiaEvalError:
+        raise
+    except (OSError, ValueError, TypeError, KeyError) as exc:  # whatever else a damaged file trips: one line
+        raise _bad(path, f"cannot be read as a {fmt} template ({type(exc).__name__}: {exc})") from None
     raise _bad(path, "is not a template (.template.json, .csv, .jsonl or .xml)")
+
+
+def allow_long_csv_fields() -> None:
+    """Lift the csv module's 131,072-character field limit (a real transcript is longer) to the largest the
+    platform's C long accepts."""
+    limit = sys.maxsize
+    while True:
+        try:
+            csv.field_size_limit(limit)
+            return
+        except OverflowError:
+            limit //= 2
+
+
+def csv_excerpt(text: str, where: str) -> str:
+    """`text` cut to fit one spreadsheet cell, saying so and where the whole text is."""
+    note = f"\n\n[excerpt: the first {{n:,}} of {len(text):,} characters; the whole text, which is what gets scored, is in {where}]"
+    keep = SPREADSHEET_CELL_LIMIT - 1 - len(note.format(n=SPREADSHEET_CELL_LIMIT))  # 1: room for csv_cell's apostrophe
+    return text[:keep] + note.format(n=keep)
+
+
+def relative_to_template(file: Path, template: Path) -> str:
+    """How a template at `template` names `file`: relative to the template's folder when that works."""
+    try:
+        return Path(os.path.relpath(Path(file).resolve(), Path(template).parent.resolve())).as_posix()
+    except ValueError:  # another drive on Windows
+        return Path(file).resolve().as_posix()
 
 
 def _from_xml(path: Path, text: str) -> ResponseTemplate:

@@ -67,6 +67,15 @@ def fingerprint_file(path: Path) -> str:
     return "sha256:" + digest.hexdigest()
 
 
+def read_prefix(path: Path, size: int) -> bytes | None:
+    """The first `size` bytes of a file, or None when it cannot be read (a header check, never an error)."""
+    try:
+        with open(path, "rb") as fh:
+            return fh.read(size)
+    except OSError:
+        return None
+
+
 def _fsync_dir(folder: Path) -> None:
     try:
         fd = os.open(folder, os.O_RDONLY)
@@ -123,6 +132,78 @@ def atomic_write_with(path: Path, write: Callable[[BinaryIO], object], *, skip_i
         raise
     _fsync_dir(path.parent)
     return True
+
+
+def _sync_filesystem_of(folder: Path, tmps: list[str]) -> None:
+    """Make the temp files durable: one syncfs(2) of the folder's file system on Linux (thousands of small files
+    for the price of one flush), else an fsync of each."""
+    import ctypes
+    import ctypes.util
+
+    libc_name = ctypes.util.find_library("c") if hasattr(os, "O_DIRECTORY") else None
+    syncfs = getattr(ctypes.CDLL(libc_name, use_errno=True), "syncfs", None) if libc_name else None
+    if syncfs is not None:
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            if syncfs(fd) == 0:
+                return
+        finally:
+            os.close(fd)
+    for tmp in tmps:
+        fd = os.open(tmp, os.O_RDONLY)
+        try:
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+
+
+def atomic_write_many(files: list[tuple[Path, bytes]]) -> list[bool]:
+    """Write many files atomically as `atomic_write_bytes` does, each skipped when it already holds its bytes, but
+    with one flush to disk for all of them instead of one per file (import-groundtruth writes 10,000 small
+    files). Each file is replaced only after every temp file is durable; True for each file written."""
+    pending: list[tuple[Path, str]] = []
+    written: list[bool] = []
+    renamed = 0
+    try:
+        for path, data in files:
+            path = Path(path)
+            try:
+                if path.read_bytes() == data:
+                    written.append(False)
+                    continue
+            except OSError:
+                pass
+            try:
+                path.parent.mkdir(parents=True, exist_ok=True)
+                fd, tmp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+            except OSError as exc:
+                raise _unwritable(path, exc) from None
+            pending.append((path, tmp))
+            written.append(True)
+            try:
+                with os.fdopen(fd, "wb") as fh:
+                    fh.write(data)
+            except OSError as exc:
+                raise _unwritable(path, exc) from None
+        folders = sorted({path.parent for path, _ in pending})
+        for folder in folders:
+            _sync_filesystem_of(folder, [tmp for path, tmp in pending if path.parent == folder])
+        for path, tmp in pending:
+            try:
+                os.chmod(tmp, _mode_for(path))
+                os.replace(tmp, path)
+            except OSError as exc:
+                raise _unwritable(path, exc) from None
+            renamed += 1
+        for folder in folders:
+            _fsync_dir(folder)
+    finally:
+        for _path, tmp in pending[renamed:]:  # anything not renamed (an error, an interrupt) leaves no temp file
+            try:
+                os.unlink(tmp)
+            except FileNotFoundError:
+                pass
+    return written
 
 
 def _current_umask() -> int:

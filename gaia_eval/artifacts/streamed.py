@@ -70,9 +70,30 @@ class _Items:
 
     def __init__(self, path: Path, spans: list[tuple[int, int]]) -> None:
         self._path, self._spans = path, spans
+        self._ids: dict[str, tuple[int, int]] | None = None
 
     def __len__(self) -> int:
         return len(self._spans)
+
+    def find(self, item_id: str) -> ItemResult | None:
+        """The first item with this id, parsing only its own element; the ids are read once, on first use (the
+        viewer asks one item of hundreds of experiments it keeps open)."""
+        reader = SpanReader(self._path)
+        try:
+            if self._ids is None:
+                ids: dict[str, tuple[int, int]] = {}
+                for span in self._spans:
+                    value = orjson.loads(reader.read(span))
+                    if isinstance(value, dict) and isinstance(value.get("item_id"), str):
+                        ids.setdefault(value["item_id"], span)
+                self._ids = ids
+            span = self._ids.get(item_id)
+            return None if span is None else ItemResult.model_validate_json(reader.read(span))
+        except (orjson.JSONDecodeError, ValidationError):
+            read_artifact(self._path, Experiment)  # the usual one-line message naming the field
+            raise
+        finally:
+            reader.close()
 
     def __iter__(self) -> Iterator[ItemResult]:
         reader = SpanReader(self._path)

@@ -10,8 +10,6 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import click
-
 from gaia_eval.bench.gate import (
     DEFAULT_TOLERANCE,
     Baseline,
@@ -26,6 +24,7 @@ from gaia_eval.bench.report import render_report
 from gaia_eval.bench.runners import DEFAULT_RUNNER, resolve_runner
 from gaia_eval.bench.suites import Suite, builtin_paths, load_builtin, resolve_suite
 from gaia_eval.errors import MissingCredentialsError, UsageError
+from gaia_eval.safe_text import echo
 
 EXIT_OK = 0
 EXIT_REGRESSION = 1
@@ -38,7 +37,7 @@ def list_builtin_suites() -> int:
         suite = load_builtin(name)
         baseline = suite.default_baseline_path
         note = "baseline shipped" if baseline is not None and baseline.is_file() else "no baseline"
-        click.echo(f"{name:<12} {len(suite.tasks):>3} tasks  {note}")
+        echo(f"{name:<12} {len(suite.tasks):>3} tasks  {note}")
     return EXIT_OK
 
 
@@ -66,7 +65,7 @@ def _pick_baseline(
         return None
     loaded = load_baseline(path)
     # Refused before running: an LLM run against a baseline it cannot be compared with is wasted money.
-    check_fingerprint(loaded, suite.fingerprint, path)
+    check_fingerprint(loaded, suite.fingerprint, path, suite.name)
     return loaded, path
 
 
@@ -81,7 +80,7 @@ def _check_runner(picked: tuple[Baseline, Path], runner_spec: str) -> None:
             fix=f"pass --runner {loaded.runner}, or re-baseline deliberately with --save-baseline PATH for this runner",
         )
     for note in baseline_notes(loaded):
-        click.echo(f"bench: {path}: {note}", err=True)
+        echo(f"bench: {path}: {note}", err=True)
 
 
 def _write_results(output: Path, report, picked: tuple[Baseline, Path] | None, tolerance: float) -> None:
@@ -129,35 +128,35 @@ def run_bench_command(
     try:
         runner_fn = resolve_runner(runner_spec, react_options)
     except MissingCredentialsError as exc:
-        click.echo(f"bench: not run: runner {runner_spec}: {exc.one_line()}", err=True)
+        echo(f"bench: not run: runner {runner_spec}: {exc.one_line()}", err=True)
         in_ci = bool(os.environ.get("CI")) and not allow_skip
         if strict or in_ci:
             why = "--strict" if strict else "CI is set (pass --allow-skip to let CI pass without a key)"
-            click.echo(f"bench: {why}: a skipped benchmark is a failure", err=True)
+            echo(f"bench: {why}: a skipped benchmark is a failure", err=True)
             return EXIT_USAGE
-        click.echo("bench: nothing was gated; exit 0 (use --strict to make this exit 2)", err=True)
+        echo("bench: nothing was gated; exit 0 (use --strict to make this exit 2)", err=True)
         return EXIT_OK
 
     # With -o, each finished attempt is journaled beside the output until the results file is written.
     journal = Path(f"{output}.partial.jsonl") if output is not None else None
     report = run_suite(runner_fn, loaded_suite, concurrency=concurrency, repeats=repeats, runner_name=runner_spec,
                        journal_path=journal)
-    click.echo(render_report(report))
+    echo(render_report(report))
     if output is not None:
         _write_results(Path(output), report, picked, tolerance)
         journal.unlink(missing_ok=True)
-        click.echo(f"results written to {output} (with its chart against the baseline and JUnit XML beside it)")
+        echo(f"results written to {output} (with its chart against the baseline and JUnit XML beside it)")
     if report.attempts and report.runner_errors == len(report.attempts):
         first = next(attempt.error for attempt in report.attempts if attempt.error)
-        click.echo(f"bench: the runner could not run: every attempt failed with an error (first: {first})", err=True)
+        echo(f"bench: the runner could not run: every attempt failed with an error (first: {first})", err=True)
         return EXIT_USAGE
     if save_baseline_to is not None:
         save_baseline(report, save_baseline_to, runner=runner_spec)
-        click.echo(f"baseline written to {save_baseline_to} (success {report.success_rate:.0%}, n={report.n})")
+        echo(f"baseline written to {save_baseline_to} (success {report.success_rate:.0%}, n={report.n})")
     if picked is None:
         if save_baseline_to is None:
             hint = loaded_suite.default_baseline_path or Path("baselines") / f"{loaded_suite.name}.json"
-            click.echo(f"no baseline to gate against; save one deliberately with --save-baseline {hint}")
+            echo(f"no baseline to gate against; save one deliberately with --save-baseline {hint}")
         return EXIT_OK
     loaded_baseline, path = picked
     ok, message = regression_gate(
@@ -168,5 +167,5 @@ def run_bench_command(
         max_tool_error_increase=max_tool_error_increase,
         baseline_path=path,
     )
-    click.echo(f"\ngate vs {path}:\n{message}")
+    echo(f"\ngate vs {path}:\n{message}")
     return EXIT_OK if ok else EXIT_REGRESSION

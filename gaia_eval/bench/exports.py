@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from gaia_eval.artifacts.store import atomic_write_bytes
+from gaia_eval.safe_text import scrub_xml_tree
 
 CHART_SUFFIX = "_charts"
 
@@ -91,7 +92,7 @@ def bench_junit_xml(results: dict[str, Any]) -> bytes:
     suite.set("errors", str(errors))
     suites = ET.Element("testsuites", name="gaia-eval bench")
     suites.append(suite)
-    ET.indent(suites)
+    ET.indent(scrub_xml_tree(suites))  # a task id or an answer holding a control character still makes valid XML
     return ET.tostring(suites, encoding="utf-8", xml_declaration=True) + b"\n"
 
 

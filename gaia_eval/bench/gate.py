@@ -96,10 +96,22 @@ def as_baseline(baseline: Baseline | dict | str | Path) -> Baseline:
     return load_baseline(baseline)
 
 
-def check_fingerprint(baseline: Baseline, suite_fingerprint: str, path: str | Path | None = None) -> None:
+def check_fingerprint(
+    baseline: Baseline, suite_fingerprint: str, path: str | Path | None = None, suite_name: str | None = None
+) -> None:
     """Refuse to compare runs of different task sets: the numbers would not mean anything. A baseline without
-    a fingerprint (the documented minimal format) cannot be checked; see `baseline_notes`."""
-    if baseline.suite_fingerprint is not None and baseline.suite_fingerprint != suite_fingerprint:
+    a fingerprint (the documented minimal format) cannot be checked; see `baseline_notes`. A baseline of another
+    suite's tasks is named as such, not as another version of its own suite (same tasks under another file
+    name still compare)."""
+    changed = baseline.suite_fingerprint is not None and baseline.suite_fingerprint != suite_fingerprint
+    if changed and baseline.suite is not None and suite_name is not None and baseline.suite != suite_name:
+        raise UsageError(
+            f"baseline is for suite '{baseline.suite}', but this run is suite '{suite_name}'",
+            file=path,
+            fix=f"pass the baseline made on suite '{suite_name}' (or none: baselines/{suite_name}.json next to the "
+            "suite is the default), or make one with --save-baseline PATH",
+        )
+    if changed:
         raise UsageError(
             f"baseline was made on a different version of suite '{baseline.suite}' "
             f"({baseline.suite_fingerprint[:19]}, now {suite_fingerprint[:19]}): the suite changed",
@@ -172,7 +184,7 @@ def regression_gate(
     if baseline_path is None and isinstance(baseline, (str, Path)):
         baseline_path = baseline
     baseline = as_baseline(baseline)
-    check_fingerprint(baseline, report.suite_fingerprint, baseline_path)
+    check_fingerprint(baseline, report.suite_fingerprint, baseline_path, report.suite)
     problems = []
     success_ok = report.success_rate + _EPSILON >= baseline.success_rate - tolerance
     if not success_ok:

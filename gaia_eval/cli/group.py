@@ -10,6 +10,7 @@ import click
 
 from gaia_eval import __version__
 from gaia_eval.errors import GaiaEvalError
+from gaia_eval.safe_text import echo
 
 DEFAULTS = {
     "test_data": Path("test_data"),
@@ -30,7 +31,7 @@ class GaiaGroup(click.Group):
         try:
             return super().invoke(ctx)
         except GaiaEvalError as exc:
-            click.echo(f"error: {exc.one_line()}", err=True)
+            echo(f"error: {exc.one_line()}", err=True)
             ctx.exit(exc.exit_code)
         except click.UsageError as exc:
             # click's own refusals (a missing file, a bad option value) keep the one-line promise too.
@@ -41,15 +42,15 @@ class GaiaGroup(click.Group):
         except OSError as exc:
             # Last resort for a file-system refusal no stage anticipated: still one line, never a traceback.
             where = f"{exc.filename}: " if exc.filename else ""
-            click.echo(f"error: {where}{exc.strerror or exc} (fix: check the path and its permissions)", err=True)
+            echo(f"error: {where}{exc.strerror or exc} (fix: check the path and its permissions)", err=True)
             ctx.exit(1)
         except KeyboardInterrupt:
             batch_mode = sys.modules.get("gaia_eval.providers.batch.options")
             if batch_mode is not None and batch_mode.batch_enabled():
-                click.echo("interrupted: the submitted batches keep running at the provider and are journaled; run "
+                echo("interrupted: the submitted batches keep running at the provider and are journaled; run "
                            "the same command again to re-attach to them (--batch-status shows their progress)", err=True)
                 ctx.exit(130)
-            click.echo("interrupted: finished items are saved; run the same command again to resume", err=True)
+            echo("interrupted: finished items are saved; run the same command again to resume", err=True)
             ctx.exit(130)
         finally:  # --batch belongs to this invocation only: a Python caller after it runs synchronously
             batch_mode = sys.modules.get("gaia_eval.providers.batch.options")
@@ -58,14 +59,14 @@ class GaiaGroup(click.Group):
 
 
 def print_summary(summary, *, show_outputs: bool = False) -> None:
-    click.echo(summary.line())
+    echo(summary.line())
     for note in summary.notes:
-        click.echo(f"  {note}")
+        echo(f"  {note}")
     if show_outputs:
         for path in summary.outputs:
-            click.echo(f"  wrote {path}")
+            echo(f"  wrote {path}")
     for failure in summary.failures:
-        click.echo(f"  failed: {failure}", err=True)
+        echo(f"  failed: {failure}", err=True)
 
 
 def split_types(value: str | None) -> list[str] | None:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+from gaia_eval.safe_text import echo
 
 
 def _set_cache(ctx: click.Context, param: click.Parameter, value) -> None:
@@ -68,7 +69,7 @@ def print_batch_status(folder: Path) -> None:
     from gaia_eval.providers.batch import batch_status_lines
 
     for line in batch_status_lines(folder):
-        click.echo(line)
+        echo(line)
 
 
 def llm_call_options(command):

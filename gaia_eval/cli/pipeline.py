@@ -13,6 +13,7 @@ from gaia_eval.cli.lists import ListOptionsCommand
 from gaia_eval.cli.options import batch_options, cache_options, llm_call_options, print_batch_status
 from gaia_eval.errors import RunFailed
 from gaia_eval.providers.names import LLM_PROVIDERS
+from gaia_eval.safe_text import echo
 
 
 @cli.command(cls=ListOptionsCommand, list_options=("--meeting-types", "--email-types", "--pdf-types"))
@@ -48,7 +49,7 @@ def generate(kinds, output_dir, meeting_types, email_types, pdf_types, count_per
         show_progress=False if quiet else None, timeout_s=timeout,
     )
     print_summary(summary)
-    click.echo(f"  documents in {output_dir}")
+    echo(f"  documents in {output_dir}")
     if summary.failed:
         raise RunFailed(
             f"{summary.failed} documents failed (listed above) and were not written; run the same command again "
@@ -124,7 +125,7 @@ def batch_experiment(config_path, input_paths, output_dir, force, retry_errors, 
         return print_batch_status(output_dir)
 
     if create_sample_config is not None:
-        click.echo(f"wrote {write_sample_config_path(create_sample_config)}")
+        echo(f"wrote {write_sample_config_path(create_sample_config)}")
         return
     inputs = list(input_paths) or [DEFAULTS["groundtruth"]]
     errors = 0
@@ -140,11 +141,11 @@ def batch_experiment(config_path, input_paths, output_dir, force, retry_errors, 
             show_progress=False if quiet else None,
         )
         print_summary(summary)
-        click.echo(f"  items: {summary.items_line()}")
+        echo(f"  items: {summary.items_line()}")
         errors += summary.items_error
         damaged += summary.damaged
     for line in damaged:
-        click.echo(f"  damaged: {line}", err=True)
+        echo(f"  damaged: {line}", err=True)
     if damaged:
         raise RunFailed(f"{len(damaged)} experiment file(s) are damaged and were left out of the consolidated report (listed above); delete them and run the same command again to remake them")
     if errors:
@@ -185,7 +186,7 @@ def eval_command(
     if batch_status:
         return print_batch_status(output_dir)
     from gaia_eval.scoring.judge import DEFAULT_JUDGE_CONCURRENCY, DEFAULT_JUDGE_TIMEOUT_S, parse_judge_spec
-    from gaia_eval.stages.eval import STANDALONE_NOTE, run_eval
+    from gaia_eval.stages.eval import LONG_FORM_NOTE, STANDALONE_NOTE, run_eval
 
     judge = None
     if judge_spec is not None:
@@ -212,19 +213,24 @@ def eval_command(
         judge=judge,
     )
     if summary.standalone:
-        click.echo(f"running standalone for {summary.standalone} experiment(s): no ground truth; {STANDALONE_NOTE}")
+        echo(f"running standalone for {summary.standalone} experiment(s): no ground truth; {STANDALONE_NOTE}")
+    if summary.long_form:
+        echo(f"question answering in {summary.long_form} experiment(s) scored as {LONG_FORM_NOTE}")
     print_summary(summary)
     if summary.failed:
         raise RunFailed(f"{summary.failed} evaluation(s) have judge calls that failed; run the same command again to call only them")
     if summary.damaged:
         for line in summary.damaged:
-            click.echo(f"  damaged: {line}", err=True)
+            echo(f"  damaged: {line}", err=True)
         remake = (f"run `gaia-eval eval -d {experiment_file or directory} -o {output_dir}` (without --regenerate-report) to "
                   "score their experiments again" if regenerate_report else "run the same command again to remake them")
         raise RunFailed(f"{len(summary.damaged)} evaluation file(s) are damaged and were left out of the index (listed "
                         f"above); delete them, or {remake}")
     if summary.empty_responses:
         raise RunFailed("some template responses are empty (listed above) and count as errors; paste them in and run the same command again")
+    if summary.unfilled:
+        raise RunFailed(f"{len(summary.unfilled)} template(s) have no response filled in and were not scored (listed "
+                        "above); paste the responses in and run the same command again")
 
 
 @cli.command()

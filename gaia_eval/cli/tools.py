@@ -13,6 +13,7 @@ from gaia_eval.cli.lists import ListOptionsCommand
 from gaia_eval.errors import RunFailed
 from gaia_eval.providers.names import KNOWN_PROVIDERS
 from gaia_eval.scoring.answers.mode_names import MODES as MATCH_MODES
+from gaia_eval.safe_text import echo
 
 
 @cli.command("import-groundtruth")
@@ -37,12 +38,17 @@ def import_groundtruth(files, output_dir, id_field, source_field, source_file, r
 @cli.command("import-outputs")
 @click.argument("file", type=click.Path(path_type=Path))
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["experiments"], help="Folder to write into.")
-@click.option("-g", "--groundtruth", type=click.Path(path_type=Path), default=None, help="Consolidated ground truth giving each item's source text (when the rows have no source column).")
-def import_outputs(file, output_dir, groundtruth) -> None:
-    """Import many systems' outputs (item_id, system, output; optional source, input_tokens, output_tokens, cost_usd, latency_s): one experiment per system, scored by `eval -g`."""
+@click.option("-g", "--groundtruth", type=click.Path(path_type=Path), default=None, help="Consolidated ground truth from import-groundtruth: sets the use case and gives each item's source text (when the rows have no source column) and, for qa, its expected answer.")
+@click.option("--use-case", type=click.Choice(["summarization", "email", "qa"]), default=None, help="What the outputs are, when -g does not say it  [default: summarization].")
+def import_outputs(file, output_dir, groundtruth, use_case) -> None:
+    """Import many systems' outputs (item_id, system, output; optional source, input_tokens, output_tokens, cost_usd, latency_s): one experiment per system, scored by `eval -g`.
+
+    Answers to imported questions are keyed by question id: `ES2009b#q01` is question q01 of item ES2009b in
+    `-g consolidated_qa_groundtruth.json`.
+    """
     from gaia_eval.stages.import_data import run_import_outputs
 
-    print_summary(run_import_outputs(file, output_dir, groundtruth=groundtruth), show_outputs=True)
+    print_summary(run_import_outputs(file, output_dir, groundtruth=groundtruth, use_case=use_case), show_outputs=True)
 
 
 @cli.command(cls=ListOptionsCommand, list_options=("--styles",))
@@ -63,9 +69,9 @@ def summarize(input_file, styles, combined_prompt, provider, model, base_url, ma
         input_file, styles=split_types(styles), combined_prompt=combined_prompt, provider=provider, model=model,
         base_url=base_url, max_tokens=max_tokens, output=output, timeout_s=timeout,
     )
-    click.echo(result.render())
+    echo(result.render())
     if output is not None:
-        click.echo(f"\nwrote {output}")
+        echo(f"\nwrote {output}")
 
 
 @cli.command()
@@ -74,8 +80,8 @@ def quickstart(output_dir) -> None:
     """Run all five stages offline on a small generated set and print the report's path."""
     from gaia_eval.stages.quickstart import run_quickstart
 
-    result = run_quickstart(output_dir, echo=click.echo)
-    click.echo(f"report: {result}")
+    result = run_quickstart(output_dir, echo=echo)
+    echo(f"report: {result}")
 
 
 @cli.command()
@@ -145,12 +151,12 @@ def check_answer(ctx, expected, answer, mode, rel_tol, abs_tol, threshold, unord
         if expected is not None or answer is not None:
             raise click.UsageError("give either EXPECTED ANSWER or --jsonl FILE, not both")
         for row in check_answers_file(jsonl_path, default_mode=mode, default_options=options):
-            click.echo(orjson.dumps(row).decode())
+            echo(orjson.dumps(row).decode())
         return
     if expected is None or answer is None:
         raise click.UsageError("give EXPECTED and ANSWER (e.g. check-answer 1927 'FINAL ANSWER: 1,927'), or --jsonl FILE")
     result = match_answer(expected, answer, mode, **options)
-    click.echo(orjson.dumps(result.to_dict()).decode() if as_json else format_verdict(result))
+    echo(orjson.dumps(result.to_dict()).decode() if as_json else format_verdict(result))
     ctx.exit(0 if result.correct else 1)
 
 
@@ -168,10 +174,11 @@ def create_template(input_path, use_case, fmt, output_dir, name, model, include_
     from gaia_eval.stages.response_template import run_create_response_template
 
     path = run_create_response_template(
-        input_path, output_dir, use_case=use_case, fmt=fmt, name=name, model=model, include_groundtruth=include_groundtruth
+        input_path, output_dir, use_case=use_case, fmt=fmt, name=name, model=model, include_groundtruth=include_groundtruth,
+        warn=lambda message: echo(f"warning: {message}", err=True),
     )
-    click.echo(f"wrote {path}")
-    click.echo(f"  paste the responses into `response`, then: gaia-eval eval -f {path} -o evaluation")
+    echo(f"wrote {path}")
+    echo(f"  paste the responses into `response`, then: gaia-eval eval -f {path} -o evaluation")
 
 
 @cli.command("import-template")
@@ -183,22 +190,23 @@ def import_template(template, groundtruth, output_dir) -> None:
     from gaia_eval.stages.template import run_import_template
 
     path, blanks = run_import_template(template, output_dir, groundtruth=groundtruth)
-    click.echo(f"wrote {path}")
+    echo(f"wrote {path}")
     if blanks:
-        click.echo(f"  {blanks} item(s) had no answer filled in: they are recorded as errors and count as Poor")
+        echo(f"  {blanks} item(s) had no answer filled in: they are recorded as errors and count as Poor")
 
 
 @cli.command()
 @click.option("--workspace", type=click.Path(path_type=Path), default=Path("."), help="Folder holding test_data/, groundtruth/, experiments/, evaluation/, reports/.")
 @click.option("--host", default="127.0.0.1", help="Interface to bind (keep 127.0.0.1 unless you mean to share it).")
 @click.option("--port", type=click.IntRange(0, 65535), default=3000, help="Port (0 picks a free one).")
+@click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME", help="With --host 0.0.0.0: a host name (or IP) the browsers of others will use to reach this viewer; repeatable; exact match, any port. Others are refused (421) against DNS rebinding.")
 @click.option("--no-browser", is_flag=True, help="Do not open a browser.")
 @click.option("--test-data-dir", type=click.Path(path_type=Path), default=None, help="Override workspace/test_data.")
 @click.option("--groundtruth-dir", type=click.Path(path_type=Path), default=None, help="Override workspace/groundtruth.")
 @click.option("--experiments-dir", type=click.Path(path_type=Path), default=None, help="Override workspace/experiments.")
 @click.option("--evaluations-dir", type=click.Path(path_type=Path), default=None, help="Override workspace/evaluation.")
 @click.option("--reports-dir", type=click.Path(path_type=Path), default=None, help="Override workspace/reports.")
-def visualize(workspace, host, port, no_browser, test_data_dir, groundtruth_dir, experiments_dir, evaluations_dir, reports_dir) -> None:
+def visualize(workspace, host, port, allow_hosts, no_browser, test_data_dir, groundtruth_dir, experiments_dir, evaluations_dir, reports_dir) -> None:
     """Browse documents, ground truth, experiments, evaluations and reports in a local web viewer."""
     from gaia_eval.errors import InputError
     from gaia_eval.visualize import run_visualize
@@ -209,22 +217,39 @@ def visualize(workspace, host, port, no_browser, test_data_dir, groundtruth_dir,
     folders = {"test_data": test_data_dir, "groundtruth": groundtruth_dir, "experiments": experiments_dir,
                "evaluation": evaluations_dir, "reports": reports_dir}
     check_named_folders(workspace, folders)
-    run_visualize(workspace, host=host, port=port, open_browser=not no_browser, folders=folders, echo=click.echo)
+    run_visualize(workspace, host=host, port=port, allow_hosts=allow_hosts, open_browser=not no_browser,
+                  folders=folders, echo=echo)
 
 
 @cli.command("meta-eval")
-@click.argument("ratings", type=click.Path(path_type=Path))
+@click.argument("ratings", type=click.Path(path_type=Path), required=False)
+@click.option("--evaluations", "eval_root", type=click.Path(path_type=Path), default=None, help="Measure the scores of this evaluation folder against your own ratings of its outputs (annotate's log, or RATINGS: the filled create-template --ratings CSV); writes meta_eval.<use_case>.json in it, where report looks.")
+@click.option("-u", "--use-case", type=click.Choice(["summarization", "qa", "email"]), default=None, help="With --evaluations: the use case [default: the only one].")
 @click.option("-o", "--output", type=click.Path(path_type=Path), default=None, help="Write the result as JSON here (the markdown goes beside it as .md). evaluation/meta_eval.json is where `report` looks.")
 @click.option("--markdown", "markdown_file", type=click.Path(path_type=Path), default=None, help="Write the markdown table here.")
 @click.option("--metrics", default=None, help="Comma-separated scorers to measure (the baselines length and rouge1_recall always run) [default: every applicable one].")
 @click.option("--exclude-system", "exclude_systems", multiple=True, metavar="NAME", help="Leave this system out, e.g. the one whose output is the reference (repeatable).")
 @click.option("--judge", "judge_spec", default=None, metavar="PROVIDER:MODEL", help="Also measure the LLM judge, e.g. anthropic:claude-sonnet-4-5 (one call per summary).")
 @click.option("--judge-base-url", default=None, help="Base URL of the judge's endpoint.")
-def meta_eval(ratings, output, markdown_file, metrics, exclude_systems, judge_spec, judge_base_url) -> None:
+@click.option("--cross-validate", "cross_validate", is_flag=True, help="Also fit the free-text grade's criterion weights on these ratings, cross-validated by document (5 folds), and print the held-out figures of each fold.")
+def meta_eval(ratings, eval_root, use_case, output, markdown_file, metrics, exclude_systems, judge_spec, judge_base_url, cross_validate) -> None:
     """Measure how well each scorer agrees with human ratings (RATINGS.jsonl or .csv): system-level Kendall,
-    Spearman and Pearson with bootstrap intervals, summary-level correlation, pairwise accuracy."""
+    Spearman and Pearson with bootstrap intervals, summary-level correlation, pairwise accuracy. With
+    --evaluations: an evaluation's own scores against your ratings of its outputs (gaia-eval annotate)."""
     from gaia_eval.errors import UsageError
     from gaia_eval.stages.meta_eval import run_meta_eval
+
+    if eval_root is not None:
+        from gaia_eval.stages.meta_eval_own import run_meta_eval_evaluations
+
+        own = run_meta_eval_evaluations(eval_root, use_case=use_case, ratings=ratings, output=output)
+        echo(own.markdown)
+        for path in own.outputs:
+            echo(f"wrote {path}")
+        return
+    if ratings is None:
+        raise UsageError("give RATINGS (a .jsonl or .csv of rated summaries), or --evaluations DIR for your own ratings of an evaluation",
+                         fix="e.g. gaia-eval meta-eval --evaluations evaluation")
 
     judge = None
     if judge_spec is not None:
@@ -240,9 +265,11 @@ def meta_eval(ratings, output, markdown_file, metrics, exclude_systems, judge_sp
         judge=judge,
         output=output,
         markdown=markdown_file,
+        echo=lambda line: echo(line, err=True),  # progress on stderr: stdout is the markdown table
+        cross_validate=cross_validate,
     )
-    click.echo(run.markdown)
+    echo(run.markdown)
     for path in run.outputs:
-        click.echo(f"wrote {path}")
+        echo(f"wrote {path}")
     if run.failed_judge_calls:
         raise RunFailed(f"{run.failed_judge_calls} judge call(s) failed; run the same command again (answered calls come from the cache)")

@@ -12,19 +12,26 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gaia_eval.scoring.rubric import FREE_TEXT_CRITERIA, score_summary_output
+from gaia_eval.scoring.rubric import FREE_TEXT_CRITERIA, POINTS, rate, score_summary_output
 
 CRITERIA: tuple[str, ...] = tuple(FREE_TEXT_CRITERIA)
 
 
 @dataclass(frozen=True)
 class SummaryScores:
-    criteria: dict[str, float | None]  # criterion id -> value 0..1; None = not applicable
+    criteria: dict[str, float | None]  # criterion id -> value 0..1 as measured; None = not applicable
     grade: float | None  # quality score 0..100; None when no criterion applies
+    points: dict[str, int]  # criterion id -> rating points (1..4) of the measured value, applicable criteria only
+    degenerate: bool  # the grade rated the output Poor as not a summary (empty, loop, copy, ...)
 
 
 def score_summary(output: str, source: str | None, references: Sequence[str] = ()) -> SummaryScores:
-    """Every criterion (None where its input is missing) and the grade of one free-text summary."""
+    """Every criterion as measured (None where its input is missing), its rating points, and the grade of one
+    free-text summary."""
     usable = [r for r in references if r.strip()]
     scored = score_summary_output(output, source if source and source.strip() else None, usable)
-    return SummaryScores({name: scored.values.get(name) for name in CRITERIA}, scored.grade)
+    measured = scored.measured or scored.values
+    values = {name: measured.get(name) for name in CRITERIA}
+    points = {name: POINTS[rate(name, value)] for name, value in values.items() if value is not None}
+    degenerate = scored.degenerate is not None or not output.strip()
+    return SummaryScores(values, scored.grade, points, degenerate)

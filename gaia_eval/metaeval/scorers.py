@@ -6,6 +6,7 @@ source-grounded ones a source on every line; the others are left out with a note
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from gaia_eval.errors import UsageError
@@ -22,6 +23,8 @@ class ScoreTable:
 
     values: dict[str, list[float]] = field(default_factory=dict)
     notes: list[str] = field(default_factory=list)
+    # the adapter's scores per row, by grade ("grade", "grade_standalone"): what --cross-validate fits weights on
+    graded: dict[str, list[adapter.SummaryScores]] = field(default_factory=dict)
 
 
 def _rouge(rows: list[RatedOutput]) -> dict[str, list[float]]:
@@ -37,17 +40,27 @@ def _rouge(rows: list[RatedOutput]) -> dict[str, list[float]]:
     return out
 
 
-def _rubric(rows: list[RatedOutput]) -> dict[str, list[float | None]]:
-    """The grade and every criterion through the adapter; with both references and a source, also the grade
-    the source alone gives (`grade_standalone`)."""
+def _rubric(rows: list[RatedOutput], graded: dict[str, list[adapter.SummaryScores]]) -> dict[str, list[float | None]]:
+    """The grade and every criterion (as measured, before the grade's degenerate-output rule) through the adapter;
+    with both references and a source, also the grade the source alone gives (`grade_standalone`). The adapter's
+    scores go into `graded` by grade name."""
+    from gaia_eval.progress import Progress
+
     out: dict[str, list[float | None]] = {name: [] for name in ("grade", "grade_standalone", *adapter.CRITERIA)}
+    progress = Progress(len(rows), label="summaries")
     for row in rows:
+        progress.advance()
         scores = adapter.score_summary(row.output, row.source, row.references)
+        graded.setdefault("grade", []).append(scores)
         out["grade"].append(scores.grade)
         for name in adapter.CRITERIA:
             out[name].append(scores.criteria.get(name))
         both = row.source and row.references
-        out["grade_standalone"].append(adapter.score_summary(row.output, row.source, ()).grade if both else None)
+        standalone = adapter.score_summary(row.output, row.source, ()) if both else None
+        if standalone is not None:
+            graded.setdefault("grade_standalone", []).append(standalone)
+        out["grade_standalone"].append(standalone.grade if standalone is not None else None)
+    progress.close()
     return out
 
 
@@ -87,7 +100,9 @@ def available_scorers(rows: list[RatedOutput]) -> tuple[list[str], list[str]]:
     return names, notes
 
 
-def score_rows(rows: list[RatedOutput], metrics: list[str] | None = None) -> ScoreTable:
+def score_rows(
+    rows: list[RatedOutput], metrics: list[str] | None = None, echo: Callable[[str], None] = lambda _line: None
+) -> ScoreTable:
     """Every applicable (or every chosen) scorer on every row; the baselines always run. `grade` is the adapter's
     grade with everything the line gives; with both references and a source, `grade_standalone` is the grade from
     the source alone."""
@@ -101,11 +116,14 @@ def score_rows(rows: list[RatedOutput], metrics: list[str] | None = None) -> Sco
             )
         names = [n for n in names if n in BASELINES or n in metrics]
     table = ScoreTable(notes=notes)
+    echo(f"meta-eval: scoring {len(rows):,} summaries of {len({r.system for r in rows})} systems")
     computed: dict[str, list] = {"length": [float(len(r.output.split())) for r in rows]}
     if any(n in names for n in ("rouge1_recall", *ROUGE)):
+        echo(f"meta-eval: ROUGE of {len(rows):,} summaries")
         computed.update(_rouge(rows))
     if any(n in names for n in ("grade", "grade_standalone", *adapter.CRITERIA)):
-        computed.update(_rubric(rows))
+        echo(f"meta-eval: the rubric's criteria on {len(rows):,} summaries")
+        computed.update(_rubric(rows, table.graded))
     left_out: dict[int, list[str]] = {}  # number of summaries lacking an input -> the scorers that need it
     for name in names:
         values = computed[name]

@@ -67,3 +67,25 @@ def trust_for(eval_dir: Path, use_case: str, mode: str) -> dict[str, Any] | None
         "n_systems": result.n_systems,
         "rows": rows,
     }
+
+
+def packaged_trust() -> list[dict[str, Any]]:
+    """The free-text grade's own measured agreement, from the weights file's provenance (held-out figures per
+    dataset), for a report whose folder holds no meta-evaluation of the user's own: one entry per grade (with a
+    reference, from the source only) and dataset, with the length baseline beside it."""
+    from gaia_eval.scoring.rubric import weights_file
+
+    document = weights_file()
+    out = []
+    for grade, label in (("with_reference", "with a reference"), ("source_only", "from the source only")):
+        for dataset, figures in document[grade]["cross_validated"].items():
+            out.append({
+                "grade": label,
+                "dataset": dataset,
+                "fitted": document["fitted"],
+                "rows": [
+                    {"dimension": dimension, "grade": row["grade"], "length": row.get("length")}
+                    for dimension, row in figures.items()
+                ],
+            })
+    return out

@@ -57,11 +57,12 @@ def create_provider(settings: ProviderSettings) -> Provider:
     if settings.provider == "baseline":
         module = importlib.import_module("gaia_eval.providers.baseline")
         return module.BaselineProvider(settings.model)
+    key = api_key_for(settings)  # before the SDK import (about a second of CPU): a missing key fails at once
     if settings.provider == "anthropic":
         module = importlib.import_module("gaia_eval.providers.anthropic_api")
-        return module.AnthropicProvider(settings, api_key_for(settings))
+        return module.AnthropicProvider(settings, key)
     module = importlib.import_module("gaia_eval.providers.openai_api")
-    return module.OpenAIProvider(settings, api_key_for(settings))
+    return module.OpenAIProvider(settings, key)
 
 
 def is_local(provider: str) -> bool:

@@ -25,8 +25,9 @@ class ScoringInput:
     expected: Any  # QAPair, Summaries, or None
     facts: Any = None  # planted facts of a generated document, when known
     source_text: str = ""
-    # Free-text references (human-written summaries, or the expected summary of an imported free-text output):
-    # not None selects the free-text scorers; an empty tuple means the source is all there is to check against.
+    # Free-text references (human-written summaries, the expected summary of an imported free-text output, or a
+    # long-form qa answer's reference answer): not None selects the free-text scorers; an empty tuple means the
+    # source is all there is to check against.
     references: tuple[str, ...] | None = None
 
 
@@ -43,6 +44,12 @@ def _qa(item: ScoringInput) -> tuple[list[CriterionResult], bool | None]:
     from gaia_eval.scoring.rubric import score_qa
 
     return score_qa(item.answer or "", item.expected)
+
+
+def _long_qa(item: ScoringInput) -> tuple[list[CriterionResult], bool | None]:
+    from gaia_eval.scoring.rubric import score_long_answer
+
+    return score_long_answer(item.answer or "", item.expected, item.source_text), None
 
 
 def _summaries(item: ScoringInput) -> tuple[list[CriterionResult], bool | None]:
@@ -66,9 +73,17 @@ def _free_text(item: ScoringInput) -> tuple[list[CriterionResult], bool | None]:
 
 
 def _registry() -> dict[tuple[str, str, bool], Scorer]:
-    from gaia_eval.scoring.rubric import QA_CRITERIA, STANDALONE_CRITERIA, SUMMARY_CRITERIA, criteria_for
+    from gaia_eval.scoring.rubric import (
+        LONG_FORM_CRITERIA,
+        QA_CRITERIA,
+        STANDALONE_CRITERIA,
+        SUMMARY_CRITERIA,
+        criteria_for,
+    )
 
-    entries = [Scorer("qa", "comparative", False, tuple(QA_CRITERIA), _qa)]
+    # qa: a short expected answer goes to the answer matcher; a long-form one (prose) to the free-text criteria.
+    entries = [Scorer("qa", "comparative", False, tuple(QA_CRITERIA), _qa),
+               Scorer("qa", "comparative", True, LONG_FORM_CRITERIA, _long_qa)]
     for use_case in ("summarization", "email"):
         free_text_criteria = tuple(criteria_for(use_case, "comparative", free_text=True))
         entries += [

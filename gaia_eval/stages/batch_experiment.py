@@ -264,7 +264,11 @@ def run_batch_experiment(
             summary.notes.append(f"{plan.spec.name}: {how}")
         if errors:
             summary.failed += 1
-            summary.failures.append(f"{plan.spec.name}: {errors} of {len(items)} items errored")
+            first = next(i for i in items if i.status == "error")
+            reason = " ".join(str(first.error or "no reason recorded").split())
+            reason = reason if len(reason) <= 300 else reason[:299] + "…"
+            summary.failures.append(f"{plan.spec.name}: {errors} of {len(items)} items errored; first "
+                                    f"({first.item_id}): {reason}")
 
     consolidated = output_dir / CONSOLIDATED_NAME
     write_artifact(consolidated, consolidate_experiments(output_dir, summary.damaged))  # unchanged bytes are not rewritten

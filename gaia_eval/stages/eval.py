@@ -34,6 +34,8 @@ from gaia_eval.stages.experiment_inputs import load_groundtruth_file
 SCORER = "deterministic"
 STANDALONE_NOTE = "standalone — not verified against facts: scores check only what the source document can confirm"
 COMPARATIVE_NOTE = "comparative — scored against ground truth"
+LONG_FORM_NOTE = ("long-form answers: reference answers longer than a short phrase are scored with the free-text "
+                  "criteria (reference overlap, content coverage, consistency, conciseness), not the short-answer matcher")
 # Input keys of a judged evaluation; "judge_pending" marks one whose judge calls partly failed, so that it is
 # never current and the next run calls (only) the failed samples again.
 JUDGE_INPUT_KEYS = ("judge", "judge_pending")
@@ -42,13 +44,21 @@ JUDGE_INPUT_KEYS = ("judge", "judge_pending")
 @dataclass
 class EvalSummary(StageSummary):
     standalone: int = 0
+    long_form: int = 0  # qa evaluations whose answers were scored as long-form
     empty_responses: list[str] = field(default_factory=list)  # "<template>: test_id, ..." per template
+    unfilled: list[str] = field(default_factory=list)  # templates with no response at all: not scored
     damaged: list[str] = field(default_factory=list)  # evaluation files left out of the index, with why
+
+    def note_mode(self, evaluation: Evaluation) -> None:
+        self.standalone += evaluation.mode == "standalone"
+        self.long_form += evaluation.use_case == "qa" and any(c.criterion in rubric.REFERENCE_CRITERIA for c in evaluation.criteria)
 
     def line(self) -> str:
         line = super().line()
         if self.empty_responses:
             line += f"; empty responses (scored as errors): {'; '.join(self.empty_responses)}"
+        if self.unfilled:
+            line += f"; not scored, no response filled in yet: {', '.join(self.unfilled)}"
         return line
 
 
@@ -146,8 +156,11 @@ def _external_for(source: str, external: dict[str, GroundTruth]) -> GroundTruth 
 def _scoring_input(exp: Experiment, item: ItemResult, external: dict[str, GroundTruth]) -> ScoringInput:
     """The item's answer with what it is checked against: embedded ground truth first, then -g's."""
     source_text = exp.sources[item.source].text
-    if exp.use_case == "qa":
-        return ScoringInput(answer=item.answer, expected=item.groundtruth_answer, source_text=source_text)
+    if exp.use_case == "qa":  # a long-form expected answer is a free-text reference
+        expected = item.groundtruth_answer
+        long_form = expected is not None and rubric.is_long_form(expected)
+        return ScoringInput(answer=item.answer, expected=expected, source_text=source_text,
+                            references=(expected.answer,) if long_form else None)
     answer = item.summaries or Summaries()
     gt = _external_for(item.source, external)
     expected, facts = (item.groundtruth_summaries, None) if item.groundtruth_summaries is not None else (
@@ -179,6 +192,8 @@ def _score_items(
 ) -> Iterator[ItemEvaluation]:
     """Each item's scores, one at a time; the modes met and the fastest answer go into `seen`."""
     modes = seen.modes
+    # qa questions with short and with long-form answers: each item carries both kinds' criteria (N/A on one).
+    every_item_criteria = rubric.mixed_qa_criteria([i.groundtruth_answer for i in exp.items]) if exp.use_case == "qa" else ()
     for item in exp.items:
         if item.status == "error":
             yield ItemEvaluation(
@@ -204,6 +219,7 @@ def _score_items(
                 fix="run batch-experiment on qa ground truth",
             )
         criteria, passed = scorer.score(scoring)
+        criteria = rubric.with_other_kinds_not_applicable(criteria, every_item_criteria)
         modes.add(mode)
         yield ItemEvaluation(item_id=item.item_id, source=item.source, status="scored", criteria=criteria, passed=passed)
 
@@ -240,7 +256,10 @@ def _spool_scores(
 def _rubric_criteria(pending: _Pending) -> list[str]:
     """The rubric criteria the experiment's items were scored on: the free-text ones when any item was."""
     scored = pending.items if pending.items is not None else pending.rated
-    free_text = any(r.criterion in rubric.REFERENCE_CRITERIA for i in scored for r in i.criteria)
+    names = {r.criterion for i in scored for r in i.criteria}
+    free_text = bool(names & set(rubric.REFERENCE_CRITERIA))
+    if pending.experiment.use_case == "qa":  # short answers, long-form ones, or both
+        return rubric.qa_criteria("correctness" in names, free_text)
     return rubric.criteria_for(pending.experiment.use_case, pending.mode, free_text)
 
 
@@ -264,7 +283,7 @@ def _evaluate(pending: _Pending, gt_source: str, judged: JudgeOutcome | None) ->
         model=exp.spec.model,
         use_case=exp.use_case,
         mode=mode,  # type: ignore[arg-type]
-        mode_note=_mode_note(mode),
+        mode_note=_mode_note(mode) + (f"; {LONG_FORM_NOTE}" if exp.use_case == "qa" and "conciseness" in criteria_names else ""),
         scorer=f"{SCORER} ({rubric.RUBRIC_VERSION})",
         experiment_file=pending.path.as_posix(),
         experiment_fingerprint=inputs["experiment"],
@@ -389,6 +408,11 @@ def run_eval(
     made_from: dict[Path, str] = {}
     for path in files:
         exp, empty, made_from[path] = load_scorable(path, gt_paths[0] if len(gt_paths) == 1 else None)
+        if empty and len(empty) == len(exp.items):
+            # A template nobody has filled in is not a system that scored 0: scoring it would rank it as a
+            # "0.0" model beside the real ones.
+            summary.unfilled.append(path.name)
+            continue
         if empty:
             more = f" and {len(empty) - 2} more" if len(empty) > 2 else ""
             summary.empty_responses.append(f"{path.name}: {', '.join(empty[:2])}{more}")
@@ -440,11 +464,15 @@ def run_eval(
             if state is Freshness.CURRENT and not force:
                 summary.skipped += 1
                 summary.outputs.append(out)
-                if existing is not None and existing.mode == "standalone":
-                    summary.standalone += 1
+                if existing is not None:
+                    summary.note_mode(existing)
                 if judge is not None:
                     remove_journal(judge_journal_path(out))
                 continue
+            if judge is not None and existing is None and not judge_journal_path(out).exists() and any(
+                item.status == "ok" for item in exp.items
+            ):
+                judge.check_key()  # no earlier sample to reuse, so a call will be made: fail before scoring anything
             before = Freshness.STALE if state is Freshness.CURRENT else state
             seen = _Seen()
             if judge is None:
@@ -471,8 +499,7 @@ def run_eval(
                 write_artifact(p.out, evaluation)
             summary.count(p.before)
             summary.outputs.append(p.out)
-            if evaluation.mode == "standalone":
-                summary.standalone += 1
+            summary.note_mode(evaluation)
             if outcome is None:
                 continue
             if outcome.complete:

@@ -280,17 +280,22 @@ def _build_all_offline(
     return written
 
 
-def consolidate(entries: list[tuple[str, Path]], use_case: str, output_dir: Path) -> ConsolidatedGroundTruth:
-    """Rebuilt from this run's per-file artifacts only: never loses an entry, never picks up other folders' files."""
+def consolidate(
+    entries: list[tuple[str, Path]], use_case: str, output_dir: Path,
+    known: dict[Path, tuple[GroundTruth, str]] | None = None,
+) -> ConsolidatedGroundTruth:
+    """Rebuilt from this run's per-file artifacts only: never loses an entry, never picks up other folders' files.
+    `known` gives the artifact and fingerprint of files this run has just written, so they are not read back."""
     items: list[GroundTruth] = []
     refs: list[ConsolidatedEntry] = []
     for item_id, path in sorted(entries):
-        items.append(read_artifact(path, GroundTruth))
+        gt, file_fp = (known or {}).get(path) or (read_artifact(path, GroundTruth), fingerprint_file(path))
+        items.append(gt)
         refs.append(
             ConsolidatedEntry(
                 item_id=item_id,
                 groundtruth_file=path.relative_to(output_dir).as_posix(),
-                fingerprint=fingerprint_file(path),
+                fingerprint=file_fp,
             )
         )
     return ConsolidatedGroundTruth(

@@ -27,8 +27,16 @@ from gaia_eval.artifacts.experiment import (
 from gaia_eval.artifacts.groundtruth import GroundTruth, Provenance, QAPair, SourceDocument, Summaries
 from gaia_eval.artifacts.inputs import max_input_bytes, parse_json, read_input_text
 from gaia_eval.artifacts.names import NameClaims, file_stem
-from gaia_eval.artifacts.store import describe_validation_error, fingerprint, fingerprint_bytes, fingerprint_file, write_artifact
-from gaia_eval.errors import InputError
+from gaia_eval.artifacts.store import (
+    atomic_write_many,
+    canonical_json,
+    describe_validation_error,
+    fingerprint,
+    fingerprint_bytes,
+    fingerprint_file,
+    write_artifact,
+)
+from gaia_eval.errors import InputError, UsageError
 from gaia_eval.scoring.rubric import IMPORTED_PROVIDER
 from gaia_eval.extract import SUPPORTED_SUFFIXES, extract_text
 from gaia_eval.stages.common import StageSummary, check_output_dir, ensure_output_dir
@@ -251,25 +259,82 @@ def run_import_groundtruth(
     for use_case, gts in built.items():
         if not gts:
             continue
-        entries = []
+        files: list[tuple[Path, bytes]] = []
+        known: dict[Path, tuple[GroundTruth, str]] = {}
         for gt in gts:
             gt = gt.model_copy(update={"inputs": {"file": gt.provenance.fingerprint if gt.provenance else ""}})
-            out = groundtruth_path(Path(output_dir), gt.item_id, use_case)
-            summary.made += 1 if write_artifact(out, gt) else 0
-            summary.outputs.append(out)
-            entries.append((gt.item_id, out))
+            out = groundtruth_path(Path(output_dir), gt.item_id, use_case, file=gt.provenance.file if gt.provenance else None)
+            data = canonical_json(gt)
+            files.append((out, data))
+            known[out] = (gt, fingerprint_bytes(data))
+        # One flush to disk for every item's file (one fsync each made 10,000 items take minutes).
+        summary.made += sum(atomic_write_many(files))
+        summary.outputs.extend(out for out, _ in files)
         target = consolidated_path(Path(output_dir), use_case)
-        write_artifact(target, consolidate(entries, use_case, Path(output_dir)))
+        write_artifact(target, consolidate([(gt.item_id, out) for (out, _), gt in zip(files, gts)], use_case,
+                                           Path(output_dir), known))
         summary.outputs.append(target)
     return summary
+
+
+def _outputs_use_case(use_case: str | None, gts: dict[str, GroundTruth], groundtruth: Path | None) -> tuple[str, str]:
+    """(use case, why): the one of -g's ground truth, else --use-case, else summarization; said, never guessed."""
+    found = sorted({gt.use_case for gt in gts.values()})
+    if len(found) > 1:
+        raise InputError(f"holds ground truth for several use cases ({', '.join(found)})", file=groundtruth,
+                         field="-g/--groundtruth", fix="pass one consolidated_<use_case>_groundtruth.json")
+    if found and use_case is not None and use_case != found[0]:
+        raise InputError(f"holds {found[0]} ground truth but --use-case is {use_case}", file=groundtruth,
+                         field="--use-case", fix=f"pass the consolidated_{use_case}_groundtruth.json, or leave --use-case out")
+    if found:
+        return found[0], f"from the ground truth {Path(groundtruth).name}"  # type: ignore[arg-type]
+    if use_case == "qa":
+        raise UsageError("qa outputs are scored against their expected answers, which the rows do not hold",
+                         fix="pass -g consolidated_qa_groundtruth.json (from import-groundtruth)")
+    if use_case is not None:
+        return use_case, "from --use-case"
+    return "summarization", "the default without -g (pass --use-case or -g to say otherwise)"
+
+
+def _question(row: _Row, item_id: str, gts: dict[str, GroundTruth], groundtruth: Path) -> tuple[GroundTruth, QAPair]:
+    """The ground truth and question a qa row answers: `item_id` is a question id, `<document>#<question id>`."""
+    document, _, question_id = item_id.rpartition("#")
+    gt = gts.get(document)
+    pair = next((q for q in (gt.qa_pairs or []) if q.id == question_id), None) if gt is not None else None
+    if gt is not None and pair is not None:
+        return gt, pair
+    example = next((f"{g.item_id}#{g.qa_pairs[0].id}" for g in gts.values() if g.qa_pairs), "DOCUMENT#q01")
+    if item_id in gts:
+        problem = f"item_id '{item_id}' names a document, not one of its questions"
+    else:
+        problem = f"item_id '{item_id}' is no question of {Path(groundtruth).name}"
+    raise _fail(row, "item_id", problem, f"key each answer by its question id, <document>#<question id> such as '{example}'")
+
+
+def _row_source(row: _Row, file: Path, item_id: str, gts: dict[str, GroundTruth], groundtruth: Path | None) -> SourceDocument:
+    """The row's `source` column, else the source of its item in -g's ground truth; a missing one is named."""
+    source_text = row.data.get("source")
+    if isinstance(source_text, str) and source_text.strip():
+        return SourceDocument(path=f"{Path(file).name}#{item_id}", fingerprint=fingerprint_bytes(source_text.encode()), text=source_text)
+    if item_id in gts:
+        return gts[item_id].source
+    if groundtruth is None:
+        raise _fail(row, "source", f"no source column and no -g for item '{item_id}'",
+                    "add a source column, or pass -g with the ground truth of these items")
+    document = item_id.rpartition("#")[0]
+    if document in gts:
+        raise _fail(row, "item_id", f"'{item_id}' looks like a question id but {Path(groundtruth).name} holds summaries",
+                    "pass -g consolidated_qa_groundtruth.json to import answers to questions")
+    raise _fail(row, "item_id", f"item '{item_id}' is not in {Path(groundtruth).name} and the row has no source column",
+                f"key the row by an item of the ground truth (e.g. '{next(iter(gts), '')}'), or add a source column")
 
 
 _NUMBERS = ("input_tokens", "output_tokens", "cost_usd", "latency_s")
 
 
-def _item_result(row: _Row, item_id: str, system: str) -> ItemResult:
-    """The row as a model answer; its numbers checked by the artifact's constraints (whole non-negative tokens,
-    finite non-negative cost and latency), a broken one named with its line."""
+def _item_result(row: _Row, item_id: str, system: str, question: tuple[GroundTruth, QAPair] | None) -> ItemResult:
+    """The row as a model answer (to `question` for qa); its numbers checked by the artifact's constraints (whole
+    non-negative tokens, finite non-negative cost and latency), a broken one named with its line."""
     from pydantic import ValidationError
 
     numbers: dict[str, object] = {}
@@ -286,13 +351,15 @@ def _item_result(row: _Row, item_id: str, system: str) -> ItemResult:
             raise _fail(row, key, f"{value!r} is not a number", "leave it empty or give a number")
         numbers[key] = value
     text = row.data["output"]
+    answer = dict(query=question[1].query, answer=text, groundtruth_answer=question[1]) if question else dict(
+        summaries=Summaries(executive_summary=text, detailed_summary=text))
     try:
         return ItemResult(
             item_id=item_id,
-            source=item_id,
+            source=question[0].item_id if question else item_id,
             fingerprint=fingerprint([item_id, system, text]),
             status="ok",
-            summaries=Summaries(executive_summary=text, detailed_summary=text),
+            **answer,
             usage=Usage(input_tokens=numbers.get("input_tokens", 0), output_tokens=numbers.get("output_tokens", 0)),
             cost_usd=numbers.get("cost_usd"),
             cost_status="priced" if "cost_usd" in numbers else "unpriced",
@@ -300,7 +367,8 @@ def _item_result(row: _Row, item_id: str, system: str) -> ItemResult:
         )
     except ValidationError as exc:
         field_path, problem = describe_validation_error(exc)
-        raise _fail(row, field_path.split(".")[-1], f"{problem} (got {numbers.get(field_path.split('.')[-1])!r})",
+        key = field_path.split(".")[-1]
+        raise _fail(row, key, f"{problem} (got {numbers.get(key)!r})",
                     "give a finite, non-negative number (a whole one for tokens)") from None
 
 
@@ -309,15 +377,18 @@ def run_import_outputs(
     output_dir: Path,
     *,
     groundtruth: Path | None = None,
-    use_case: str = "summarization",
+    use_case: str | None = None,
 ) -> StageSummary:
     """One experiment per system from rows of `item_id`, `system`, `output` (optional `source`, `input_tokens`,
-    `output_tokens`, `cost_usd`, `latency_s`); `groundtruth` (a consolidated file from import-groundtruth) gives
-    each item's source text when the rows do not."""
+    `output_tokens`, `cost_usd`, `latency_s`). The use case is -g's (a consolidated file from
+    import-groundtruth, which also gives each item's source text when the rows do not), else `use_case`, else
+    summarization, and the summary says which and why. qa rows are keyed by question id (`ES2009b#q01`) and
+    carry their expected answer into the experiment."""
     from gaia_eval.stages.experiment_inputs import load_groundtruth_file
 
     rows = _rows(Path(file))
     gts = {gt.item_id: gt for gt in load_groundtruth_file(Path(groundtruth))} if groundtruth else {}
+    use_case, why = _outputs_use_case(use_case, gts, groundtruth)
     systems: dict[str, list[tuple[_Row, ItemResult, SourceDocument]]] = {}
     claims = NameClaims("system", ".experiment.json")
     pairs: dict[tuple[str, str], str] = {}
@@ -339,14 +410,12 @@ def run_import_outputs(
                 claims.claim(system, stems["system"])
             except InputError as exc:
                 raise _fail(row, "system", exc.message, exc.fix or "") from None
-        source_text = row.data.get("source")
-        if isinstance(source_text, str) and source_text.strip():
-            source = SourceDocument(path=f"{Path(file).name}#{item_id}", fingerprint=fingerprint_bytes(source_text.encode()), text=source_text)
-        elif item_id in gts:
-            source = gts[item_id].source
+        question = _question(row, item_id, gts, groundtruth) if use_case == "qa" else None  # type: ignore[arg-type]
+        if question is not None and not (isinstance(row.data.get("source"), str) and row.data["source"].strip()):
+            source = question[0].source
         else:
-            raise _fail(row, "source", f"no source text for item '{item_id}'", "add a source column or pass -g with its ground truth")
-        result = _item_result(row, item_id, system)
+            source = _row_source(row, file, item_id, gts, groundtruth)
+        result = _item_result(row, item_id, system, question)
         if (system, item_id) in pairs:
             raise _fail(row, "item_id", f"system '{system}' has item '{item_id}' twice (also {pairs[system, item_id]})",
                         "one row per item and system")
@@ -354,6 +423,7 @@ def run_import_outputs(
         systems.setdefault(system, []).append((row, result, source))
     check_output_dir(Path(output_dir))
     summary = StageSummary("import-outputs")
+    summary.notes.append(f"use case: {use_case} ({why})")
     now = datetime.now(timezone.utc)
     file_fp = fingerprint_file(Path(file))
     for system, results in systems.items():
@@ -369,9 +439,9 @@ def run_import_outputs(
             use_case=use_case,  # type: ignore[arg-type]
             spec=ExperimentSpec(name=system, provider=IMPORTED_PROVIDER, model=system),
             input_path=Path(file).as_posix(),
-            groundtruth="none",
+            groundtruth="embedded" if use_case == "qa" else "none",  # qa items carry their expected answers
             pricing="imported",
-            sources={r.item_id: s for _, r, s in results},
+            sources={r.source: s for _, r, s in results},
             items=items,
             totals=ExperimentTotals(
                 items=len(items), ok=len(items), errors=0, usage=usage, cost_usd=total_cost,

@@ -3,6 +3,7 @@ each agrees with the human ratings (see gaia_eval.metaeval); write the result as
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -43,6 +44,28 @@ def _keep_systems(rows: list, exclude: list[str], path: Path) -> list:
     return kept
 
 
+def _cross_validated(rows: list, table: object, ratings: Path) -> str:
+    """The fold figures of each grade the file allows (with a reference, from the source only), as markdown."""
+    from gaia_eval.metaeval import crossval
+
+    documents = len({r.item_id for r in rows})
+    if documents < 2 * crossval.FOLDS:
+        return (f"## Cross-validation\n\nNot run: {documents} documents in {ratings.name}; {crossval.FOLDS} folds "
+                f"need at least {2 * crossval.FOLDS}.\n")
+    parts = ["## Cross-validation of the free-text grade's weights", ""]
+    for key, title in (("grade", "the grade"), ("grade_standalone", "the grade from the source only")):
+        scores = table.graded.get(key)  # type: ignore[attr-defined]
+        if not scores:
+            continue
+        baselines = [b for b in ("length", "rouge1_recall", "rougeL") if b in table.values and (key == "grade" or b == "length")]  # type: ignore[attr-defined]
+        data = crossval.dataset_from(ratings.name, rows, scores, {b: table.values[b] for b in baselines})  # type: ignore[attr-defined]
+        criteria = list(data.points)
+        if not criteria or "length" not in data.rivals:
+            continue
+        parts.append(crossval.markdown(crossval.cross_validate([data], criteria), f"{title} ({', '.join(criteria)})", baselines))
+    return "\n".join(parts)
+
+
 def run_meta_eval(
     ratings: Path,
     *,
@@ -51,9 +74,12 @@ def run_meta_eval(
     judge: JudgeSettings | None = None,
     output: Path | None = None,
     markdown: Path | None = None,
+    echo: Callable[[str], None] = lambda _line: None,
+    cross_validate: bool = False,
 ) -> MetaEvalRun:
     """Load and validate `ratings`, score every output, correlate each scorer with each human dimension. Writes
-    `output` (JSON) and the markdown to `markdown`, or next to `output` as .md, when given."""
+    `output` (JSON) and the markdown to `markdown`, or next to `output` as .md, when given. `cross_validate`
+    appends the fold figures of the grade's weights fit on these ratings (metaeval/crossval.py)."""
     from gaia_eval.metaeval import analysis, stats
     from gaia_eval.metaeval.judged import judge_applicable, judge_scores
     from gaia_eval.metaeval.ratings import load_ratings
@@ -65,7 +91,7 @@ def run_meta_eval(
     rows = _keep_systems(load_ratings(ratings), exclude, ratings)
     failed_calls = 0
     judge_names = [m for m in (metrics or []) if m.startswith("judge:")]
-    table = score_rows(rows, [m for m in metrics or [] if not m.startswith("judge:")] or None)
+    table = score_rows(rows, [m for m in metrics or [] if not m.startswith("judge:")] or None, echo=echo)
     if judge_names and judge is None:
         raise UsageError(f"--metrics {judge_names[0]} needs --judge", fix="add --judge PROVIDER:MODEL")
     if judge is not None:
@@ -75,6 +101,8 @@ def run_meta_eval(
             scores, notes, failed_calls = judge_scores(rows, judge)
             table.values.update(scores)
             table.notes += notes
+    echo(f"meta-eval: correlating {len(table.values)} scorers with the human ratings "
+         f"({stats.BOOTSTRAP_RESAMPLES:,} bootstrap resamples each)")
     grid, dimensions, results = analysis.compare(rows, table.values)
     result = MetaEvaluation(
         inputs={
@@ -97,6 +125,8 @@ def run_meta_eval(
         notes=table.notes,
     )
     text = meta_eval_markdown(result)
+    if cross_validate:
+        text += "\n" + _cross_validated(rows, table, ratings)
     run = MetaEvalRun(result, text, failed_judge_calls=failed_calls)
     if output is not None:
         write_artifact(Path(output), result)

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import csv
-import io
 from collections import defaultdict
 from pathlib import Path
 from typing import Any
@@ -12,7 +10,8 @@ from gaia_eval import cells
 from gaia_eval.artifacts.evaluation import RATINGS, Evaluation, JudgeSummary
 from gaia_eval.artifacts.store import atomic_write_bytes, atomic_write_text, fingerprint_file, read_artifact, write_json
 from gaia_eval.errors import InputError
-from gaia_eval.metaeval.trust import trust_for
+from gaia_eval.safe_text import csv_document, markdown_text
+from gaia_eval.metaeval.trust import packaged_trust, trust_for
 from gaia_eval.scoring import rubric
 from gaia_eval.scoring.judge import criterion_labels
 from gaia_eval.stages.common import StageSummary, check_output_dir
@@ -235,17 +234,23 @@ def _comparison(best: Evaluation, other: Evaluation) -> dict[str, Any]:
     }
 
 
+def _long_form(ev: Evaluation) -> bool:
+    """A qa evaluation whose answers were scored as long-form (free-text criteria against reference answers)."""
+    return ev.use_case == "qa" and any(c.criterion in rubric.REFERENCE_CRITERIA for c in ev.criteria)
+
+
 def build_report_data(eval_dir: Path) -> dict[str, Any]:
     eval_dir = Path(eval_dir)
     loaded = _load_evaluations(eval_dir)
     # One section per use case and mode: standalone scores (no ground truth) are on another scale than
     # comparative ones and are never ranked against them.
-    groups: dict[tuple[str, str], list[tuple[Path, Evaluation]]] = defaultdict(list)
+    # Long-form qa answers (scored with the free-text criteria) are on another scale than short ones, too.
+    groups: dict[tuple[str, str, bool], list[tuple[Path, Evaluation]]] = defaultdict(list)
     for path, ev in loaded:
-        groups[(ev.use_case, ev.mode)].append((path, ev))
+        groups[(ev.use_case, ev.mode, _long_form(ev))].append((path, ev))
     sections = []
-    for use_case, mode in sorted(groups, key=lambda k: (list(USE_CASE_TITLES).index(k[0]), k[1])):
-        entries = sorted(groups[(use_case, mode)], key=lambda pe: (-pe[1].grade.quality_score, pe[1].experiment_name))
+    for use_case, mode, long_form in sorted(groups, key=lambda k: (list(USE_CASE_TITLES).index(k[0]), k[1], k[2])):
+        entries = sorted(groups[(use_case, mode, long_form)], key=lambda pe: (-pe[1].grade.quality_score, pe[1].experiment_name))
         rows = [_model_row(p, ev, eval_dir) for p, ev in entries]
         for rank, row in enumerate(rows, 1):
             row["rank"] = rank
@@ -261,7 +266,7 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
                     row_cells.append("—")
                 elif item.status == "error":
                     row_cells.append("error")
-                elif use_case == "qa":
+                elif use_case == "qa" and item.passed is not None:
                     row_cells.append("pass" if item.passed else "fail")
                 else:
                     row_cells.append(f"{rubric.item_points(item, [c.criterion for c in ev.criteria]):.0f}")
@@ -275,7 +280,10 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
         sections.append(
             {
                 "use_case": use_case,
-                "title": USE_CASE_TITLES[use_case] + (" (standalone)" if mode == "standalone" else ""),
+                "title": USE_CASE_TITLES[use_case] + (" (standalone)" if mode == "standalone" else "")
+                + (" — long-form answers" if long_form else ""),
+                "long_form": long_form,
+                "pass_rates": any(r["pass_rate"] is not None for r in rows),
                 "modes": modes,
                 "standalone": "standalone" in modes,
                 "criteria": [{"id": c, "label": rubric.CRITERIA[c].label} for c in criteria],
@@ -287,7 +295,9 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
                 "judged": bool(judged),
                 "judge_standalone": any(row["judge"]["standalone"] for row in judged),
                 "judge_criteria": [{"id": cid, "label": label} for cid, label in judge_criteria.items()],
-                "trust": trust_for(eval_dir, use_case, mode),
+                "trust": (trust := trust_for(eval_dir, use_case, mode)),
+                # the free-text grade's agreement measured on public human ratings, until the user's own replaces it
+                "packaged_trust": packaged_trust() if trust is None and "source_coverage" in criteria else None,
                 "groundtruth_origins": sorted({row["groundtruth_origin"] for row in rows}),
             }
         )
@@ -301,34 +311,16 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
     }
 
 
-_FORMULA_START = ("=", "+", "-", "@", "\t", "\r")
-
-
-def _neutral(value: Any) -> Any:
-    """A cell a spreadsheet shows as text: a string that starts like a formula (=HYPERLINK(, @SUM( ...) gets a
-    leading apostrophe (OWASP's advice for CSV injection); numbers stay numbers."""
-    return f"'{value}" if isinstance(value, str) and value.startswith(_FORMULA_START) else value
-
-
-class _NeutralWriter:
-    def __init__(self, out: io.StringIO) -> None:
-        self._writer = csv.writer(out, lineterminator="\n")
-
-    def writerow(self, row: list[Any]) -> None:
-        self._writer.writerow([_neutral(v) for v in row])
-
-
 class _Markdown(str):
     """Markdown we wrote ourselves: rendered as is, not escaped like names and model fields."""
 
 
 def _md_escape(value: Any) -> Any:
-    """Every string a user or a model supplied (experiment names, model ids, judge specs) as inert text in a
-    markdown table: no HTML (`<img onerror=...>` shows as text), no `|` breaking the table, no line breaks."""
+    """Every string a user or a model supplied (experiment names, model ids, judge specs) as inert text in
+    report.md (safe_text.markdown_text: no HTML, link, image, `|` or line break)."""
     if not isinstance(value, str) or isinstance(value, _Markdown):
         return value
-    text = value.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;").replace("|", "\\|")
-    return " ".join(text.split()) if "\n" in text or "\r" in text else text
+    return markdown_text(value)
 
 
 def _timing(row: dict[str, Any]) -> list[Any]:
@@ -337,11 +329,11 @@ def _timing(row: dict[str, Any]) -> list[Any]:
 
 
 def _csv(data: dict[str, Any]) -> str:
-    out = io.StringIO()
-    writer = _NeutralWriter(out)
+    """report.csv through safe_text.csv_document: CRLF rows, formula-like strings from data as text."""
+    rows: list[list[Any]] = []
     # One row per model x criterion x scorer. Judge rows carry the judge's grade, judged items and the judge's
     # own cost, never the model's.
-    writer.writerow(
+    rows.append(
         ["use_case", "rank", "experiment", "provider", "model", "criterion", "criterion_score", "excellent", "good",
          "fair", "poor", "mean_value", "quality_score", "overall_rating", "pass_rate", "items", "errors", "cost_usd",
          "cost_status", "latency_mean_s", "scorer", "latency_min_s", "latency_p50_s", "latency_p95_s",
@@ -350,7 +342,7 @@ def _csv(data: dict[str, Any]) -> str:
     for section in data["sections"]:
         for row in section["models"]:
             for crit, c in row["criteria"].items():
-                writer.writerow(
+                rows.append(
                     [section["use_case"], row["rank"], row["experiment_name"], row["provider"], row["model"], crit,
                      c["score"], *(c["counts"].get(r, 0) for r in RATINGS), c["mean_value"], row["quality_score"],
                      row["overall_rating"], row["pass_rate"], row["n_items"], row["errors"], row["cost_usd"],
@@ -361,14 +353,14 @@ def _csv(data: dict[str, Any]) -> str:
             if judge is None:
                 continue
             for crit, c in judge["criteria"].items():
-                writer.writerow(
+                rows.append(
                     [section["use_case"], row["rank"], row["experiment_name"], row["provider"], row["model"], crit,
                      c["score"], *(c["counts"].get(r, 0) for r in RATINGS), None, judge["quality_score"],
                      judge["overall_rating"], None, judge["judged_items"], row["errors"], judge["cost_usd"],
                      judge["cost_status"], None, f"judge:{judge['spec']}", None, None, None, None,
                      judge["input_tokens"], judge["output_tokens"], None, row["groundtruth_origin"]]
                 )
-    return out.getvalue()
+    return csv_document(rows)
 
 
 def render_markdown(data: dict[str, Any]) -> str:

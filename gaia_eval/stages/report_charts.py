@@ -12,15 +12,16 @@ import textwrap
 from pathlib import Path
 from typing import Any
 
-from gaia_eval.artifacts.store import atomic_write_bytes
+from gaia_eval.artifacts.store import atomic_write_bytes, fingerprint, fingerprint_file, read_prefix
 from gaia_eval.plotting import BANDS, COLORS, pyplot, svg_bytes
+from gaia_eval.safe_text import chart_text
 
 CHART_FOLDER_SUFFIX = "_charts"
 WIDTH_IN = 7.0  # one width for the single-panel charts, so their text has one size side by side
 
 
 def _label(row: dict[str, Any], width: int = 28) -> str:
-    name = str(row["experiment_name"])
+    name = chart_text(str(row["experiment_name"]))
     return name if len(name) <= width else name[: width - 1] + "…"
 
 
@@ -188,21 +189,53 @@ def _slug(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", "-", text.lower()).strip("-") or "section"
 
 
+_INPUTS_MARK = b"<!-- gaia-eval chart inputs: "
+
+
+def _drawing_version() -> str:
+    """What else shapes a chart besides its data: this code and the matplotlib it draws with."""
+    from importlib.metadata import version
+
+    from gaia_eval import plotting
+
+    return fingerprint([fingerprint_file(Path(__file__)), fingerprint_file(Path(plotting.__file__)),
+                        version("matplotlib")])
+
+
+def _with_inputs(svg: bytes, inputs: str) -> bytes:
+    """The SVG with its inputs' fingerprint as a comment after the XML declaration (the first line)."""
+    head, _, rest = svg.partition(b"\n")
+    return head + b"\n" + _INPUTS_MARK + inputs.encode() + b" -->\n" + rest
+
+
+def _drawn_from(path: Path, inputs: str) -> bool:
+    """True when the chart at `path` was drawn from exactly these inputs, so drawing it again is not needed."""
+    head = read_prefix(path, 512)
+    return head is not None and _INPUTS_MARK + inputs.encode() + b" -->" in head
+
+
 def write_charts(data: dict[str, Any], report_file: Path) -> list[Path]:
     """Draw every chart of every section into `<report stem>_charts/` beside the report; record each chart's
-    title and relative path in its section (`section["charts"]`) for the markdown. Returns the files written."""
+    title and relative path in its section (`section["charts"]`) for the markdown. Returns the files written.
+    A chart whose file was drawn from the same section data by the same code is not drawn again (matplotlib
+    is not even imported), so a report with nothing new takes a fraction of a second."""
     folder = report_file.parent / f"{report_file.stem}{CHART_FOLDER_SUFFIX}"
     written = []
+    version: str | None = None
     for section in data["sections"]:
         section["charts"] = []
         if not section["models"]:
             continue
+        version = version or _drawing_version()
         for key, title, draw in CHARTS:
-            svg = draw(section)
-            if svg is None:
-                continue
             path = folder / f"{_slug(section['title'])}-{key}.svg"
-            if atomic_write_bytes(path, svg):
-                written.append(path)
+            inputs = fingerprint([version, key, {k: v for k, v in section.items() if k != "charts"}])
+            if not _drawn_from(path, inputs):
+                svg = draw(section)
+                if svg is None:
+                    path.unlink(missing_ok=True)  # a chart with nothing to draw now must not show old data
+                    continue
+                if atomic_write_bytes(path, _with_inputs(svg, inputs)):
+                    written.append(path)
             section["charts"].append({"title": title, "file": path.relative_to(report_file.parent).as_posix()})
     return written

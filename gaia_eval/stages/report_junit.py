@@ -8,6 +8,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 from gaia_eval.artifacts.evaluation import Evaluation
+from gaia_eval.safe_text import scrub_xml_tree
 from gaia_eval.scoring import rubric
 
 POOR_BELOW = 34.0  # the documented Poor band of the grade: 0-33
@@ -42,5 +43,5 @@ def junit_xml(evaluations: list[tuple[Path, Evaluation]], eval_dir: Path) -> byt
         suite.set("tests", str(len(ev.items)))
         suite.set("failures", str(failures))
         suite.set("errors", "0")
-    ET.indent(suites)
+    ET.indent(scrub_xml_tree(suites))  # an id or a reply holding a control character still makes valid XML
     return ET.tostring(suites, encoding="utf-8", xml_declaration=True) + b"\n"

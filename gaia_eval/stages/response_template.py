@@ -7,6 +7,7 @@ into an experiment file). An empty response is an error item, never a silent Poo
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
 
@@ -17,9 +18,12 @@ from gaia_eval.artifacts.names import file_stem
 from gaia_eval.artifacts.groundtruth import SUMMARY_STYLES, SourceDocument, Summaries
 from gaia_eval.artifacts.response_template import (
     FORMATS,
+    SPREADSHEET_CELL_LIMIT,
     ResponseRecord,
     ResponseTemplate,
+    csv_excerpt,
     read_template,
+    relative_to_template,
     write_template,
 )
 from gaia_eval.artifacts.store import fingerprint, fingerprint_bytes
@@ -98,9 +102,30 @@ def summaries_as_text(s: Summaries) -> str:
     return "\n\n".join(parts)
 
 
+def _fit_csv_cells(records: list[ResponseRecord], workload: Workload, path: Path, warn: Callable[[str], None]) -> None:
+    """A source longer than a spreadsheet cell becomes an excerpt; the whole text stays where it came from (the
+    ground-truth file, or the document, named in `input_file`), and that whole text is what gets scored."""
+    long = [r for r in records if len(r.input_text) > SPREADSHEET_CELL_LIMIT]
+    for rec in long:
+        if workload.groundtruth == "embedded":
+            where = workload.input_path.as_posix()
+        else:
+            doc = workload.sources[rec.test_id]
+            folder = workload.input_path if workload.input_path.is_dir() else workload.input_path.parent
+            rec.input_file = relative_to_template(folder / doc.path, path)
+            where = rec.input_file
+        rec.input_text = csv_excerpt(rec.input_text, where)
+    if long:
+        longest = max(len(workload.sources[r.source].text) for r in workload.items if r.item_id in {x.test_id for x in long})
+        warn(f"{len(long)} source(s) are longer than a spreadsheet cell ({SPREADSHEET_CELL_LIMIT:,} characters; the "
+             f"longest {longest:,}): their input_text is an excerpt and the whole text is scored from "
+             + ("the ground truth" if workload.groundtruth == "embedded" else "the file named in input_file")
+             + "; --format json, jsonl or xml keeps the text whole")
+
+
 def run_create_response_template(
     input_path: Path, output_dir: Path, *, use_case: str | None = None, fmt: str = "json", name: str | None = None,
-    model: str = "manual", include_groundtruth: bool = False,
+    model: str = "manual", include_groundtruth: bool = False, warn: Callable[[str], None] = lambda _message: None,
 ) -> Path:
     if fmt not in FORMATS:
         raise UsageError(f"unknown format '{fmt}'", field="--format", fix="use one of: " + ", ".join(FORMATS))
@@ -127,6 +152,8 @@ def run_create_response_template(
         groundtruth_file=workload.input_path.as_posix() if workload.groundtruth == "embedded" else None,
         instructions=INSTRUCTIONS["qa" if use_case == "qa" else "summarization"],
     )
+    if fmt == "csv":
+        _fit_csv_cells(records, workload, path, warn)
     Path(output_dir).mkdir(parents=True, exist_ok=True)
     write_template(path, template)
     return path

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -16,27 +17,62 @@ from gaia_eval.artifacts.evaluation import Evaluation
 from gaia_eval.artifacts.experiment import Experiment
 from gaia_eval.artifacts.journal import read_journal, read_run_info
 from gaia_eval.artifacts.store import read_artifact
+from gaia_eval.artifacts.streamed import StreamedExperiment, read_experiment
 from gaia_eval.errors import GaiaEvalError
+from gaia_eval.visualize.index import IndexRegistry
 
 LIVE_WINDOW_S = 120  # a journal touched this recently belongs to a run in progress
 
 
-def _evaluations(eval_root: Path) -> list[tuple[Path, Evaluation]]:
-    found = []
-    if eval_root.is_dir():
-        for path in sorted(eval_root.rglob("*.experiment.eval.json")):
-            try:
-                found.append((path, read_artifact(path, Evaluation)))
-            except GaiaEvalError:
-                continue  # a broken file is listed by the files view, not the dashboard
-    return found
+@dataclass(frozen=True)
+class _Indexed:
+    """One evaluation file as the viewer keeps it: the artifact, its dashboard row and each item's points."""
+
+    evaluation: Evaluation
+    summary: dict[str, Any]
+    points: list[tuple[str, float, str]]  # (item_id, rubric points, status) per item, in file order
 
 
-def _model_summary(path: Path, root: Path, ev: Evaluation) -> dict[str, Any]:
+def _evaluation_loader(root: Path):
     from gaia_eval.scoring import rubric
 
-    names = [c.criterion for c in ev.criteria]
-    ci = rubric.bootstrap_ci([rubric.item_points(i, names) for i in ev.items])
+    def load(path: Path) -> _Indexed | None:
+        try:
+            ev = read_artifact(path, Evaluation)
+        except GaiaEvalError:
+            return None  # a broken file is listed by the files view, not the dashboard
+        names = [c.criterion for c in ev.criteria]
+        points = [(i.item_id, rubric.item_points(i, names), i.status) for i in ev.items]
+        return _Indexed(ev, _model_summary(path, root, ev, [p for _, p, _ in points]), points)
+
+    return load
+
+
+def _experiment_loader(_root: Path):
+    def load(path: Path) -> Experiment | StreamedExperiment | None:
+        """The experiment as a stream: its header now, an item or a source when asked for."""
+        try:
+            return read_experiment(path)
+        except GaiaEvalError:
+            return None
+
+    return load
+
+
+# Per folder, kept across requests and refreshed by file fingerprints (visualize/index.py): a request re-reads
+# only the evaluations and experiment headers that changed since the last one.
+evaluation_index = IndexRegistry("*.experiment.eval.json", _evaluation_loader)
+experiment_index = IndexRegistry("*.experiment.json", _experiment_loader)
+
+
+def _indexed(eval_root: Path) -> list[tuple[Path, _Indexed]]:
+    return evaluation_index(eval_root).current()
+
+
+def _model_summary(path: Path, root: Path, ev: Evaluation, points: list[float]) -> dict[str, Any]:
+    from gaia_eval.scoring import rubric
+
+    ci = rubric.bootstrap_ci(points)
     judge = ev.judge
     return {
         "file": path.relative_to(root).as_posix(),
@@ -67,8 +103,8 @@ def dashboard(eval_root: Path, reports_root: Path | None = None) -> dict[str, An
     """Every evaluation on disk, grouped by use case, best grade first; and every bench run's results file
     found under the reports folder."""
     groups: dict[str, list[dict[str, Any]]] = {}
-    for path, ev in _evaluations(eval_root):
-        groups.setdefault(ev.use_case, []).append(_model_summary(path, eval_root, ev))
+    for _path, entry in _indexed(eval_root):
+        groups.setdefault(entry.evaluation.use_case, []).append(dict(entry.summary))
     for rows in groups.values():
         rows.sort(key=lambda r: (-r["grade"], r["experiment_name"]))
     return {"use_cases": [{"use_case": k, "models": v} for k, v in sorted(groups.items())],
@@ -131,15 +167,18 @@ def bench_chart(reports_root: Path, rel: str, resolve: Any) -> str | None:
         return _BENCH_CACHE[key]
 
 
-def _experiment_for(exp_root: Path, ev: Evaluation) -> Experiment | None:
-    for path in sorted(exp_root.rglob("*.experiment.json")) if exp_root.is_dir() else []:
-        try:
-            exp = read_artifact(path, Experiment)
-        except GaiaEvalError:
-            continue
-        if exp.experiment_name == ev.experiment_name and exp.use_case == ev.use_case:
-            return exp
-    return None
+def _experiments_by_name(exp_root: Path) -> dict[tuple[str, str], Experiment | StreamedExperiment]:
+    """(experiment_name, use_case) -> the experiment; the first file by path wins, as the dashboard lists them."""
+    found: dict[tuple[str, str], Experiment | StreamedExperiment] = {}
+    for _path, exp in experiment_index(exp_root).current():
+        found.setdefault((exp.experiment_name, exp.use_case), exp)
+    return found
+
+
+def _result_of(exp: Experiment | StreamedExperiment, item_id: str) -> Any:
+    if isinstance(exp, StreamedExperiment):
+        return exp.items.find(item_id)  # one element parsed, not the whole file
+    return next((r for r in exp.items if r.item_id == item_id), None)
 
 
 def _output(result: Any) -> Any:
@@ -160,27 +199,25 @@ def _criterion_label(criterion: str) -> str:
 def item_view(eval_root: Path, exp_root: Path, use_case: str, item_id: str | None) -> dict[str, Any] | None:
     """One item of a use case across every model: source, ground truth, each output with its ratings, the
     judge's rationale, tokens, cost and latency; plus the item ids ordered for next/previous and filters."""
-    evals = [(p, ev) for p, ev in _evaluations(eval_root) if ev.use_case == use_case]
-    if not evals:
+    indexed = [entry for _p, entry in _indexed(eval_root) if entry.evaluation.use_case == use_case]
+    if not indexed:
         return None
-    ids = sorted({i.item_id for _, ev in evals for i in ev.items})
+    ids = sorted({iid for entry in indexed for iid, _score, _status in entry.points})
     points: dict[str, list[tuple[str, float, str]]] = {i: [] for i in ids}
-    from gaia_eval.scoring import rubric
-
-    for _, ev in evals:
-        names = [c.criterion for c in ev.criteria]
-        for it in ev.items:
-            points[it.item_id].append((ev.experiment_name, rubric.item_points(it, names), it.status))
+    for entry in indexed:  # each item's points were computed once, when the file was indexed
+        for iid, score, status in entry.points:
+            points[iid].append((entry.evaluation.experiment_name, score, status))
     spread = {i: (max(p[1] for p in v) - min(p[1] for p in v)) if v else 0.0 for i, v in points.items()}
     failed = {i: sorted(name for name, score, status in v if status == "error" or score < 34) for i, v in points.items()}
     item_id = item_id or ids[0]
     if item_id not in ids:
         return None
     models, source, truth = [], None, None
-    for path, ev in evals:
+    experiments = _experiments_by_name(exp_root)
+    for ev in (entry.evaluation for entry in indexed):
         ev_item = next((i for i in ev.items if i.item_id == item_id), None)
-        exp = _experiment_for(exp_root, ev)
-        result = next((r for r in exp.items if r.item_id == item_id), None) if exp else None
+        exp = experiments.get((ev.experiment_name, ev.use_case))
+        result = _result_of(exp, item_id) if exp else None
         if result is not None:
             doc = exp.sources.get(result.source)
             source = source or (doc.text if doc else None)
@@ -314,8 +351,9 @@ def _charts_locked(eval_root: Path, use_case: str) -> dict[str, str] | None:
     from gaia_eval.stages.report import build_report_data
     from gaia_eval.stages.report_charts import CHARTS
 
-    files = sorted(eval_root.rglob("*.experiment.eval.json")) if eval_root.is_dir() else []
-    key = tuple((str(p), p.stat().st_mtime_ns) for p in files)
+    index = evaluation_index(eval_root)
+    index.current()
+    key = index.fingerprint()
     if key not in _CHART_CACHE:
         try:
             data = build_report_data(eval_root)
@@ -335,12 +373,22 @@ def is_wide(kind: str, svg: str) -> bool:
     return kind == "tradeoff" and 'id="axes_2"' in svg
 
 
+# The only markup a report page keeps from its file: the bare tags report.md.j2 folds the per-item table with. Each
+# is matched as markdown-it prints it as escaped text, alone at a paragraph's edge, and has no attribute to carry
+# an event, a URL or a refresh.
+_FOLD_TAGS = (("<p>&lt;details&gt;\n&lt;summary&gt;", "<details>\n<summary>"), ("&lt;/summary&gt;</p>", "</summary>"),
+              ("<p>&lt;details&gt;</p>", "<details>"), ("<p>&lt;/details&gt;</p>", "</details>"))
+
+
 def report_html(path: Path) -> str:
-    """report.md as HTML: CommonMark with tables; raw HTML passes (the report's own <details>) because every
-    model- or user-supplied field is escaped when report.md is written."""
+    """A reports/*.md file as HTML: CommonMark with tables and NO raw HTML from the file (a `<meta http-equiv=
+    refresh>`, `<iframe>` or `<form>` shows as text), whoever wrote it; the report's own <details> folds are
+    put back as bare tags."""
     from markdown_it import MarkdownIt
 
-    html = MarkdownIt("commonmark", {"html": True}).enable("table").render(path.read_text(encoding="utf-8"))
+    html = MarkdownIt("commonmark", {"html": False}).enable("table").render(path.read_text(encoding="utf-8"))
+    for escaped, tag in _FOLD_TAGS:
+        html = html.replace(escaped, tag)
     # Column alignment as classes: the page's CSP applies no inline style attributes.
     for align, cls in (("right", "num"), ("center", "center"), ("left", "left")):
         html = html.replace(f' style="text-align:{align}"', f' class="{cls}"')

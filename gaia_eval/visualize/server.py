@@ -8,11 +8,13 @@ view named by the URL from a read-only JSON API:
   GET /chart.svg?use_case=U&kind=K, /bench.svg?path=P (a bench results file), /raw?root=R&path=P[&download=1]
   GET /api/files, /api/file?root=R&path=P, /api/compare?a=...&b=...   (visualize/files.py)
 Paths are resolved inside their root folder only; anything else is a 404. The server binds to --host
-(127.0.0.1 by default), never to all interfaces unless asked.
+(127.0.0.1 by default), never to all interfaces unless asked, and answers only requests whose one Host header
+names it (--allow-host adds exact names for a viewer shared on a network); anything else is a 421.
 """
 
 from __future__ import annotations
 
+import re
 import threading
 from http import HTTPStatus
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -22,6 +24,7 @@ from urllib.parse import parse_qs, urlparse
 
 import orjson
 
+from gaia_eval.errors import UsageError
 from gaia_eval.visualize.files import BadRequest, Roots, compare, list_files, make_roots, read_file
 
 __all__ = ["ViewerServer", "make_roots", "Roots"]
@@ -37,24 +40,70 @@ RAW_TYPES = {".md": "text/markdown; charset=utf-8", ".csv": "text/csv; charset=u
 PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'"
 
 
+_LOOPBACK_NAMES = {"127.0.0.1", "localhost", "[::1]"}
+_WILDCARDS = ("0.0.0.0", "::", "")  # every interface, the loopback one included
+_LABEL = r"[a-z0-9_]([a-z0-9_-]*[a-z0-9_])?"
+_HOST_NAME = re.compile(rf"{_LABEL}(\.{_LABEL})*")
+_PORT = re.compile(r"[0-9]{1,5}")
+
+
 def _loopback(host: str) -> bool:
     return host in ("127.0.0.1", "localhost", "::1") or host.startswith("127.")
 
 
-def allowed_hosts(bound: str) -> set[str]:
-    """Host header names accepted: the bound name, and the loopback names when bound to loopback. Anything
-    else (a DNS-rebinding page's own name) is refused, so no other site can read local results."""
-    names = {bound.lower()}
-    if _loopback(bound):
-        names |= {"127.0.0.1", "localhost", "[::1]", "::1"}
-    return names
+def _bracketed(name: str) -> str:
+    """An IPv6 address as a Host header writes it: in brackets."""
+    return f"[{name}]" if ":" in name and not name.startswith("[") else name
 
 
-def _host_name(header: str) -> str:
-    header = header.strip().lower()
-    if header.startswith("["):
-        return header.split("]")[0] + "]"
-    return header.rsplit(":", 1)[0] if header.count(":") == 1 else header
+def allow_host_name(name: str) -> str:
+    """A name given to --allow-host, as it is compared with Host headers (lower case, IPv6 in brackets); a value
+    with a scheme, port, path, wildcard or space is refused, so what is allowed is always one exact name."""
+    import ipaddress
+
+    value = name.strip().lower()
+    bare = value[1:-1] if value.startswith("[") and value.endswith("]") else value
+    try:
+        return _bracketed(str(ipaddress.ip_address(bare)))
+    except ValueError:
+        pass
+    if not _HOST_NAME.fullmatch(value):
+        raise UsageError(f"{name!r} is not a host name", field="--allow-host",
+                         fix="give the name as the address bar shows it, without scheme, port or path "
+                             "(e.g. --allow-host gpu-box.lan); any port is accepted")
+    return value
+
+
+def allowed_hosts(bound: str, allow: tuple[str, ...] | list[str] = ()) -> set[str]:
+    """Host header names accepted: the bound name; the loopback names when bound to loopback or to every
+    interface; and each --allow-host name, exactly (never a suffix: allowing example.com does not allow
+    evil-example.com). Anything else (a DNS-rebinding page's own name) is refused, so no other site can read
+    local results."""
+    names = {_bracketed(bound.lower())} - {""}
+    if _loopback(bound) or bound in _WILDCARDS:
+        names |= _LOOPBACK_NAMES
+    return names | {allow_host_name(n) for n in allow}
+
+
+def host_name(header: str | None) -> str | None:
+    """The name of a Host header without its port (`name`, `name:port`, `[v6]` or `[v6]:port`); None when the
+    header is missing or malformed (refused)."""
+    if not header:
+        return None
+    value = header.strip().lower()
+    if value.startswith("["):
+        end = value.find("]")
+        if end < 0:
+            return None
+        name, rest = value[: end + 1], value[end + 1:]
+        sep, port = rest[:1], rest[1:]
+        if rest and sep != ":":
+            return None
+    else:
+        name, sep, port = value.partition(":")
+    if sep and not _PORT.fullmatch(port):
+        return None
+    return name or None
 
 
 class _Handler(BaseHTTPRequestHandler):
@@ -64,7 +113,8 @@ class _Handler(BaseHTTPRequestHandler):
         pass  # quiet: the terminal shows the URL, not every request
 
     def do_GET(self) -> None:  # noqa: N802 - stdlib naming
-        if _host_name(self.headers.get("Host", "")) not in self.server.hosts:
+        hosts = self.headers.get_all("Host") or []
+        if len(hosts) != 1 or host_name(hosts[0]) not in self.server.hosts:  # none, two, or not ours: refused
             self._send(HTTPStatus.MISDIRECTED_REQUEST, b"unknown host name", "text/plain")
             return
         try:
@@ -154,9 +204,9 @@ class _Handler(BaseHTTPRequestHandler):
 class ViewerServer(ThreadingHTTPServer):
     daemon_threads = True
 
-    def __init__(self, host: str, port: int, roots: Roots) -> None:
+    def __init__(self, host: str, port: int, roots: Roots, allow_hosts: tuple[str, ...] | list[str] = ()) -> None:
         self.roots = roots
-        self.hosts = allowed_hosts(host)
+        self.hosts = allowed_hosts(host, allow_hosts)
         super().__init__((host, port), _Handler)
 
     def handle_error(self, request: Any, client_address: Any) -> None:

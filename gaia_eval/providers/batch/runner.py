@@ -28,6 +28,7 @@ from gaia_eval.artifacts.journal import JournalWriter
 from gaia_eval.concurrency import ProviderGate, RetryPolicy, call_with_retries, wait_within
 from gaia_eval.errors import BatchRequestError, ProviderError, UsageError
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Provider
+from gaia_eval.safe_text import terminal_text
 from gaia_eval.providers.batch.adapters import batch_api_for
 from gaia_eval.providers.batch.api import TRANSFER_TIMEOUT_S, BatchProgress, RequestResult
 from gaia_eval.providers.batch.options import MAX_POLL_S, BatchOptions, run_id_for
@@ -385,4 +386,4 @@ def _labelled(exc: UsageError, label: str) -> UsageError:
 
 
 def _say(line: str) -> None:
-    print(line, file=sys.stderr, flush=True)
+    print(terminal_text(line), file=sys.stderr, flush=True)

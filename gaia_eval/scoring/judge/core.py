@@ -79,6 +79,12 @@ class JudgeSettings:
             }
         )
 
+    def check_key(self) -> None:
+        """Raise MissingCredentialsError now when the judge needs a key that is not set (no SDK is imported)."""
+        from gaia_eval.providers import ProviderSettings, api_key_for
+
+        api_key_for(ProviderSettings(provider=self.provider, model=self.model, base_url=self.base_url))
+
 
 def parse_judge_spec(
     spec: str,

@@ -1,5 +1,5 @@
 """The deterministic rubric: criteria with their thresholds, the grade and its bootstrap interval (grading), and
-the summary, standalone and qa scorers.
+the summary, standalone, qa and long-form answer scorers.
 
 The names below are the package's public surface; code outside the package imports them from here. Each is
 loaded from its module on first use, so importing the package costs nothing until then.
@@ -10,6 +10,10 @@ from __future__ import annotations
 from gaia_eval.lazy import lazy_exports
 _LAZY = {
     "rating_band": "grading",
+    "rate": "grading",
+    "weights_file": "weights",
+    "weight_set": "weights",
+    "degenerate_reason": "degenerate",
     "not_applicable": "grading",
     "REFERENCE_CRITERIA": "grading",
     "rouge_scores": "freetext",
@@ -32,6 +36,12 @@ _LAZY = {
     "quality_score": "grading",
     "rubric_markdown": "grading",
     "score_qa": "qa",
+    "is_long_form": "longform",
+    "score_long_answer": "longform",
+    "qa_criteria": "longform",
+    "mixed_qa_criteria": "longform",
+    "with_other_kinds_not_applicable": "longform",
+    "LONG_FORM_CRITERIA": "longform",
     "score_summaries": "summaries",
     "score_summaries_standalone": "standalone",
 }

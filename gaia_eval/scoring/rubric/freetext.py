@@ -29,7 +29,9 @@ from typing import Literal, Sequence
 
 from gaia_eval.artifacts.evaluation import CriterionResult
 from gaia_eval.artifacts.groundtruth import Summaries
+from gaia_eval.scoring.rubric.degenerate import degenerate_reason, repeated_trigram_share
 from gaia_eval.scoring.rubric.grading import POINTS, criterion_result, not_applicable
+from gaia_eval.scoring.rubric.weights import weighted_grade
 from gaia_eval.scoring.text import STOPWORDS, content_tokens, is_figure, quote_list, stem, surface_forms, tokenize
 
 FREE_TEXT_CRITERIA: tuple[str, ...] = (
@@ -101,9 +103,12 @@ class SummaryScore:
 
     values: dict[str, float | None]  # criterion id -> measured value 0..1; None = not applicable
     results: list[CriterionResult]  # the stored results, with ratings and explanations (N/A included)
-    grade: float | None  # 0..100, the quality_score formula over the applicable criteria; None if none applies
+    grade: float | None  # 0..100, the weighted grade of the applicable criteria (weights.py); None if none applies
     # "rouge1", "rouge2", "rougeL": F1, and "<key>_recall": recall (best or mean over references); {} without refs
     rouge: dict[str, float]
+    # the criteria as measured, before a degenerate output (degenerate.py) is rated Poor on every one
+    measured: dict[str, float | None] | None = None
+    degenerate: str | None = None  # why the output is not a summary, or None
 
 
 @lru_cache(maxsize=1)
@@ -323,13 +328,6 @@ def _source_coverage(output: str, source: str) -> CriterionResult:
     return criterion_result("source_coverage", value, explanation)
 
 
-def _redundancy(tokens: list[str]) -> float:
-    trigrams = [tuple(tokens[i : i + 3]) for i in range(len(tokens) - 2)]
-    if not trigrams:
-        return 0.0
-    return 1 - len(set(trigrams)) / len(trigrams)
-
-
 def length_budget(source: str | None, references: Sequence[str]) -> int | None:
     """How many words of an output count for the recall-based criteria: LENGTH_SLACK × the longest reference,
     else MAX_SOURCE_SHARE of the source (at least 50 words); None when there is neither."""
@@ -349,7 +347,7 @@ def within_budget(output: str, budget: int | None) -> str:
 
 def _conciseness(output: str, source: str | None, references: list[str]) -> CriterionResult:
     tokens = tokenize(output)
-    redundancy = _redundancy(tokens)
+    redundancy = repeated_trigram_share(tokens)
     value = 1.0 - 2 * redundancy
     parts = [f"{len(tokens)} words", f"{redundancy:.0%} repeated trigrams"]
     if references:
@@ -411,10 +409,16 @@ def score_summary_output(
             else not_applicable("source_consistency", "no source text"),
             _conciseness(output, source, references),
         ]
+    measured = {r.criterion: (r.value if r.rating != "N/A" else None) for r in results}
+    reason = degenerate_reason(output, source) if output.strip() else None
+    if reason is not None:
+        results = [
+            r if r.rating == "N/A" else criterion_result(r.criterion, 0.0, f"not a summary: {reason} (measured: {r.explanation})")
+            for r in results
+        ]
     values = {r.criterion: (r.value if r.rating != "N/A" else None) for r in results}
-    rated = [r.rating for r in results if r.rating != "N/A"]
-    grade = (sum(POINTS[r] for r in rated) / len(rated) - 1) * 100 / 3 if rated else None
-    return SummaryScore(values=values, results=results, grade=grade, rouge=rouge)
+    grade = weighted_grade({r.criterion: POINTS[r.rating] for r in results if r.rating != "N/A"})
+    return SummaryScore(values=values, results=results, grade=grade, rouge=rouge, measured=measured, degenerate=reason)
 
 
 # Structured criteria a human reference is silent on: shown as N/A beside the free-text criteria.

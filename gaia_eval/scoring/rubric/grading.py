@@ -4,6 +4,8 @@ Excellent/Good/Fair/Poor, and the grade of a model computed from those ratings.
 Grade (the reference tool's formula, with its defect fixed): quality_score = ((4E + 3G + 2F + 1P) / N - 1) * 100 / 3
 over every rating of every item, where an item the model failed (status "error") counts as Poor on every criterion;
 the reference left failed items out of N, so a model failing 9 of 10 items could score 100 %.
+Free-text summaries (mode "reference") weigh their criteria by weights fit on human ratings (weights.py): their
+grade is the mean over items of each item's weighted mean of points, on the same 0..100 scale.
 """
 
 from __future__ import annotations
@@ -22,13 +24,16 @@ from gaia_eval.artifacts.evaluation import (
     ItemEvaluation,
     Rating,
 )
+from gaia_eval.scoring.rubric.weights import criterion_weights
 
 # Bump on any change to a threshold, a measure or the tokenizer: it is part of the eval fingerprint, so
 # evaluations made under an older rubric are recomputed instead of being compared with new ones.
 # 2: the overall rating is the band of the grade (85/67/34); 3: N/A criteria, free-text references; 4: qa answers
 # read with their question; 5: free-text consistency reads narration and spoken numbers, source coverage ignores
-# repeated speaker labels, a short source allows a summary of 50 words
-RUBRIC_VERSION = "5"
+# repeated speaker labels, a short source allows a summary of 50 words; 6: a qa answer whose reference is prose
+# is scored with the free-text criteria (long-form answers), not the short-answer matcher; 7: free-text criteria
+# weighted by weights fit on human ratings (data/freetext_weights.json), degenerate outputs (degenerate.py) Poor
+RUBRIC_VERSION = "7"
 
 POINTS: dict[str, int] = {"Excellent": 4, "Good": 3, "Fair": 2, "Poor": 1}
 
@@ -367,19 +372,27 @@ def _ratings_of(item: ItemEvaluation, criteria: list[str]) -> list[tuple[str, st
     return [(c, by_id[c].rating, by_id[c].value) for c in criteria]
 
 
+def _weighted_points(item: ItemEvaluation, criteria: list[str]) -> tuple[float, float]:
+    """(sum of weight x (points - 1), sum of weights) over the item's applicable ratings (weights.py: the free-text
+    criteria's fitted weights, summing to 1 per item, for a summary's free-text criteria (source_coverage among
+    them; a long-form qa answer has none); every other criterion 1.0)."""
+    ratings = {c: r for c, r, _ in _ratings_of(item, criteria) if r != NOT_APPLICABLE}
+    weights = criterion_weights(ratings, learned="source_coverage" in criteria)
+    return sum(weights[c] * (POINTS[r] - 1) for c, r in ratings.items()), sum(weights.values())
+
+
 def item_points(item: ItemEvaluation, criteria: list[str]) -> float:
-    """The item's score on the quality_score scale (0..100): the mean of its ratings, errors as Poor."""
-    ratings = [r for r in _ratings_of(item, criteria) if r[1] != NOT_APPLICABLE]
-    if not ratings:
-        return 0.0
-    return (sum(POINTS[r] for _, r, _ in ratings) / len(ratings) - 1) * 100 / 3
+    """The item's score on the quality_score scale (0..100): the (weighted) mean of its ratings, errors as Poor."""
+    points, weight = _weighted_points(item, criteria)
+    return points * 100 / (3 * weight) if weight else 0.0
 
 
 def aggregate(
     items: list[ItemEvaluation], criteria: list[str], use_case: str
 ) -> tuple[list[CriterionSummary], Grade]:
     """Per-criterion rating counts and mean values, and the model's grade. Errored items are Poor on every
-    criterion, count 0 in mean_value and fail in the qa pass rate (passed / all items)."""
+    criterion, count 0 in mean_value and fail in the qa pass rate (passed / items with a pass/fail:
+    long-form answers have none)."""
     per_criterion: dict[str, dict[str, int]] = {c: {r: 0 for r in RATINGS} for c in criteria}
     not_applicable_counts: dict[str, int] = {c: 0 for c in criteria}
     value_sums: dict[str, float] = {c: 0.0 for c in criteria}
@@ -403,16 +416,24 @@ def aggregate(
         for c in criteria
     ]
     totals = {r: sum(per_criterion[c][r] for c in criteria) for r in RATINGS}
+    weighted = [_weighted_points(item, criteria) for item in items]
+    points, weight = sum(p for p, _ in weighted), sum(w for _, w in weighted)
+    score = points * 100 / (3 * weight) if weight else 0.0
     n_not_applicable = sum(not_applicable_counts.values())
     passed = sum(1 for item in items if item.status == "scored" and item.passed) if use_case == "qa" else None
+    # Long-form answers have no pass/fail: the pass rate is over the items that have one (errors fail), and
+    # there is none when every answered item is long-form.
+    verdicts = sum(1 for item in items if item.status == "error" or item.passed is not None)
+    if passed is not None and verdicts < len(items) and not any(i.status == "scored" and i.passed is not None for i in items):
+        passed = None
     grade = Grade(
-        quality_score=quality_score(totals),
-        overall_rating=overall_rating(totals),
+        quality_score=score,
+        overall_rating=rating_band(score),
         counts={**totals, **({NOT_APPLICABLE: n_not_applicable} if n_not_applicable else {})},
         n_ratings=sum(totals.values()),
         n_items=len(items),
         n_errors=sum(1 for item in items if item.status == "error"),
-        pass_rate=(passed / len(items) if items else 0.0) if passed is not None else None,
+        pass_rate=(passed / verdicts if verdicts else 0.0) if passed is not None else None,
         passed=passed,
     )
     return summaries, grade
@@ -434,6 +455,12 @@ def bootstrap_ci(
     low = means[int(tail * (n - 1))]
     high = means[int(round((1 - tail) * (n - 1)))]
     return low, high
+
+
+def _weights_text(name: str) -> str:
+    from gaia_eval.scoring.rubric.weights import weight_set
+
+    return ", ".join(f"{CRITERIA[c].label.lower()} {w:g}" for c, w in weight_set(name).items() if w > 0)
 
 
 def rubric_markdown() -> str:
@@ -458,8 +485,15 @@ def rubric_markdown() -> str:
     lines += [
         "Grade: quality_score = ((4E + 3G + 2F + 1P) / N − 1) × 100 / 3 over every rating of every item, where an "
         "item the model failed counts as Poor on every criterion (N includes it) and an N/A rating (the ground "
-        "truth gives nothing to check, e.g. no action items in a human reference) is left out of N. Overall rating, "
+        "truth gives nothing to check, e.g. no action items in a human reference) is left out of N. Free-text "
+        "summaries weigh their criteria instead (weights fit on human ratings, gaia_eval/data/freetext_weights.json: "
+        f"with a reference {_weights_text('with_reference')}; from the source only {_weights_text('source_only')}): "
+        "their grade is the mean over items of each item's weighted mean of points on the same scale, and an output "
+        "that is not a summary (empty, under 3 words, a repetition loop, cut off mid-sentence, transcript speech, "
+        "a verbatim copy of a source of 60+ words) is Poor on every criterion. Overall rating, "
         "from the grade rounded to a whole number: 85–100 Excellent, 67–84 Good, 34–66 Fair, 0–33 Poor. QA pass "
-        "rate = passed / all items (failed items count as not passed)."
+        "rate = passed / the items that have a pass/fail (failed items count as not passed; a long-form answer has "
+        "none)."
     ]
     return "\n".join(lines) + "\n"
+

@@ -133,7 +133,8 @@ async function dashboard() {
   if (!data.use_cases.length) m.append(el("p", { class: "muted" }, "No evaluation files yet: run gaia-eval eval."));
   for (const uc of data.use_cases) {
     const table = el("table", { class: "dash", "data-use-case": uc.use_case });
-    const qa = uc.use_case === "qa";
+    // Long-form answers have no pass/fail: the column shows only where some model has a pass rate.
+    const qa = uc.use_case === "qa" && uc.models.some((r) => r.pass_rate !== null && r.pass_rate !== undefined);
     const cols = [
       { key: "experiment_name", label: "Experiment" }, { key: "model", label: "Model" },
       { key: "grade", label: "Grade (95 % CI)", num: 1 }, { key: "grade", label: "Rating" },

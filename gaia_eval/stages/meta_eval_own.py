@@ -1,0 +1,94 @@
+"""Stage `meta-eval --evaluations`: the user's own ratings of an evaluation's outputs (`annotate`'s log or the
+filled `create-template --ratings` spreadsheet) against every score the evaluation gave them (see
+gaia_eval.metaeval.own); written where the report looks for it, `meta_eval.<use_case>.json` in the evaluation
+folder, with the markdown beside it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from gaia_eval.artifacts.metaeval import MetaEvaluation
+from gaia_eval.artifacts.ratings import AnnotationSample
+from gaia_eval.artifacts.store import atomic_write_text, fingerprint, fingerprint_file, read_artifact, write_artifact
+from gaia_eval.errors import InputError, UsageError
+
+
+@dataclass
+class OwnMetaEvalRun:
+    result: MetaEvaluation
+    markdown: str
+    outputs: list[Path] = field(default_factory=list)
+    torn_lines: list[int] = field(default_factory=list)
+
+
+def run_meta_eval_evaluations(
+    eval_root: Path, *, use_case: str | None = None, ratings: Path | None = None, experiments_dir: Path | None = None,
+    output: Path | None = None,
+) -> OwnMetaEvalRun:
+    from gaia_eval.annotate import load_for_rating
+    from gaia_eval.annotate.sample import ratings_path, sample_path
+    from gaia_eval.metaeval import analysis, own, stats
+    from gaia_eval.metaeval.own_render import own_markdown
+
+    eval_root = Path(eval_root)
+    evaluated = load_for_rating(eval_root, use_case, experiments_dir)
+    use_case = evaluated.use_case
+    saved = sample_path(eval_root, use_case)
+    if not saved.is_file():
+        raise InputError("no annotation sample", file=saved,
+                         fix="rate first: gaia-eval annotate --rater NAME (or fill create-template --ratings)")
+    sample = read_artifact(saved, AnnotationSample)
+    ratings = Path(ratings) if ratings is not None else ratings_path(eval_root, use_case)
+    if not ratings.is_file():
+        raise InputError("file not found", file=ratings, fix="rate first: gaia-eval annotate --rater NAME")
+    found = own.read_own_ratings(ratings, sample)
+    fresh = [r for r in found.ratings if own.current(evaluated, r.item_id, r.model, r.fingerprint)]
+    prefs = [p for p in found.preferences
+             if all(own.current(evaluated, p.item_id, m, f) for m, f in zip(p.models, p.fingerprints))]
+    stale = len(found.ratings) - len(fresh) + len(found.preferences) - len(prefs)
+    rows, raters = own.rated_rows(evaluated, fresh)
+    if len(rows) < 3 and not prefs:
+        raise UsageError(f"{ratings}: {len(rows)} rated output(s) still current; correlations need at least 3",
+                         fix="rate more outputs with gaia-eval annotate" + (f" ({stale} rating(s) are stale)" if stale else ""))
+    scores, baselines = own.scores_for(evaluated, rows)
+    notes = list(evaluated.notes)
+    if stale:
+        notes.append(f"{stale} rating(s) are of outputs that changed since they were rated: left out (rate them again)")
+    if found.torn_lines:
+        notes.append(f"{ratings.name}: line(s) {', '.join(map(str, found.torn_lines))} torn by a crash mid-write: skipped")
+    grid, dimensions, results = analysis.compare(rows, scores) if rows else (analysis.Grid([]), [], [])
+    dimensions = [d for d in sample.dimensions if d in dimensions]
+    items = [r.item_id for r in rows]
+    for result in results:
+        result.baseline = result.scorer in baselines
+        human = [r.human_mean(result.dimension) for r in rows]
+        tau, ci, n = own.output_level(scores[result.scorer], human, items)
+        result.output_kendall, result.output_kendall_ci, result.n_outputs = (None if tau is None else round(tau, 4)), ci, n
+    best = {}
+    for dimension in dimensions:
+        candidates = [r for r in results if r.dimension == dimension and not r.baseline and r.output_kendall is not None]
+        if candidates:
+            best[dimension] = max(candidates, key=lambda r: r.output_kendall).scorer
+    with_references = all(o.reference for o in evaluated.outputs.values())
+    baselines = list(dict.fromkeys([*baselines, own.BASELINE_LENGTH, *(["rouge1_recall"] if with_references else [])]))
+    names = dict.fromkeys([*evaluated.scorers, *scores, *baselines])
+    preference_rows, ties = own.preference_agreement(evaluated, prefs, names, baselines)
+    if ties:
+        notes.append(f"{ties} pairwise preference(s) were ties: left out of the shares")
+    result = MetaEvaluation(
+        inputs={"ratings": fingerprint_file(ratings), "sample": fingerprint_file(saved),
+                "outputs": fingerprint(sorted((k, o.fingerprint) for k, o in evaluated.outputs.items()))},
+        ratings_file=str(ratings), n_items=len(grid.items), n_systems=len(grid.systems), n_summaries=len(rows),
+        systems=grid.systems, dimensions=dimensions, scorers=list(scores), grade_mode=evaluated.mode,
+        bootstrap={"resamples": stats.BOOTSTRAP_RESAMPLES, "seed": stats.BOOTSTRAP_SEED, "confidence": stats.CONFIDENCE},
+        results=results,
+        annotator_agreement={d: analysis.annotator_agreement(rows, grid, d) for d in dimensions},
+        best=best, notes=notes, raters=raters, preferences=preference_rows if prefs else [],
+        rater_consistency=own.rater_consistency(sample, fresh), stale_ratings=stale,
+    )
+    text = own_markdown(result)
+    output = Path(output) if output is not None else eval_root / f"meta_eval.{use_case}.json"
+    write_artifact(output, result)
+    atomic_write_text(output.with_suffix(".md"), text)
+    return OwnMetaEvalRun(result, text, [output, output.with_suffix(".md")], found.torn_lines)

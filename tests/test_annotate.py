@@ -1,0 +1,314 @@
+"""`gaia-eval annotate` and `meta-eval --evaluations` without a browser: the ratings log survives kill -9 and
+concurrent raters, the sample is stable and stratified, the server refuses what it must, stale ratings are not
+used, the spreadsheet round-trips safely, and a scripted rater whose ratings follow a hidden rule (the planted
+facts a summary contains) is found to agree best with the scorer that counts planted facts."""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import signal
+import subprocess
+import sys
+import urllib.request
+from pathlib import Path
+
+import orjson
+import pytest
+from click.testing import CliRunner
+from scipy import stats as sp
+
+from gaia_eval.annotate import open_session
+from gaia_eval.annotate.sample import draw_sample, ratings_path, sample_path
+from gaia_eval.annotate.server import AnnotationServer
+from gaia_eval.artifacts.metaeval import MetaEvaluation
+from gaia_eval.artifacts.ratings import append_rating, new_record, read_ratings
+from gaia_eval.artifacts.store import read_artifact
+from gaia_eval.cli import cli
+from gaia_eval.metaeval.evaluated import load_evaluated
+from gaia_eval.metaeval.own import output_level
+from gaia_eval.stages.meta_eval_own import run_meta_eval_evaluations
+from gaia_eval.stages.quickstart import run_quickstart
+
+REPO = Path(__file__).resolve().parents[1]
+
+
+@pytest.fixture(scope="module")
+def quickstart(tmp_path_factory) -> Path:
+    ws = tmp_path_factory.mktemp("qs")
+    run_quickstart(ws, echo=lambda _: None)
+    return ws
+
+
+@pytest.fixture
+def workspace(quickstart, tmp_path) -> Path:
+    """A private copy of the quickstart (tests write samples and ratings into it)."""
+    import shutil
+
+    ws = tmp_path / "ws"
+    shutil.copytree(quickstart, ws)
+    return ws
+
+
+# --- the ratings log ----------------------------------------------------------------------------------------
+
+def test_torn_last_line_is_skipped_reported_and_the_next_line_is_whole(tmp_path):
+    path = tmp_path / "ratings.jsonl"
+    append_rating(path, new_record("rating", "ann", unit="u001", item_id="a", model="m", dimension="fluency", value=4))
+    with open(path, "ab") as fh:
+        fh.write(b'{"schema_version": 1, "id": "torn", "kind": "rat')  # a crash mid-write
+    append_rating(path, new_record("rating", "ann", unit="u002", item_id="b", model="m", dimension="fluency", value=2))
+    log = read_ratings(path)
+    assert [r.unit for r in log.records] == ["u001", "u002"]
+    assert log.torn_lines == [2]
+
+
+def test_a_line_that_is_json_but_not_a_rating_names_the_line_and_field(tmp_path, workspace):
+    path = tmp_path / "ratings.jsonl"
+    append_rating(path, new_record("rating", "ann", unit="u001", item_id="a", model="m", dimension="fluency", value=4))
+    with open(path, "ab") as fh:
+        fh.write(orjson.dumps({**new_record("rating", "ann").model_dump(), "value": 9}) + b"\n")
+    with pytest.raises(Exception) as info:
+        read_ratings(path)
+    assert f"{path}:2" in str(info.value) and "value" in str(info.value)
+
+
+APPENDER = """
+import sys
+from gaia_eval.artifacts.ratings import append_rating, new_record
+path, rater, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
+for n in range(count):
+    append_rating(path, new_record("rating", rater, unit=f"u{n:04d}", item_id="i", model="m", dimension="d", value=1 + n % 5))
+    print(n, flush=True)  # acknowledged: on disk and fsynced
+"""
+
+
+def test_kill_9_while_rating_loses_at_most_the_rating_in_flight(tmp_path):
+    path = tmp_path / "ratings.jsonl"
+    child = subprocess.Popen([sys.executable, "-c", APPENDER, str(path), "ann", "100000"], stdout=subprocess.PIPE,
+                             text=True, cwd=REPO)
+    acknowledged = -1
+    for line in child.stdout:
+        acknowledged = int(line)
+        if acknowledged >= 150:
+            break
+    os.kill(child.pid, signal.SIGKILL)
+    child.wait()
+    log = read_ratings(path)
+    units = [r.unit for r in log.records]
+    assert len(units) >= acknowledged + 1  # every acknowledged rating is there ...
+    assert units == [f"u{n:04d}" for n in range(len(units))]  # ... whole, in order, none lost in the middle
+    assert len(log.torn_lines) <= 1  # at most the one in flight, torn
+    append_rating(path, new_record("skip", "ann", unit="u9999"))  # and the log takes new lines after the crash
+    assert read_ratings(path).records[-1].unit == "u9999"
+
+
+def test_two_raters_appending_at_once_lose_nothing(tmp_path):
+    path = tmp_path / "ratings.jsonl"
+    raters = [subprocess.Popen([sys.executable, "-c", APPENDER, str(path), name, "300"], stdout=subprocess.DEVNULL, cwd=REPO)
+              for name in ("ann", "bob")]
+    assert [p.wait() for p in raters] == [0, 0]
+    log = read_ratings(path)
+    assert log.torn_lines == []
+    for name in ("ann", "bob"):
+        assert [r.unit for r in log.records if r.rater == name] == [f"u{n:04d}" for n in range(300)]
+
+
+# --- the sample -----------------------------------------------------------------------------------------------
+
+def test_the_sample_is_stratified_seeded_and_holds_disagreements_and_repeats(workspace):
+    evaluated = load_evaluated(workspace / "evaluation", "qa", workspace / "experiments")
+    sample = draw_sample(evaluated, 30, 3, ["correctness"])
+    firsts = [u for u in sample.units if u.reason != "repeat"]
+    assert len(firsts) == 30 and len({(u.item_id, u.model) for u in firsts}) == 30
+    assert {u.model for u in firsts} == set(evaluated.models)
+    assert any(u.reason == "disagreement" for u in firsts)
+    repeats = [u for u in sample.units if u.reason == "repeat"]
+    assert len(repeats) == 3
+    ids = [u.id for u in sample.units]
+    for r in repeats:
+        first = next(u for u in sample.units if u.id == r.repeat_of)
+        assert (first.item_id, first.model) == (r.item_id, r.model) and ids.index(r.id) > ids.index(first.id) + 1
+    assert draw_sample(evaluated, 30, 3, ["correctness"]) == sample
+    assert draw_sample(evaluated, 30, 4, ["correctness"]).units != sample.units
+    assert all(p.left != p.right and p.item_id for p in sample.pairs) and sample.pairs
+
+
+def test_a_second_rater_gets_the_saved_sample_and_another_size_is_refused(workspace):
+    first = open_session(workspace / "evaluation", rater="ann", use_case="summarization", size=6, seed=1)
+    second = open_session(workspace / "evaluation", rater="bob", use_case="summarization")
+    assert second.sample == first.sample and not second.drawn
+    result = CliRunner().invoke(cli, ["annotate", "-e", str(workspace / "evaluation"), "-u", "summarization",
+                                      "--rater", "cy", "--size", "7", "--no-browser"])
+    assert result.exit_code == 2 and "--size 7 differs from the saved sample's (6)" in result.output
+
+
+# --- the server -----------------------------------------------------------------------------------------------
+
+def _request(url, method="GET", body=None, headers=None):
+    request = urllib.request.Request(url, method=method, data=None if body is None else json.dumps(body).encode(),
+                                     headers={"Content-Type": "application/json", **(headers or {})})
+    try:
+        with urllib.request.urlopen(request, timeout=30) as response:
+            return response.status, response.read()
+    except urllib.error.HTTPError as exc:
+        return exc.code, exc.read()
+
+
+@pytest.fixture
+def server(workspace):
+    opened = open_session(workspace / "evaluation", rater="ann", use_case="summarization", size=6)
+    srv = AnnotationServer(opened.session, 0)
+    srv.start_background()
+    yield srv, opened
+    srv.shutdown()
+    srv.server_close()
+
+
+def test_a_write_without_the_token_is_refused_and_writes_nothing(server):
+    srv, opened = server
+    token = {"X-Annotate-Token": srv.token}
+    status, body = _request(srv.base_url + "api/state", headers=token)
+    unit = orjson.loads(body)["unit"]["id"]
+    rate = {"unit": unit, "dimension": "fluency", "value": 4}
+    assert _request(srv.base_url + "api/rate", "POST", rate)[0] == 403
+    assert _request(srv.base_url + "api/rate", "POST", rate, {"X-Annotate-Token": "guess"})[0] == 403
+    assert _request(srv.base_url + "api/state")[0] == 403
+    assert _request(srv.base_url + "api/rate", "POST", rate, {**token, "Host": "evil.example:80"})[0] == 421
+    assert not opened.ratings.exists()
+    assert _request(srv.base_url + "api/rate", "POST", {**rate, "value": 6}, token)[0] == 400
+    assert _request(srv.base_url + "api/rate", "POST", {**rate, "unit": "../x"}, token)[0] == 400
+    assert not opened.ratings.exists()
+    status, body = _request(srv.base_url + "api/rate", "POST", rate, token)
+    assert status == 200 and orjson.loads(body)["ratings"] == {"fluency": 4}
+    assert [r.value for r in read_ratings(opened.ratings).records] == [4]
+
+
+def test_the_page_state_is_blind(server):
+    srv, opened = server
+    status, body = _request(srv.base_url + "api/state", headers={"X-Annotate-Token": srv.token})
+    text = body.decode()
+    assert status == 200
+    for model in opened.session.evaluated.models:
+        assert model not in text
+
+    def keys(value):
+        if isinstance(value, dict):
+            return set(value) | {k for v in value.values() for k in keys(v)}
+        return {k for v in value for k in keys(v)} if isinstance(value, list) else set()
+
+    assert not keys(orjson.loads(body)) & {"model", "models", "scores", "score", "grade", "fingerprint"}
+
+
+def test_undo_skip_and_comment_replay_after_a_restart(workspace):
+    opened = open_session(workspace / "evaluation", rater="ann", use_case="summarization", size=6)
+    s = opened.session
+    first = s.state()["unit"]["id"]
+    for d in s.sample.dimensions:
+        s.rate(first, d, 3)
+    second = s.state()["unit"]["id"]
+    assert second != first
+    s.undo()  # takes back the last rating: the first unit is current again
+    assert s.state()["unit"]["id"] == first and s.state()["ratings"] == {d: 3 for d in s.sample.dimensions[:-1]}
+    s.rate(first, s.sample.dimensions[-1], 5)
+    s.comment(second, "too long")
+    s.skip(second)
+    again = open_session(workspace / "evaluation", rater="ann", use_case="summarization").session
+    state = again.state()
+    assert state["done"] == 2 and state["unit"]["id"] not in (first, second)
+    other = open_session(workspace / "evaluation", rater="bob", use_case="summarization").session
+    assert other.state()["unit"]["id"] == first  # each rater has their own place
+
+
+# --- meta-eval against your own ratings -------------------------------------------------------------------------
+
+def _content_words(text: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z0-9$%.,]+", text.lower()) if len(w) > 3}
+
+
+def planted_facts_found(meta: dict, text: str) -> tuple[int, int]:
+    """The hidden rule: how many of the document's planted decisions, action items and key figures the summary
+    states (a text fact when most of its words are there, a figure when its value is)."""
+    facts = meta["facts"]
+    words = _content_words(text)
+    texts = list(facts.get("decisions", [])) + [a["task"] for a in facts.get("action_items", [])]
+    found = sum(1 for t in texts if _content_words(t) and len(_content_words(t) & words) >= 0.6 * len(_content_words(t)))
+    found += sum(1 for f in facts.get("key_figures", []) if str(f["value"]).lower() in text.lower())
+    return found, len(texts) + len(facts.get("key_figures", []))
+
+
+def _rate_by_hidden_rule(workspace: Path, use_case: str, folder: str) -> None:
+    opened = open_session(workspace / "evaluation", rater="scripted", use_case=use_case, size=100)
+    s = opened.session
+    while (state := s.state())["unit"] is not None:
+        unit = s.units[state["unit"]["id"]]
+        output = s.evaluated.get(unit.item_id, unit.model)
+        doc = unit.item_id.split("/")[-1]
+        meta = json.loads((workspace / "test_data" / folder / f"{doc}.meta.json").read_text())
+        found, total = planted_facts_found(meta, output.text)
+        value = 1 + min(4, 5 * found // total)  # the share of planted facts stated, in fifths
+        for d in s.sample.dimensions:
+            s.rate(unit.id, d, value)
+
+
+def test_meta_eval_finds_the_scorer_that_follows_the_raters_hidden_rule(workspace):
+    _rate_by_hidden_rule(workspace, "summarization", "meetings")
+    run = run_meta_eval_evaluations(workspace / "evaluation", use_case="summarization")
+    result = read_artifact(workspace / "evaluation" / "meta_eval.summarization.json", MetaEvaluation)
+    assert result.raters == ["scripted"] and result.n_summaries == 8
+    assert result.best["relevance"] == "completeness"  # the criterion that counts planted items
+    best = next(r for r in result.results if r.scorer == "completeness" and r.dimension == "relevance")
+    length = next(r for r in result.results if r.scorer == "length" and r.dimension == "relevance")
+    assert best.output_kendall > 0.5 and best.output_kendall_ci is not None
+    assert best.output_kendall_ci[0] > 0 and best.output_kendall > length.output_kendall
+    assert "Agrees best with you on relevance: **completeness**" in run.markdown
+
+
+def test_output_level_tau_is_scipys_tau_b():
+    x = [0.1, 0.5, 0.5, 0.9, 0.3, 0.7, 0.2]
+    y = [1, 3, 2, 5, 2, 4, 4]
+    tau, ci, n = output_level(x, y, ["a", "a", "b", "b", "c", "c", "d"])
+    assert tau == pytest.approx(sp.kendalltau(x, y)[0]) and n == 7
+    assert ci is not None and ci[0] <= ci[1]
+
+
+def test_a_rating_of_an_output_that_changed_since_is_stale_not_used(workspace):
+    _rate_by_hidden_rule(workspace, "summarization", "meetings")
+    exp_file = workspace / "experiments" / "summarization" / "baseline-lead.experiment.json"
+    exp = orjson.loads(exp_file.read_bytes())
+    exp["items"][0]["summaries"]["executive_summary"] += " (edited)"
+    exp_file.write_bytes(orjson.dumps(exp))
+    run = run_meta_eval_evaluations(workspace / "evaluation", use_case="summarization")
+    assert run.result.stale_ratings == 4  # the four dimensions of the one changed output
+    assert run.result.n_summaries == 7
+    assert "4 rating(s) are of outputs that changed since" in run.markdown
+
+
+def test_pairwise_preferences_are_measured_per_scorer(workspace):
+    opened = open_session(workspace / "evaluation", rater="ann", use_case="summarization", mode="pairwise", size=8)
+    s = opened.session
+    while (state := s.state())["unit"] is not None:
+        pair = s.units[state["unit"]["id"]]
+        left, right = s.evaluated.get(pair.item_id, pair.left), s.evaluated.get(pair.item_id, pair.right)
+        s.prefer(pair.id, "left" if left.scores["completeness"] > right.scores["completeness"] else "right")
+    run = run_meta_eval_evaluations(workspace / "evaluation", use_case="summarization")
+    share = {p.scorer: p.share for p in run.result.preferences}
+    assert share["completeness"] == 1.0 and run.result.preferences[0].preferences >= 3
+
+
+def test_two_raters_give_krippendorffs_alpha_as_the_ceiling(workspace):
+    for rater, shift in (("ann", 0), ("bob", 1)):
+        s = open_session(workspace / "evaluation", rater=rater, use_case="summarization", size=8).session
+        while (state := s.state())["unit"] is not None:
+            unit = s.units[state["unit"]["id"]]
+            value = 1 + round(4 * s.evaluated.get(unit.item_id, unit.model).scores["completeness"])
+            for d in s.sample.dimensions:
+                s.rate(unit.id, d, max(1, min(5, value + (shift if d == "fluency" else 0))))
+    run = run_meta_eval_evaluations(workspace / "evaluation", use_case="summarization")
+    alpha = run.result.annotator_agreement
+    assert alpha["relevance"].n_annotators == 2 and alpha["relevance"].krippendorff_alpha == 1.0
+    assert alpha["fluency"].krippendorff_alpha < 1.0
+    assert "Krippendorff's α" in run.markdown
+
+
