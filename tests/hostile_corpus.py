@@ -83,6 +83,7 @@ class Case:
     expect: int = 2
     process: bool = False  # run in a subprocess: a hang or a runaway read must be bounded
     flat_output: bool = False  # exit 0 expected: every file written lies directly in the output folder
+    says: str = ""  # the one line must say this (the reason, not just any refusal)
 
     @property
     def id(self) -> str:
@@ -239,12 +240,18 @@ SLOTS: list[tuple[str, str, bytes, bool, bool, Callable[[Path, Path, Path], list
 ]
 
 
+# What the line must say for the hazards a generic refusal could hide (a FIFO read as empty, a device read until
+# the size limit, UTF-16 called binary).
+REASONS = {"fifo": "named pipe (FIFO)", "device": "is a device", "huge-200mb": "over the 100 MB input limit",
+           "utf16-bom": "UTF-16"}
+
+
 def _slot_cases() -> list[Case]:
     cases = []
     for command, name, valid, json_kind, folder_ok, argv in SLOTS:
         for variant, make in file_variants(name, valid, json_kind=json_kind, folder_ok=folder_ok).items():
             slow = variant in ("fifo", "device")
-            cases.append(Case(command, f"{name}:{variant}", argv, make, process=slow))
+            cases.append(Case(command, f"{name}:{variant}", argv, make, process=slow, says=REASONS.get(variant, "")))
     return cases
 
 
@@ -577,6 +584,8 @@ def run_case(case: Case, world: Path, sandbox: Path) -> Outcome:
         return Outcome(False, f"exit {code}, expected {case.expect}: {stderr.strip()[:200]}")
     if case.expect == 2 and len(lines) != 1:
         return Outcome(False, f"{len(lines)} lines on stderr: {stderr[:300]!r}")
+    if case.says and case.says not in stderr:
+        return Outcome(False, f"the line does not say {case.says!r}: {stderr.strip()[:200]}")
     if before != after:
         changed = sorted(set(before[0].items()) ^ set(after[0].items()) | set(before[1].items()) ^ set(after[1].items()))
         return Outcome(False, f"files changed outside the output folder: {[p for p, _ in changed][:3]}")

@@ -65,6 +65,17 @@ def _kind(mode: int) -> str:
     return "not a regular file"
 
 
+def refuse_special_file(path: Path, what: str = "a file") -> None:
+    """For a command that tells a file from a folder itself: a path that exists but is neither (a FIFO, a
+    device, a socket) is refused by name, instead of being called missing or read as a folder."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        raise InputError(f"is {_kind(mode)}, expected {what}", file=path, fix="pass a regular file")
+
+
 def _open_regular(path: Path, what: str) -> int:
     """An fd on `path`, checked to be a regular file before anything is read. O_NONBLOCK makes opening a FIFO
     return at once instead of waiting for a writer; it changes nothing for a regular file."""

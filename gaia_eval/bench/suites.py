@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 
-from gaia_eval.artifacts.inputs import parse_json, read_input_text
+from gaia_eval.artifacts.inputs import parse_json, read_input_text, refuse_special_file
 from gaia_eval.artifacts.store import fingerprint, load_json_file
 from gaia_eval.bench.tasks import TaskSpec, TaskSpecError
 from gaia_eval.errors import InputError, UsageError
@@ -168,6 +168,7 @@ def load_builtin(name: str) -> Suite:
 def resolve_suite(spec: str) -> Suite:
     """A builtin name or a path: an existing file wins, then a builtin of that name."""
     path = Path(spec)
+    refuse_special_file(path, "a suite file")
     if path.is_file():
         return load_suite(path)
     if spec in builtin_paths():

@@ -37,7 +37,7 @@ class GaiaGroup(click.Group):
             # click's own refusals (a missing file, a bad option value) keep the one-line promise too.
             command = exc.ctx.command_path if exc.ctx is not None else ctx.command_path
             message = " ".join(exc.format_message().split())
-            click.echo(f"error: {message} (fix: see '{command} --help')", err=True)
+            echo(f"error: {message} (fix: see '{command} --help')", err=True)
             ctx.exit(exc.exit_code)
         except OSError as exc:
             # Last resort for a file-system refusal no stage anticipated: still one line, never a traceback.
