@@ -12,7 +12,7 @@ from typing import Any
 
 COLORS = ["#4C72B0", "#DD8452", "#55A868", "#C44E52", "#8172B3", "#937860", "#DA8BC3", "#8C8C8C"]
 # The documented rating bands of a 0-100 grade: (low, high, name, background colour, strong colour)
-BANDS = ((0, 34, "Poor", "#fbe3e3", "#d9534f"), (34, 67, "Fair", "#fff4d6", "#f0ad4e"),
+BANDS = ((0, 33, "Poor", "#fbe3e3", "#d9534f"), (33, 67, "Fair", "#fff4d6", "#f0ad4e"),
          (67, 85, "Good", "#e3f1fb", "#5bc0de"), (85, 100, "Excellent", "#dff3df", "#5cb85c"))
 FONT_SIZE = 10  # charts are shown at their natural size (never stretched), so this is the size a reader sees
 

@@ -106,6 +106,15 @@ def markdown_text(text: str) -> str:
     return _CONTROL.sub(_visible, text)
 
 
+
+def markdown_code(text: str) -> str:
+    """A string from data as an inline code span: shown exactly (nothing inside a code span is markup, so no
+    escaping that would show as backslashes), except what could end the span or the table row: a backtick
+    (shown as ˋ), a `|` (as `\\|`, which GFM tables read as |) and line breaks or control characters."""
+    text = _CONTROL.sub(_visible, " ".join(text.split()) if "\n" in text or "\r" in text else text)
+    return "`" + text.replace("`", "\u02cb").replace("|", "\\|") + "`"
+
+
 def echo(message: Any = "", *, err: bool = False) -> None:
     """THE way the command line prints: click.echo of `terminal_text`, so a name or a reply holding ESC
     sequences or a CR cannot recolour, rewrite or hide what the terminal shows."""

@@ -312,3 +312,58 @@ def test_two_raters_give_krippendorffs_alpha_as_the_ceiling(workspace):
     assert "Krippendorff's α" in run.markdown
 
 
+# --- the spreadsheet ----------------------------------------------------------------------------------------
+
+def test_the_ratings_spreadsheet_is_formula_safe_blind_and_read_back_by_meta_eval(workspace):
+    exp_file = workspace / "experiments" / "summarization" / "baseline-lead.experiment.json"
+    exp = orjson.loads(exp_file.read_bytes())
+    for item in exp["items"]:
+        item["summaries"]["executive_summary"] = '=HYPERLINK("http://evil.example","x") ' + item["summaries"]["executive_summary"]
+    exp_file.write_bytes(orjson.dumps(exp))
+    runner = CliRunner()
+    result = runner.invoke(cli, ["create-template", "--ratings", "-e", str(workspace / "evaluation"), "-u", "summarization",
+                                 "--size", "8", "-o", str(workspace / "sheets")])
+    assert result.exit_code == 0, result.output
+    sheet = workspace / "sheets" / "summarization.ratings.csv"
+    raw = sheet.read_text()
+    assert "\n'=HYPERLINK" not in raw and ",=HYPERLINK" not in raw and "\"'=HYPERLINK" in raw
+    assert "baseline-lead" not in raw and "baseline-textrank" not in raw  # blind
+    import csv
+
+    rows = list(csv.DictReader(raw.splitlines(keepends=True)))
+    assert len(rows) == 8 and all(r["relevance"] == "" for r in rows)
+    sample = read_artifact(sample_path(workspace / "evaluation", "summarization"), __import__("gaia_eval.artifacts.ratings", fromlist=["x"]).AnnotationSample)
+    evaluated = load_evaluated(workspace / "evaluation", "summarization", workspace / "experiments")
+    units = {u.id: u for u in sample.units}
+    for row in rows:
+        unit = units[row["unit"]]
+        value = str(1 + min(4, int(5 * evaluated.get(unit.item_id, unit.model).scores["completeness"])))
+        row.update(rater="carol", relevance=value, consistency=value, fluency=value, coherence=value)
+    with open(sheet, "w", newline="") as fh:
+        writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+        writer.writeheader()
+        writer.writerows(rows)
+    result = runner.invoke(cli, ["meta-eval", "--evaluations", str(workspace / "evaluation"), "-u", "summarization", str(sheet)])
+    assert result.exit_code == 0, result.output
+    saved = read_artifact(workspace / "evaluation" / "meta_eval.summarization.json", MetaEvaluation)
+    assert saved.raters == ["carol"] and saved.n_summaries == 8 and saved.stale_ratings == 0
+    completeness = next(r for r in saved.results if r.scorer == "completeness" and r.dimension == "relevance")
+    assert completeness.output_kendall > 0.8 and completeness.n_outputs == 8
+    assert "carol" in result.output
+
+
+def test_a_bad_rating_cell_is_one_line_naming_the_line_and_column(workspace):
+    runner = CliRunner()
+    assert runner.invoke(cli, ["create-template", "--ratings", "-e", str(workspace / "evaluation"), "-u", "summarization",
+                               "-o", str(workspace / "sheets")]).exit_code == 0
+    sheet = workspace / "sheets" / "summarization.ratings.csv"
+    lines = sheet.read_text().split("\r\n")
+    import csv
+
+    rows = list(csv.reader(sheet.read_text().splitlines(keepends=True)))
+    rows[1][rows[0].index("fluency")] = "six"
+    with open(sheet, "w", newline="") as fh:
+        csv.writer(fh).writerows(rows)
+    result = runner.invoke(cli, ["meta-eval", "--evaluations", str(workspace / "evaluation"), "-u", "summarization", str(sheet)])
+    assert result.exit_code == 2 and f"{sheet}:2: field 'fluency': row 2: 'six' is not a rating" in result.output
+    assert "Traceback" not in result.output and lines

@@ -14,7 +14,16 @@ import orjson
 import pytest
 from click.testing import CliRunner
 
-from gaia_eval.safe_text import chart_text, csv_cell, csv_document, csv_uncell, markdown_text, terminal_text, xml_text
+from gaia_eval.safe_text import (
+    chart_text,
+    csv_cell,
+    csv_document,
+    csv_uncell,
+    markdown_code,
+    markdown_text,
+    terminal_text,
+    xml_text,
+)
 
 CALC = "\r=cmd|' /C calc'!A0"  # a CR first: with LF-only rows it was left unquoted and started a row of its own
 LINK = "[link](javascript:alert(1))"
@@ -30,11 +39,11 @@ def _spreadsheet_rows(raw: str) -> list[list[str]]:
 def hostile_report(tmp_path_factory) -> Path:
     """One evaluated experiment whose name, model and an item id hold what an attacker would put there (edited
     into the experiment as a hand-made or imported file could say), reported."""
-    from gaia_eval.stages.batch_experiment import run_batch_experiment
-    from gaia_eval.stages.eval import run_eval
+    from gaia_eval.stages.experiment.run import run_batch_experiment
+    from gaia_eval.stages.eval.run import run_eval
     from gaia_eval.stages.generate import run_generate
-    from gaia_eval.stages.groundtruth import run_groundtruth
-    from gaia_eval.stages.report import run_report
+    from gaia_eval.stages.groundtruth.run import run_groundtruth
+    from gaia_eval.stages.report.run import run_report
 
     t = tmp_path_factory.mktemp("hostile")
     run_generate("meeting", t / "docs", types=["standup"], seed=4)
@@ -106,6 +115,16 @@ def test_a_csv_template_round_trips_formula_like_cells_and_writes_them_inert(tmp
         [(r.test_id, r.input_text, r.response, r.query) for r in records]
 
 
+def test_an_xml_template_with_a_control_character_in_a_document_reads_back(tmp_path):
+    from gaia_eval.artifacts.response_template import ResponseRecord, ResponseTemplate, read_template, write_template
+
+    record = ResponseRecord(test_id="d1", input_text="page one\x0cpage two\x00", response="")
+    path = tmp_path / "T.template.xml"
+    write_template(path, ResponseTemplate(name="T", use_case="summarization", records=[record], model="manual"))
+    ET.parse(path)
+    assert read_template(path).records[0].input_text == "page one\\x0cpage two\\x00"
+
+
 def test_report_junit_is_valid_xml_with_control_characters_in_ids(hostile_report):
     root = ET.parse(hostile_report / "report.junit.xml").getroot()
     names = [case.get("name") for case in root.iter("testcase")]
@@ -140,6 +159,15 @@ def test_markdown_from_data_renders_as_its_own_text_and_nothing_live(attack):
 
 def test_intraword_underscores_stay_readable_in_the_markdown_file():
     assert markdown_text("gpt_4o_run") == "gpt_4o_run" and markdown_text("_x_") == "\\_x\\_"
+
+
+def test_a_path_in_a_code_span_shows_exactly_and_cannot_leave_the_span_or_the_row():
+    from markdown_it import MarkdownIt
+
+    cell = markdown_code("./_runs/a|b`[x](https://evil.example/)*_.json\x1b")
+    html = MarkdownIt("commonmark").enable("table").render(f"| a | b |\n|---|---|\n| {cell} | z |\n")
+    assert "<code>./_runs/a|b\u02cb[x](https://evil.example/)*_.json\\x1b</code>" in html
+    assert "<a " not in html and html.count("<td>") == 2
 
 
 def test_report_md_shows_a_link_name_as_text(hostile_report):

@@ -38,6 +38,7 @@ def qa_gt(tmp_path: Path) -> Path:
                   "--references-field", "general_queries.answer", "--qa-field", "specific_queries",
                   "--question-key", "query", "-o", str(tmp_path / "gt"))
     assert result.exit_code == 0, result.output
+    assert "qa: 6 questions, 6 with long-form answers (scored with the free-text criteria), 0 with short" in result.output
     return tmp_path / "gt" / "consolidated_qa_groundtruth.json"
 
 
@@ -100,7 +101,8 @@ def test_questions_with_short_and_long_answers_carry_both_kinds_of_criteria(tmp_
     gt_file = _rows(tmp_path / "gt.jsonl", [{"item_id": "m", "source": source, "qa": [
         {"question": "Who is the project manager?", "answer": "Sarah"},
         {"question": "Summarize the presentations.", "answer": long_answer}]}])
-    assert _run("import-groundtruth", str(gt_file), "-o", str(tmp_path / "gt")).exit_code == 0
+    imported = _run("import-groundtruth", str(gt_file), "-o", str(tmp_path / "gt"))
+    assert "qa: 2 questions, 1 with long-form answers" in imported.output
     qa_gt = tmp_path / "gt" / "consolidated_qa_groundtruth.json"
     rows = [{"item_id": "m#q01", "system": "s", "output": "Sarah"}, {"item_id": "m#q02", "system": "s", "output": long_answer}]
     assert _run("import-outputs", str(_rows(tmp_path / "a.jsonl", rows)), "-g", str(qa_gt), "-o", str(tmp_path / "exp")).exit_code == 0
@@ -166,7 +168,7 @@ def test_long_form_answers_are_judged_when_asked_against_the_whole_reference_ans
     from gaia_eval.artifacts.evaluation import Evaluation
     from gaia_eval.artifacts.store import read_artifact
     from gaia_eval.scoring.judge.criteria import COMPARATIVE_QA
-    from gaia_eval.stages.eval import run_eval
+    from gaia_eval.stages.eval.run import run_eval
     from tests.fakeserver import last_user_text
     from tests.test_judge import judge_responder, judge_settings
 

@@ -77,7 +77,8 @@ def test_quality_score_formula() -> None:
         ({"Excellent": 7, "Poor": 3}, "Good"),  # grade 70
         ({"Excellent": 6, "Good": 1, "Poor": 3}, "Good"),  # 66.7: all-Good level
         ({"Excellent": 6, "Poor": 4}, "Fair"),  # 60
-        ({"Good": 3, "Fair": 4, "Poor": 3}, "Poor"),  # 33.3
+        ({"Good": 3, "Fair": 4, "Poor": 3}, "Fair"),  # 33.3: all-Fair level (rubric 7)
+        ({"Fair": 26, "Poor": 1}, "Poor"),  # 32.1
         ({"Excellent": 2, "Good": 2, "Fair": 2, "Poor": 4}, "Fair"),  # 40
         ({"Excellent": 7, "Good": 1}, "Excellent"),  # 95.8
         ({}, "Poor"),
@@ -90,7 +91,7 @@ def test_overall_rating_is_the_band_of_the_grade(counts: dict[str, int], expecte
 @pytest.mark.parametrize(
     ("grade", "expected"),
     [(100, "Excellent"), (87.5, "Excellent"), (84.6, "Excellent"), (84.4, "Good"), (80.1, "Good"), (66.7, "Good"),
-     (66.4, "Fair"), (34, "Fair"), (33.3, "Poor"), (0, "Poor")],
+     (66.4, "Fair"), (34, "Fair"), (33.3, "Fair"), (32.4, "Poor"), (0, "Poor")],
 )
 def test_documented_rating_bands(grade: float, expected: str) -> None:
     from gaia_eval.scoring.rubric.grading import rating_band

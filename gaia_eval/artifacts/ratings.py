@@ -210,8 +210,9 @@ def read_ratings_sheet(path: Path, dimensions: list[str]) -> list[SheetRating]:
             fix="fill in the file `create-template --ratings` wrote, keeping its header",
         )
     out = []
-    for record in reader:
-        line = reader.line_num
+    start = reader.line_num + 1
+    for row_number, record in enumerate(reader, start=2):
+        line, start = start, reader.line_num + 1  # where the record starts (a cell may span lines)
         values = {}
         for dimension in dimensions:
             cell = (record.get(dimension) or "").strip()
@@ -223,7 +224,7 @@ def read_ratings_sheet(path: Path, dimensions: list[str]) -> list[SheetRating]:
                 value = None
             if value is None or float(cell) != value or not SCALE[0] <= value <= SCALE[1]:
                 raise InputError(
-                    f"{cell!r} is not a rating", file=f"{path}:{line}", field=dimension,
+                    f"row {row_number}: {cell!r} is not a rating", file=f"{path}:{line}", field=dimension,
                     fix=f"write a whole number from {SCALE[0]} to {SCALE[1]}, or leave the cell blank",
                 )
             values[dimension] = value

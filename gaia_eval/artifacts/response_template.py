@@ -5,7 +5,7 @@ json and xml carry the template's settings once (name, model, use case, ground-t
 records; csv and jsonl, made for spreadsheets and line tools, repeat them on every row. A spreadsheet cell
 holds at most 32,767 characters, so a longer source goes into a csv as an excerpt, with `input_file` naming the
 file that holds it whole (json, jsonl and xml keep it whole). This module only reads and writes those files;
-turning one into an experiment is gaia_eval.stages.response_template's job.
+turning one into an experiment is gaia_eval.stages.templates.responses's job.
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import orjson
 from gaia_eval.artifacts.inputs import read_input_text
 from gaia_eval.artifacts.store import atomic_write_text, load_json_file, read_text_input
 from gaia_eval.errors import GaiaEvalError, InputError
-from gaia_eval.safe_text import csv_document, csv_uncell
+from gaia_eval.safe_text import csv_document, csv_uncell, scrub_xml_tree
 
 FORMATS: tuple[str, ...] = ("json", "csv", "jsonl", "xml")
 KIND = "response_template"
@@ -134,7 +134,7 @@ def render_template(t: ResponseTemplate, fmt: str) -> str:
                         ET.SubElement(crit, "criterion", {"id": cid}).text = text
                 else:
                     ET.SubElement(rec, key).text = value
-        ET.indent(root)
+        ET.indent(scrub_xml_tree(root))  # a control character in a document cannot make the file unreadable
         return ET.tostring(root, encoding="unicode", xml_declaration=True) + "\n"
     raise ValueError(fmt)
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import click
 
+from gaia_eval.cli.annotate import sample_options
 from gaia_eval.cli.checks import check_named_folders
 from gaia_eval.cli.group import DEFAULTS, cli, print_summary, split_types
 from gaia_eval.cli.lists import ListOptionsCommand
@@ -63,7 +64,7 @@ def import_outputs(file, output_dir, groundtruth, use_case) -> None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Also write the summaries, usage and cost as JSON.")
 def summarize(input_file, styles, combined_prompt, provider, model, base_url, max_tokens, timeout, output) -> None:
     """Summarize one file in the styles asked for, with batch-experiment's prompts and providers."""
-    from gaia_eval.stages.summarize import run_summarize
+    from gaia_eval.stages.experiment.summarize import run_summarize
 
     result = run_summarize(
         input_file, styles=split_types(styles), combined_prompt=combined_prompt, provider=provider, model=model,
@@ -167,11 +168,23 @@ def check_answer(ctx, expected, answer, mode, rel_tol, abs_tol, threshold, unord
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=Path("templates"), help="Folder for <name>.template.<format>.")
 @click.option("--name", default=None, help="The system whose responses will be filled in [default: the file stem, <use_case>; rename the file to rename the system].")
 @click.option("--model", default="manual", help="What produced the responses (free text, e.g. 'acme-rag v2').")
+@click.option("--ratings", "ratings_sheet", is_flag=True, help="Instead: the annotation sample of an evaluation (see annotate) as a CSV to rate in a spreadsheet; meta-eval --evaluations reads it back.")
+@sample_options
 @click.option("--include-groundtruth", is_flag=True, help="Also write each record's expected answer as `ground_truth` (the person filling it in will see it).")
-def create_template(input_path, use_case, fmt, output_dir, name, model, include_groundtruth) -> None:
+def create_template(input_path, use_case, fmt, output_dir, name, model, ratings_sheet, eval_root, experiments_dir, size, seed, dimensions, include_groundtruth) -> None:
     """Write a template to fill with a third-party system's responses: one record per test item with
-    test_id, input_text, an empty response and the evaluation criteria."""
-    from gaia_eval.stages.response_template import run_create_response_template
+    test_id, input_text, an empty response and the evaluation criteria. With --ratings: a CSV of an evaluation's
+    annotation sample to rate 1-5 in a spreadsheet (blind, formula-safe cells)."""
+    if ratings_sheet:
+        from gaia_eval.annotate.sheet import run_ratings_template
+
+        made = run_ratings_template(eval_root, output_dir, use_case=use_case, size=size, seed=seed,
+                                    dimensions=dimensions, experiments_dir=experiments_dir)
+        echo(f"{'drew and saved' if made.drawn else 'used the saved'} sample {made.sample_path}")
+        echo(f"wrote {made.path} ({made.rows} outputs to rate 1-5; put your name in `rater`)")
+        echo(f"  then: gaia-eval meta-eval --evaluations {eval_root} {made.path}")
+        return
+    from gaia_eval.stages.templates.responses import run_create_response_template
 
     path = run_create_response_template(
         input_path, output_dir, use_case=use_case, fmt=fmt, name=name, model=model, include_groundtruth=include_groundtruth,
@@ -187,7 +200,7 @@ def create_template(input_path, use_case, fmt, output_dir, name, model, include_
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["experiments"], help="Folder for <name>.experiment.json.")
 def import_template(template, groundtruth, output_dir) -> None:
     """Turn a filled template into an experiment file, then score it with `eval` like any model."""
-    from gaia_eval.stages.template import run_import_template
+    from gaia_eval.stages.templates.answers import run_import_template
 
     path, blanks = run_import_template(template, output_dir, groundtruth=groundtruth)
     echo(f"wrote {path}")

@@ -1,6 +1,6 @@
 """How far a report's ranking can be trusted: the meta-evaluation of the scorer it ranks by, when one was saved
 beside the evaluations (`gaia-eval meta-eval RATINGS -o evaluation/meta_eval.json`, or
-`meta_eval.<use_case>.json` for one use case)."""
+`meta_eval.<use_case>.json` for one use case, which `meta-eval --evaluations` writes from your own ratings)."""
 
 from __future__ import annotations
 
@@ -57,6 +57,13 @@ def trust_for(eval_dir: Path, use_case: str, mode: str) -> dict[str, Any] | None
                 "length_kendall": length.system_kendall if length else None,
                 "beats_length": row.beats_length,
                 "annotators_kendall": human.loo_system_kendall if human else None,
+                # From your own ratings of this evaluation (meta-eval --evaluations): every rated output at once,
+                # the raters' agreement as the ceiling, and the score that agrees with them best.
+                "output_kendall": row.output_kendall,
+                "output_kendall_ci": row.output_kendall_ci,
+                "alpha": human.krippendorff_alpha if human else None,
+                "best": result.best.get(dimension) if result.raters else None,
+                "best_kendall": _output_kendall(result, result.best.get(dimension), dimension),
             }
         )
     return {
@@ -66,7 +73,14 @@ def trust_for(eval_dir: Path, use_case: str, mode: str) -> dict[str, Any] | None
         "n_items": result.n_items,
         "n_systems": result.n_systems,
         "rows": rows,
+        "raters": result.raters,
+        "n_outputs": result.n_summaries,
     }
+
+
+def _output_kendall(result: MetaEvaluation, scorer: str | None, dimension: str) -> float | None:
+    row = next((r for r in result.results if r.scorer == scorer and r.dimension == dimension), None)
+    return row.output_kendall if row else None
 
 
 def packaged_trust() -> list[dict[str, Any]]:

@@ -37,10 +37,10 @@ from gaia_eval.artifacts.store import (
     write_artifact,
 )
 from gaia_eval.errors import InputError, UsageError
-from gaia_eval.scoring.rubric import IMPORTED_PROVIDER
+from gaia_eval.scoring.rubric import IMPORTED_PROVIDER, is_long_form
 from gaia_eval.extract import SUPPORTED_SUFFIXES, extract_text
 from gaia_eval.stages.common import StageSummary, check_output_dir, ensure_output_dir
-from gaia_eval.stages.groundtruth import consolidate, consolidated_path, groundtruth_path
+from gaia_eval.stages.groundtruth.run import consolidate, consolidated_path, groundtruth_path
 
 IMPORT_SUFFIXES = (".jsonl", ".csv", ".json")
 
@@ -255,6 +255,11 @@ def run_import_groundtruth(
                 built["summarization"].append(gt)
             if qa:
                 built["qa"].append(GroundTruth(use_case="qa", qa_pairs=qa, **common))
+    pairs = [q for gt in built["qa"] for q in gt.qa_pairs or []]
+    if pairs:
+        long_form = sum(map(is_long_form, pairs))
+        summary.notes.append(f"qa: {len(pairs)} questions, {long_form} with long-form answers (scored with the free-text "
+                             f"criteria), {len(pairs) - long_form} with short answers (the answer matcher)")
     ensure_output_dir(Path(output_dir))
     for use_case, gts in built.items():
         if not gts:
@@ -384,7 +389,7 @@ def run_import_outputs(
     import-groundtruth, which also gives each item's source text when the rows do not), else `use_case`, else
     summarization, and the summary says which and why. qa rows are keyed by question id (`ES2009b#q01`) and
     carry their expected answer into the experiment."""
-    from gaia_eval.stages.experiment_inputs import load_groundtruth_file
+    from gaia_eval.stages.experiment.inputs import load_groundtruth_file
 
     rows = _rows(Path(file))
     gts = {gt.item_id: gt for gt in load_groundtruth_file(Path(groundtruth))} if groundtruth else {}

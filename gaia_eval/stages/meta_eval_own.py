@@ -22,6 +22,13 @@ class OwnMetaEvalRun:
     torn_lines: list[int] = field(default_factory=list)
 
 
+def _shown_path(path: Path, root: Path) -> str:
+    try:
+        return path.resolve().relative_to(root.resolve()).as_posix()
+    except ValueError:
+        return path.name
+
+
 def run_meta_eval_evaluations(
     eval_root: Path, *, use_case: str | None = None, ratings: Path | None = None, experiments_dir: Path | None = None,
     output: Path | None = None,
@@ -79,7 +86,7 @@ def run_meta_eval_evaluations(
     result = MetaEvaluation(
         inputs={"ratings": fingerprint_file(ratings), "sample": fingerprint_file(saved),
                 "outputs": fingerprint(sorted((k, o.fingerprint) for k, o in evaluated.outputs.items()))},
-        ratings_file=str(ratings), n_items=len(grid.items), n_systems=len(grid.systems), n_summaries=len(rows),
+        ratings_file=_shown_path(ratings, eval_root), n_items=len(grid.items), n_systems=len(grid.systems), n_summaries=len(rows),
         systems=grid.systems, dimensions=dimensions, scorers=list(scores), grade_mode=evaluated.mode,
         bootstrap={"resamples": stats.BOOTSTRAP_RESAMPLES, "seed": stats.BOOTSTRAP_SEED, "confidence": stats.CONFIDENCE},
         results=results,

@@ -4,7 +4,6 @@
 
 const token = new URLSearchParams(location.hash.slice(1)).get("token") || "";
 let state = null;
-let busy = false;
 
 function el(tag, attrs, ...children) {
   const node = document.createElement(tag);
@@ -50,7 +49,14 @@ function context(unit) {
       el("p", {class: "text", text: unit.source}));
     parts.push(el("section", {class: "panel"}, details));
   }
-  if (unit.reference) parts.push(el("section", {class: "panel"}, el("h2", {text: "Reference"}), sections(unit.reference)));
+  if (unit.reference) {
+    // Open when short; a long reference (a summary) is one key away, so the outputs stay in view.
+    const length = unit.reference.reduce((n, s) => n + (s.text || s.items.join(" ")).length, 0);
+    const details = el("details", {class: "source", id: "reference"}, el("summary", {text: "Reference (r to show or hide)"}),
+      sections(unit.reference));
+    details.open = length < 400;
+    parts.push(el("section", {class: "panel"}, details));
+  }
   return parts;
 }
 
@@ -78,7 +84,7 @@ function render() {
     const choices = el("div", {class: "panel choices"}, el("h2", {text: "Which output is better?"}));
     for (const [choice, label] of [["left", "A is better (a)"], ["tie", "Tie (t)"], ["right", "B is better (b)"]]) {
       const button = el("button", {type: "button", "data-choice": choice, text: label});
-      button.addEventListener("click", () => act("/api/prefer", {unit: unit.id, choice}));
+      button.addEventListener("click", () => act("/api/prefer", onUnit({choice})));
       choices.append(button);
     }
     main.append(choices);
@@ -102,7 +108,7 @@ function render() {
   comment.value = state.comment || "";
   const actions = el("div", {class: "actions"});
   const skip = el("button", {type: "button", id: "skip", text: "Skip (s)"});
-  skip.addEventListener("click", () => act("/api/skip", {unit: unit.id}));
+  skip.addEventListener("click", () => act("/api/skip", onUnit({})));
   const undo = el("button", {type: "button", id: "undo", text: "Undo (u)"});
   undo.addEventListener("click", () => act("/api/undo", {}));
   actions.append(skip, undo);
@@ -116,7 +122,7 @@ function renderKeys() {
     : [["1–5", "rate the marked dimension"]];
   const footer = document.getElementById("keys");
   footer.replaceChildren();
-  for (const [k, what] of [...keys, ["s", "skip"], ["u", "undo"], ["c", "comment"], ["v", "source"]]) {
+  for (const [k, what] of [...keys, ["s", "skip"], ["u", "undo"], ["c", "comment"], ["v", "source"], ["r", "reference"]]) {
     footer.append(el("kbd", {text: k}), " " + what + "   ");
   }
 }
@@ -128,24 +134,38 @@ async function saveComment() {
   }
 }
 
-async function act(path, body) {
-  if (busy) return;
-  busy = true;
-  try {
-    if (path !== "/api/undo") await saveComment();
-    state = await call("POST", path, body);
-    render();
-  } catch (error) {
-    const box = document.getElementById("error");
-    if (box) box.textContent = "Not saved: " + error.message;
-  } finally {
-    busy = false;
-  }
+// Actions run one after the other, each against the state the previous one left: keys pressed faster than the
+// server answers are queued, never dropped, and "rate" picks its dimension when it runs.
+let queue = Promise.resolve();
+
+function act(path, body) {
+  queue = queue.then(async () => {
+    const request = typeof body === "function" ? body() : body;
+    if (!request) return;
+    try {
+      if (path !== "/api/undo") await saveComment();
+      state = await call("POST", path, request);
+      render();
+    } catch (error) {
+      const box = document.getElementById("error");
+      if (box) box.textContent = "Not saved: " + error.message;
+    }
+  });
+  return queue;
 }
 
 function rate(dimension, value) {
-  return act("/api/rate", {unit: state.unit.id, dimension, value});
+  return act("/api/rate", () => (state.unit ? {unit: state.unit.id, dimension, value} : null));
 }
+
+function rateActive(value) {
+  return act("/api/rate", () => {
+    const dimension = state.unit && activeDimension();
+    return dimension ? {unit: state.unit.id, dimension, value} : null;
+  });
+}
+
+const onUnit = (extra) => () => (state.unit ? {unit: state.unit.id, ...extra} : null);
 
 document.addEventListener("keydown", event => {
   if (!state || event.ctrlKey || event.metaKey || event.altKey) return;
@@ -156,17 +176,19 @@ document.addEventListener("keydown", event => {
   }
   const key = event.key.toLowerCase();
   if (key === "u" || key === "backspace") { event.preventDefault(); act("/api/undo", {}); return; }
-  if (!state.unit) return;
-  if (key === "s") act("/api/skip", {unit: state.unit.id});
+  if (key === "s") act("/api/skip", onUnit({}));
+  else if (!state.unit) return;
   else if (key === "c") { event.preventDefault(); document.getElementById("comment").focus(); }
-  else if (key === "v") { const d = document.getElementById("source"); if (d) d.open = !d.open; }
+  else if (key === "v" || key === "r") {
+    const d = document.getElementById(key === "v" ? "source" : "reference");
+    if (d) d.open = !d.open;
+  }
   else if (state.mode === "pairwise") {
     const choice = {a: "left", arrowleft: "left", b: "right", arrowright: "right", t: "tie", "=": "tie"}[key];
-    if (choice) act("/api/prefer", {unit: state.unit.id, choice});
+    if (choice) act("/api/prefer", onUnit({choice}));
   } else if (/^[1-9]$/.test(key)) {
     const value = Number(key);
-    const dimension = activeDimension();
-    if (dimension && value >= state.scale[0] && value <= state.scale[1]) rate(dimension, value);
+    if (value >= state.scale[0] && value <= state.scale[1]) rateActive(value);
   }
 });
 

@@ -32,8 +32,10 @@ from gaia_eval.scoring.rubric.weights import criterion_weights
 # read with their question; 5: free-text consistency reads narration and spoken numbers, source coverage ignores
 # repeated speaker labels, a short source allows a summary of 50 words; 6: a qa answer whose reference is prose
 # is scored with the free-text criteria (long-form answers), not the short-answer matcher; 7: free-text criteria
-# weighted by weights fit on human ratings (data/freetext_weights.json), degenerate outputs (degenerate.py) Poor
-RUBRIC_VERSION = "7"
+# weighted by weights fit on human ratings (data/freetext_weights.json), degenerate outputs (degenerate.py) Poor;
+# 8: Fair starts at 33, so a grade made of Fair ratings alone (33.3) is Fair, as one of Good ratings alone (66.7)
+# is Good
+RUBRIC_VERSION = "8"
 
 POINTS: dict[str, int] = {"Excellent": 4, "Good": 3, "Fair": 2, "Poor": 1}
 
@@ -291,6 +293,9 @@ SUMMARY_CRITERIA: tuple[str, ...] = tuple(c.id for c in CRITERIA.values() if c.m
 STANDALONE_CRITERIA: tuple[str, ...] = tuple(c.id for c in CRITERIA.values() if c.mode == "standalone")
 REFERENCE_CRITERIA: tuple[str, ...] = tuple(c.id for c in CRITERIA.values() if c.mode == "reference")
 QA_CRITERIA: tuple[str, ...] = ("correctness",)
+# A GAIA-style answer is "a number or as few words as possible": an expected answer longer than this is prose, and
+# the answer is scored as long-form (longform.py).
+SHORT_ANSWER_WORDS = 12
 
 
 def criteria_for(use_case: str, mode: str, free_text: bool = False) -> list[str]:
@@ -342,8 +347,10 @@ def quality_score(counts: dict[str, int]) -> float:
     return (points - n) * 100 / (3 * n)
 
 
-# The documented bands of the grade (0-100), best first: 85-100 Excellent, 67-84 Good, 34-66 Fair, 0-33 Poor.
-RATING_BANDS: tuple[tuple[int, Rating], ...] = ((85, "Excellent"), (67, "Good"), (34, "Fair"), (0, "Poor"))
+# The documented bands of the grade (0-100), best first: 85-100 Excellent, 67-84 Good, 33-66 Fair, 0-32 Poor. A
+# grade made of one rating alone lands in that rating's band (Good 66.7 -> 67, Fair 33.3 -> 33), so an item rated
+# Fair is in the Fair band wherever an item is banded by its points (the items chart, the viewer).
+RATING_BANDS: tuple[tuple[int, Rating], ...] = ((85, "Excellent"), (67, "Good"), (33, "Fair"), (0, "Poor"))
 
 
 def rating_band(grade: float) -> Rating:
@@ -491,9 +498,12 @@ def rubric_markdown() -> str:
         "their grade is the mean over items of each item's weighted mean of points on the same scale, and an output "
         "that is not a summary (empty, under 3 words, a repetition loop, cut off mid-sentence, transcript speech, "
         "a verbatim copy of a source of 60+ words) is Poor on every criterion. Overall rating, "
-        "from the grade rounded to a whole number: 85–100 Excellent, 67–84 Good, 34–66 Fair, 0–33 Poor. QA pass "
+        "from the grade rounded to a whole number: 85–100 Excellent, 67–84 Good, 33–66 Fair, 0–32 Poor. QA pass "
         "rate = passed / the items that have a pass/fail (failed items count as not passed; a long-form answer has "
-        "none)."
+        f"none). A qa answer whose expected answer is prose (more than {SHORT_ANSWER_WORDS} words, not a list of "
+        "short items nor a number) is a long-form answer: scored on the free-text criteria reference overlap, "
+        "content coverage, consistency with the source and conciseness (equal weights; the not-a-summary rules "
+        "apply), never by the short-answer matcher."
     ]
     return "\n".join(lines) + "\n"
 

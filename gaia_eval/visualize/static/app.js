@@ -126,6 +126,16 @@ function benchSection(runs) {
     el("table", { class: "bench" }, el("thead", {}, el("tr", {}, head.map((h) => el("th", {}, h)))), el("tbody", {}, rows)), charts);
 }
 
+// How far the ranking agrees with the user's own blind ratings (gaia-eval annotate, then meta-eval --evaluations).
+function ownTrust(t) {
+  if (!t) return null;
+  const ci = (c) => (c ? ` [${fmt(c[0], 2)}, ${fmt(c[1], 2)}]` : "");
+  return el("p", { class: "own-trust" }, el("strong", {}, "Against your own ratings: "),
+    `${t.n_outputs} outputs rated blind by ${t.raters.join(", ")}. `,
+    t.rows.map((r) => `${r.dimension}: ${t.scorer} τ ${r.output_kendall === null ? "—" : fmt(r.output_kendall, 2)}${ci(r.output_kendall_ci)}` +
+      (r.best ? `, agrees best: ${r.best} (${fmt(r.best_kendall, 2)})` : "")).join("; ") + ".");
+}
+
 async function dashboard() {
   const data = await api("/api/dashboard");
   const m = main();
@@ -154,7 +164,7 @@ async function dashboard() {
       el("h2", {}, uc.use_case, " ", el("span", { class: "muted" }, `(${uc.models.length} models)`)),
       el("div", { class: "toolbar" }, el("a", { href: itemUrl(uc.use_case, "") }, "Items side by side"),
         el("a", { href: itemUrl(uc.use_case, "", "?filter=disagree") }, "Items where models disagree most")),
-      table, await chartsFor(uc.use_case)));
+      ownTrust(uc.trust), table, await chartsFor(uc.use_case)));
   }
   if (data.bench.length) m.append(benchSection(data.bench));
 }
@@ -233,7 +243,8 @@ function sideBySide(d) {
   return grid;
 }
 
-const bandOf = (score) => (Math.round(score) >= 85 ? "Excellent" : Math.round(score) >= 67 ? "Good" : Math.round(score) >= 34 ? "Fair" : "Poor");
+// The documented bands on the score rounded half up to a whole number, as rubric.rating_band does.
+const bandOf = (score) => { const w = Math.floor(score + 0.5); return w >= 85 ? "Excellent" : w >= 67 ? "Good" : w >= 33 ? "Fair" : "Poor"; };
 
 async function evalPage(rel) {
   const d = await api("/api/file?root=evaluation&path=" + encodeURIComponent(rel));

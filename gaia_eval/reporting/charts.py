@@ -26,9 +26,12 @@ def _label(row: dict[str, Any], width: int = 28) -> str:
 
 
 def _band_of(score: float) -> int:
-    """Index in BANDS of a 0-100 score, rounded like the overall rating."""
-    value = round(score)
-    return next(i for i, (low, high, *_rest) in enumerate(BANDS) if value < high or high == 100)
+    """Index in BANDS of a 0-100 score: the band rubric.rating_band gives it, as for the grade and in the viewer
+    (Python's round() took 66.5 to 66, Fair, where the grade's rule says 67, Good)."""
+    from gaia_eval.scoring.rubric import rating_band
+
+    rating = rating_band(score)
+    return next(i for i, band in enumerate(BANDS) if band[2] == rating)
 
 
 def grade_chart(section: dict[str, Any]) -> bytes:
@@ -92,7 +95,7 @@ def heatmap_chart(section: dict[str, Any]) -> bytes:
         side.set_visible(False)
     fig.colorbar(image, ax=ax, label="criterion score", fraction=0.04, pad=0.02)
     lines = max((label.count("\n") + 1 for label in labels), default=1)
-    ax.set_title(f"{section['title']}: rating per criterion (median over items, and its score)", loc="left",
+    ax.set_title(f"{section['title']}: each criterion's score over all items (0–100) and its rating band", loc="left",
                  pad=8 + 11 * lines)
     return svg_bytes(fig)
 
@@ -106,25 +109,37 @@ def _pareto(points: list[tuple[float, float, int]]) -> list[int]:
     return front
 
 
+def tradeoff_panels(models: list[dict[str, Any]]) -> tuple[list[tuple[str, list[tuple[float, float, int]]]], list[str]]:
+    """The trade-off chart's panels (axis label, points) and the notes its title carries: which models are left
+    off a panel and why, and a cost panel left out because every model ran at no cost."""
+    axes_data, notes = [], []
+    for key, label, unknown in (("cost_usd", "model cost for the run (USD)", "no known cost"),
+                                ("latency_mean_s", "mean latency per item (s)", "not timed")):
+        points = [(float(r[key]), float(r["quality_score"]), i) for i, r in enumerate(models) if r.get(key) is not None]
+        left_off = [_label(r, 22) for r in models if r.get(key) is None]
+        if left_off:
+            notes.append(f"{unknown}, left off the {key.split('_')[0]} panel: {', '.join(left_off)}")
+        if key == "cost_usd" and points and not any(p[0] for p in points):
+            notes.append("cost not plotted: every " + ("other " if left_off else "") + "model ran at no cost (local)")
+            continue
+        if points:
+            axes_data.append((label, points))
+    return axes_data, notes
+
+
 def tradeoff_chart(section: dict[str, Any]) -> bytes | None:
     """Grade against model cost and against mean latency, the Pareto front (no model is both cheaper/faster
     and better) outlined and joined. A cost panel where every model cost nothing (local) would say nothing,
-    so it is left out and the title says why."""
+    so it is left out and the title says why; a model with no known cost (unpriced, imported without costs) or
+    no timing is named in the title as left off its panel, never dropped silently."""
+    models = section["models"]
+    axes_data, notes = tradeoff_panels(models)
+    if not axes_data:
+        return None
     plt = pyplot()
     from matplotlib.lines import Line2D
     from matplotlib.ticker import MaxNLocator
 
-    models = section["models"]
-    axes_data, notes = [], []
-    for key, label in (("cost_usd", "model cost for the run (USD)"), ("latency_mean_s", "mean latency per item (s)")):
-        points = [(float(r[key]), float(r["quality_score"]), i) for i, r in enumerate(models) if r.get(key) is not None]
-        if key == "cost_usd" and points and not any(p[0] for p in points):
-            notes.append("cost not plotted: every model ran at no cost (local)")
-            continue
-        if points:
-            axes_data.append((label, points))
-    if not axes_data:
-        return None
     fig, axes = plt.subplots(1, len(axes_data), figsize=(4.9 * len(axes_data), 3.8), squeeze=False)
     for ax, (label, points) in zip(axes[0], axes_data):
         front = set(_pareto(points))
@@ -157,6 +172,7 @@ def distribution_chart(section: dict[str, Any]) -> bytes | None:
     models = [r for r in section["models"] if r.get("item_scores")]
     if not models:
         return None
+    left_off = [_label(r, 22) for r in section["models"] if not r.get("item_scores")]
     fig, ax = plt.subplots(figsize=(WIDTH_IN, 1.3 + 0.45 * len(models)))
     for y, row in enumerate(reversed(models)):
         scores = row["item_scores"]
@@ -175,7 +191,8 @@ def distribution_chart(section: dict[str, Any]) -> bytes | None:
     ax.set_xlim(0, 100)
     ax.set_xlabel("share of items (%), by the band of the item's score; numbers are item counts")
     ax.legend(ncols=4, loc="lower left", bbox_to_anchor=(0, 1.0), frameon=False, fontsize=8)
-    ax.set_title(f"{section['title']}: items per rating band", loc="left", pad=22)
+    ax.set_title(f"{section['title']}: items per rating band"
+                 + (f"\n(no scored item, left off: {', '.join(left_off)})" if left_off else ""), loc="left", pad=22)
     return svg_bytes(fig)
 
 

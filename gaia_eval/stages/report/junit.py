@@ -1,6 +1,7 @@
 """The report as JUnit XML, so CI systems show results natively: one test suite per evaluated experiment, one test
 case per item. An item fails when the model errored on it, when a qa answer did not pass, or when its rubric
-points fall in the Poor band (below 34 of 100); the failure message says which, with the criterion results."""
+points fall in the Poor band (rubric.rating_band, as everywhere an item is banded); the failure message says which,
+with the criterion results."""
 
 from __future__ import annotations
 
@@ -11,15 +12,12 @@ from gaia_eval.artifacts.evaluation import Evaluation
 from gaia_eval.safe_text import scrub_xml_tree
 from gaia_eval.scoring import rubric
 
-POOR_BELOW = 34.0  # the documented Poor band of the grade: 0-33
-
-
 def _failure(item, points: float) -> str | None:
     if item.status == "error":
         return f"the model failed this item: {item.error}"
     if item.passed is False:
         return "the answer does not match the expected answer"
-    if item.passed is None and points < POOR_BELOW:
+    if item.passed is None and rubric.rating_band(points) == "Poor":
         return f"rubric points {points:.0f} of 100 (Poor)"
     return None
 

@@ -1,0 +1,189 @@
+"""`gaia-eval annotate` in a real headless Chromium (Debian's `chromium`, driven by Playwright): a rater rates by
+keyboard, undoes, reloads and continues; pairwise mode records a preference; outputs holding markup show as text
+and never run; a write without the session token is refused; the viewer shows what meta-eval found.
+
+Screenshots land in tests/output/annotate/ (gitignored); the README's are copies of them under docs/.
+"""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import orjson
+import pytest
+
+from gaia_eval.annotate import open_session
+from gaia_eval.annotate.server import AnnotationServer
+from gaia_eval.artifacts.ratings import live_records, read_ratings
+from gaia_eval.stages.meta_eval_own import run_meta_eval_evaluations
+from gaia_eval.stages.quickstart import run_quickstart
+from gaia_eval.visualize.server import ViewerServer, make_roots
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+try:
+    from playwright.sync_api import sync_playwright
+except ImportError:  # pragma: no cover - depends on the environment
+    sync_playwright = None
+
+pytestmark = [
+    pytest.mark.browser,
+    pytest.mark.skipif(CHROMIUM is None, reason="browser tests need Debian's chromium (apt-get install chromium)"),
+    pytest.mark.skipif(sync_playwright is None, reason="browser tests need playwright (pip install -e '.[test]')"),
+]
+SHOTS = Path(__file__).parent / "output" / "annotate"
+FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+         "--disable-component-update", "--disable-sync"]
+HOSTILE = '<script>window.__pwned = "script"</script><img src=x onerror="window.__pwned = \'img\'"> Ebony'
+
+
+@pytest.fixture(scope="module")
+def workspace(tmp_path_factory) -> Path:
+    ws = tmp_path_factory.mktemp("ws")
+    run_quickstart(ws, echo=lambda _: None)
+    # Every answer of one model carries markup: it must show as text and never run.
+    exp_file = ws / "experiments" / "qa" / "baseline-lead.experiment.json"
+    exp = orjson.loads(exp_file.read_bytes())
+    for item in exp["items"]:
+        item["answer"] = HOSTILE + " " + (item["answer"] or "")
+    exp_file.write_bytes(orjson.dumps(exp))
+    return ws
+
+
+@pytest.fixture(scope="module")
+def browser():
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context(viewport={"width": 1100, "height": 760})
+    # Bounds on waiting for what must appear on a loaded 2-core machine, never timings asserted.
+    context.set_default_timeout(120_000)
+    yield context.new_page()
+    context.close()
+
+
+def _serve(opened):
+    server = AnnotationServer(opened.session, 0)
+    server.start_background()
+    return server
+
+
+def _stop(server) -> None:
+    server.shutdown()
+    server.server_close()
+
+
+def _at(page, unit: str) -> None:
+    page.wait_for_selector(f"body[data-unit='{unit}']", state="attached")
+
+
+def test_a_rater_rates_ten_items_by_keyboard_undoes_and_a_reload_continues(workspace, page):
+    opened = open_session(workspace / "evaluation", rater="ann", use_case="qa", size=12, seed=5)
+    server = _serve(opened)
+    try:
+        page.goto(server.url)
+        _at(page, "u001")
+        page.screenshot(path=str(SHOTS / "annotate.png"))
+        typed = {}
+        for n in range(1, 11):
+            unit = f"u{n:03d}"
+            _at(page, unit)
+            values = (1 + n % 5, 1 + (n * 2) % 5)
+            for value in values:
+                page.keyboard.press(str(value))
+            typed[unit] = values
+        _at(page, "u011")
+        assert page.locator("#progress").inner_text().startswith("ann · 10 of ")
+        written = [r for r in live_records(read_ratings(opened.ratings).records) if r.kind == "rating"]
+        assert {(r.unit, r.dimension): r.value for r in written} == {
+            (u, d): v for u, vs in typed.items() for d, v in zip(("correctness", "completeness"), vs)}
+        assert len(written) == 20 and {r.rater for r in written} == {"ann"}
+        page.keyboard.press("u")  # takes back u010's last rating: u010 is shown again, one dimension rated
+        _at(page, "u010")
+        assert page.locator(".scale[data-dimension='correctness'] button.on").inner_text() == str(typed["u010"][0])
+        assert page.locator(".scale[data-dimension='completeness'] button.on").count() == 0
+        page.keyboard.press("5")
+        _at(page, "u011")
+        page.reload()  # continues where the rater stopped
+        _at(page, "u011")
+        assert page.locator("#progress").inner_text().startswith("ann · 10 of ")
+    finally:
+        _stop(server)
+
+
+def test_outputs_with_script_show_as_text_and_never_run(workspace, page):
+    opened = open_session(workspace / "evaluation", rater="eve", use_case="qa")
+    server = _serve(opened)
+    try:
+        session = opened.session
+        # Move to the first unit whose output is the hostile one, by skipping the others.
+        while (state := session.state())["unit"] is not None:
+            unit = session.units[state["unit"]["id"]]
+            if unit.model == "baseline-lead":
+                break
+            session.skip(unit.id)
+        page.goto(server.url)
+        _at(page, state["unit"]["id"])
+        assert "<script>window.__pwned" in page.locator("section.output").inner_text()
+        assert page.locator("section.output script, section.output img").count() == 0
+        assert page.evaluate("window.__pwned") is None
+        # And a write without the session token, from the page's own origin, is refused.
+        status = page.evaluate("""fetch('/api/rate', {method: 'POST', headers: {'Content-Type': 'application/json'},
+            body: JSON.stringify({unit: 'u001', dimension: 'correctness', value: 5})}).then(r => r.status)""")
+        assert status == 403
+        assert not any(r.kind == "rating" for r in read_ratings(opened.ratings).records if r.rater == "eve")
+        # Without the #token the page says how to open it.
+        page.goto(server.base_url)
+        page.wait_for_selector("text=Cannot load")
+    finally:
+        _stop(server)
+
+
+def test_pairwise_mode_records_a_preference(workspace, page):
+    opened = open_session(workspace / "evaluation", rater="pat", use_case="summarization", mode="pairwise")
+    server = _serve(opened)
+    try:
+        page.goto(server.url)
+        _at(page, "p001")
+        assert page.locator("section.output").count() == 2
+        page.screenshot(path=str(SHOTS / "annotate-pairwise.png"), full_page=True)
+        page.keyboard.press("a")
+        _at(page, "p002")
+        page.locator("button[data-choice='tie']").click()
+        _at(page, "p003")
+        prefs = [r for r in read_ratings(opened.ratings).records if r.kind == "preference"]
+        first, second = opened.sample.pairs[0], opened.sample.pairs[1]
+        assert [(p.unit, p.winner) for p in prefs] == [("p001", first.left), ("p002", "tie")]
+        assert prefs[0].models == [first.left, first.right]
+    finally:
+        _stop(server)
+
+
+def test_the_viewer_shows_which_score_agrees_with_your_ratings(workspace, page):
+    opened = open_session(workspace / "evaluation", rater="sam", use_case="summarization", size=8)
+    session = opened.session
+    while (state := session.state())["unit"] is not None:
+        unit = session.units[state["unit"]["id"]]
+        value = 1 + min(4, int(5 * session.evaluated.get(unit.item_id, unit.model).scores["completeness"]))
+        for d in session.sample.dimensions:
+            session.rate(unit.id, d, value)
+    run_meta_eval_evaluations(workspace / "evaluation", use_case="summarization")
+    viewer = ViewerServer("127.0.0.1", 0, make_roots(workspace, {}))
+    viewer.start_background()
+    try:
+        page.goto(viewer.url)
+        trust = page.locator("table.dash[data-use-case=summarization]").locator("xpath=..").locator(".own-trust")
+        trust.wait_for()
+        text = trust.inner_text()
+        assert "8 outputs rated blind by sam" in text and "agrees best:" in text
+        trust.scroll_into_view_if_needed()
+        trust.locator("xpath=..").screenshot(path=str(SHOTS / "viewer-own-ratings.png"))
+    finally:
+        viewer.shutdown()
+        viewer.server_close()
