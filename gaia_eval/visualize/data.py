@@ -395,8 +395,8 @@ def charts(eval_root: Path, use_case: str) -> dict[str, str] | None:
 
 
 def _charts_locked(eval_root: Path, use_case: str) -> dict[str, str] | None:
-    from gaia_eval.stages.report import build_report_data
-    from gaia_eval.stages.report_charts import CHARTS
+    from gaia_eval.reporting.data import build_report_data
+    from gaia_eval.reporting.charts import CHARTS
 
     index = evaluation_index(eval_root)
     index.current()
