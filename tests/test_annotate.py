@@ -446,3 +446,19 @@ def test_the_judge_is_measured_when_the_evaluation_ran_it(workspace, fake_llm, m
     assert "judge:openai:gpt-4o-mini" in judged
     assert any(s.startswith("judge:openai:gpt-4o-mini:") for s in judged)  # and each of its criteria
     assert "judge:openai:gpt-4o-mini" in run.markdown
+
+
+@pytest.mark.parametrize("args, message", [
+    (["annotate", "-e", "{ws}/nowhere", "--rater", "a"], "field '--evaluations': folder not found"),
+    (["annotate", "-e", "{ws}/evaluation", "--rater", "a"], "holds evaluations of email, qa, summarization (fix: choose one with -u/--use-case)"),
+    (["annotate", "-e", "{ws}/evaluation", "-u", "qa", "--rater", " "], "field '--rater'"),
+    (["annotate", "-e", "{ws}/evaluation", "-u", "qa", "--rater", "a", "--dimensions", "a,,b c"], "field '--dimensions'"),
+    (["meta-eval", "--evaluations", "{ws}/evaluation", "-u", "qa"], "no annotation sample"),
+    (["meta-eval", "--evaluations", "{ws}/evaluation", "-u", "qa", "--judge", "openai:gpt-4o"], "--judge does not apply with --evaluations"),
+    (["meta-eval"], "give RATINGS"),
+])
+def test_bad_input_is_one_line_and_exit_2(workspace, args, message):
+    result = CliRunner().invoke(cli, [a.replace("{ws}", str(workspace)) for a in args])
+    assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1
+    assert not (workspace / "evaluation" / "annotation").exists()  # nothing written
