@@ -8,6 +8,7 @@ against the same server share that server's limit.
 from __future__ import annotations
 
 import asyncio
+import inspect
 import random
 import time
 from collections.abc import Awaitable, Callable, Iterable
@@ -229,6 +230,22 @@ async def map_concurrent(
         await asyncio.gather(*workers, return_exceptions=True)
         raise
     return results  # type: ignore[return-value]
+
+
+async def close_all(*closers: Callable[[], object]) -> None:
+    """Call every closer (sync, or async like a provider's aclose) even when one of them raises, then raise the
+    first error: a journal that cannot be closed on a full disk must not leave the SDK clients open (their
+    "Unclosed connector" warnings would bury the one-line message)."""
+    first: BaseException | None = None
+    for close in closers:
+        try:
+            result = close()
+            if inspect.isawaitable(result):
+                await result
+        except Exception as exc:  # noqa: BLE001 - kept and raised once every closer has run
+            first = first or exc
+    if first is not None:
+        raise first
 
 
 def run_async(coro: Awaitable[R]) -> R:

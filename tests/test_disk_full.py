@@ -12,27 +12,40 @@ import orjson
 from gaia_eval.stages.generate import run_generate
 from gaia_eval.stages.groundtruth import run_groundtruth
 
-# Runs the real CLI with the journal's file handle failing like a full disk after `limit` lines.
+# Runs the real CLI with the journal's file failing like a full disk after `limit` lines: a real buffered file
+# over a raw file whose writes the "disk" refuses, so that, as on a real full disk, the refused line stays in
+# the buffer and closing the file refuses it again (that second refusal once replaced the message naming the
+# file with a bare "No space left on device", and left the SDK's connections open: "Unclosed connector" noise).
 RUNNER = """
-import errno, sys
+import errno, io, sys
 import gaia_eval.artifacts.journal as journal
 limit = int(sys.argv[1])
 real_open = open
 
-class FullDisk:
-    def __init__(self, fh):
-        self._fh, self.lines = fh, 0
+class FullRaw(io.RawIOBase):
+    def __init__(self, raw):
+        self._raw, self.lines = raw, 0
+    def writable(self):
+        return True
     def write(self, data):
         self.lines += 1
         if self.lines > limit:
             raise OSError(errno.ENOSPC, "No space left on device")
-        return self._fh.write(data)
-    def __getattr__(self, name):
-        return getattr(self._fh, name)
+        return self._raw.write(data)
+    def tell(self):
+        return self._raw.tell()
+    def seek(self, *args):
+        return self._raw.seek(*args)
+    def fileno(self):
+        return self._raw.fileno()
+    def close(self):
+        self._raw.close()
+        super().close()
 
 def fake_open(path, mode="r", *args, **kwargs):
-    fh = real_open(path, mode, *args, **kwargs)
-    return FullDisk(fh) if str(path).endswith(".jsonl") and "b" in mode and ("a" in mode or "w" in mode) else fh
+    if str(path).endswith(".jsonl") and "b" in mode and ("a" in mode or "w" in mode):
+        return io.BufferedWriter(FullRaw(real_open(path, mode, buffering=0)))
+    return real_open(path, mode, *args, **kwargs)
 
 journal.open = fake_open
 from gaia_eval.cli import main
@@ -50,8 +63,7 @@ def test_disk_full_while_journaling_is_one_line_naming_the_file_and_the_fix_then
          "max_concurrency": 4},
     ]}))
     args = ["batch-experiment", "-c", str(config), "-i", str(tmp_path / "gt"), "-o", str(tmp_path / "exp"), "--quiet"]
-    env = {"OPENAI_API_KEY": "sk-test", "PATH": "/usr/bin:/bin", "GAIA_EVAL_NO_CACHE": "1",
-           "GAIA_EVAL_LOCK_DIR": str(tmp_path / "locks")}
+    env = {"OPENAI_API_KEY": "sk-test", "PATH": "/usr/bin:/bin", "GAIA_EVAL_NO_CACHE": "1"}
     full = subprocess.run([sys.executable, "-c", RUNNER, "5", *args], capture_output=True, text=True, env=env,
                           cwd=Path(__file__).parent.parent, timeout=120)
     assert full.returncode == 1, full.stderr

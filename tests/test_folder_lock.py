@@ -51,10 +51,11 @@ def test_a_second_run_on_a_busy_folder_stops_with_one_line_naming_the_holder(tmp
         lines = result.output.strip().splitlines()
         assert len(lines) == 1 and "Traceback" not in result.output
         assert f"pid {holder.pid}" in lines[0] and "exp" in lines[0] and "another output folder" in lines[0]
-        assert not (tmp_path / "exp").exists()  # refused before anything was written
+        assert [p.name for p in (tmp_path / "exp").iterdir()] == [".gaia-eval.lock"]  # the holder's; nothing written
     finally:
         holder.communicate("")
     assert holder.returncode == 0
+    assert not (tmp_path / "exp").exists()  # the holder made the folder, left it empty, and removed it
     result = CliRunner().invoke(cli, ["batch-experiment", "-c", str(config), "-i", str(tmp_path / "gt"),
                                       "-o", str(tmp_path / "exp"), "--quiet"])
     assert result.exit_code == 0, result.output  # released on exit
@@ -110,3 +111,87 @@ def test_two_concurrent_runs_on_one_folder_never_pay_an_item_twice(fake_llm, tmp
     else:  # the second started after the first had finished: it found everything done
         assert codes == [0, 0], outs
         assert fake_llm.request_count == items
+
+
+# -- issue 19: the lock lives with the folder it protects -------------------------------------------------------
+
+def _hold_with_env(folder: Path, env: dict[str, str]) -> subprocess.Popen:
+    proc = subprocess.Popen([sys.executable, "-c", HOLDER, str(folder)], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            text=True, env={**os.environ, **env})
+    assert proc.stdout.readline().strip() == "held"
+    return proc
+
+
+def _experiment(config: Path, tmp_path: Path, out: str) -> list[str]:
+    return ["batch-experiment", "-c", str(config), "-i", str(tmp_path / "gt"), "-o", out, "--quiet"]
+
+
+def test_a_run_with_another_cache_home_or_home_still_meets_the_lock(tmp_path, monkeypatch):
+    """The issue: the lock lived under the cache folder, so two runs on one -o with another GAIA_EVAL_CACHE_DIR,
+    XDG_CACHE_HOME or HOME both ran and paid twice."""
+    config = _project(tmp_path)
+    holder = _hold_with_env(tmp_path / "exp", {"GAIA_EVAL_CACHE_DIR": str(tmp_path / "cache-a"),
+                                                "XDG_CACHE_HOME": str(tmp_path / "xdg-a"), "HOME": str(tmp_path / "a")})
+    try:
+        for name, value in (("GAIA_EVAL_CACHE_DIR", "cache-b"), ("XDG_CACHE_HOME", "xdg-b"), ("HOME", "b")):
+            monkeypatch.delenv("GAIA_EVAL_CACHE_DIR", raising=False)
+            monkeypatch.setenv(name, str(tmp_path / value))
+            result = CliRunner().invoke(cli, _experiment(config, tmp_path, str(tmp_path / "exp")))
+            assert result.exit_code == 2 and f"pid {holder.pid}" in result.output, (name, result.output)
+    finally:
+        holder.communicate("")
+    assert not list((tmp_path / "exp").glob("*.json")) if (tmp_path / "exp").exists() else True
+
+
+def test_every_spelling_of_the_folder_meets_the_same_lock(tmp_path, monkeypatch):
+    """A symlink, `..`, `.`, a trailing slash, a relative path: one folder, one lock."""
+    config = _project(tmp_path)
+    (tmp_path / "real").mkdir()
+    (tmp_path / "real" / "exp").mkdir()
+    (tmp_path / "link").symlink_to(tmp_path / "real", target_is_directory=True)
+    (tmp_path / "other").mkdir()
+    holder = _hold(tmp_path / "real" / "exp")
+    monkeypatch.chdir(tmp_path / "other")
+    spellings = [str(tmp_path / "link" / "exp"), str(tmp_path / "other" / ".." / "real" / "exp"),
+                 f"{tmp_path / 'real' / 'exp'}/", str(tmp_path / "real" / "." / "exp"), "../real/exp", "../link/exp/."]
+    try:
+        for spelling in spellings:
+            result = CliRunner().invoke(cli, _experiment(config, tmp_path, spelling))
+            assert result.exit_code == 2 and f"pid {holder.pid}" in result.output, (spelling, result.output)
+    finally:
+        holder.communicate("")
+    assert not list((tmp_path / "real" / "exp").iterdir())  # nothing was written by the refused runs
+
+
+def test_a_lock_that_cannot_be_taken_stops_the_run_instead_of_running_unlocked(tmp_path):
+    """The issue: a lock folder that could not be written silently turned locking off."""
+    config = _project(tmp_path)
+    (tmp_path / "exp" / ".gaia-eval.lock").mkdir(parents=True)  # something that is no lock file is in the way
+    result = CliRunner().invoke(cli, _experiment(config, tmp_path, str(tmp_path / "exp")))
+    assert result.exit_code == 2, result.output
+    lines = result.output.strip().splitlines()
+    assert len(lines) == 1 and "Traceback" not in result.output
+    assert str(tmp_path / "exp") in lines[0] and "lock" in lines[0] and "fix:" in lines[0]
+    assert not list((tmp_path / "exp").glob("*.json"))  # nothing was run
+
+
+def test_a_lock_file_left_by_a_killed_run_is_no_artifact_to_anyone(tmp_path):
+    """kill -9 leaves the lock file (the lock itself dies with the holder): eval, the viewer's listing and git
+    ignore it, and the next run takes it over and removes it."""
+    from gaia_eval.visualize.files import Roots, list_files
+
+    config = _project(tmp_path)
+    assert CliRunner().invoke(cli, _experiment(config, tmp_path, str(tmp_path / "exp"))).exit_code == 0
+    assert not (tmp_path / "exp" / ".gaia-eval.lock").exists()  # a run that ends removes it
+    holder = _hold(tmp_path / "exp")
+    os.kill(holder.pid, signal.SIGKILL)
+    holder.wait()
+    assert (tmp_path / "exp" / ".gaia-eval.lock").exists()
+    result = CliRunner().invoke(cli, ["eval", "-d", str(tmp_path / "exp"), "-o", str(tmp_path / "ev")])
+    assert result.exit_code == 0, result.output
+    assert ".gaia-eval.lock" not in str(list_files(Roots(folders={"experiments": tmp_path / "exp"})))
+    repo = Path(__file__).resolve().parents[1]
+    ignored = subprocess.run(["git", "check-ignore", "-q", "--no-index", "any_output_folder/.gaia-eval.lock"], cwd=repo)
+    assert ignored.returncode == 0  # README examples writing into the repo leave `git status` clean
+    assert CliRunner().invoke(cli, _experiment(config, tmp_path, str(tmp_path / "exp"))).exit_code == 0
+    assert not (tmp_path / "exp" / ".gaia-eval.lock").exists()

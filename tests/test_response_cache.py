@@ -15,7 +15,7 @@ import pytest
 from gaia_eval.artifacts.base import Usage
 from gaia_eval.artifacts.evaluation import Evaluation
 from gaia_eval.artifacts.experiment import Experiment
-from gaia_eval.artifacts.response_cache import ResponseStore
+from gaia_eval.artifacts.response_cache import CachedReply, ResponseStore
 from gaia_eval.artifacts.store import read_artifact
 from gaia_eval.providers import ProviderSettings
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message
@@ -164,12 +164,17 @@ def test_the_key_covers_every_generation_parameter_and_the_sample_index():
     assert request_key(settings, ChatRequest(messages=base.messages, timeout_s=5)) == request_key(settings, base)
 
 
+def _reply(text: str) -> CachedReply:
+    return CachedReply(text=text, usage=Usage(input_tokens=3, output_tokens=2), finish_reason="stop", model="m")
+
+
 def test_eviction_keeps_the_cache_under_its_bound_dropping_the_least_recently_used(tmp_path):
-    store = ResponseStore(tmp_path, max_bytes=10_000)
+    store = ResponseStore(tmp_path, max_bytes=10**9)
     keys = [f"{i:064x}" for i in range(40)]
     for n, key in enumerate(keys):
-        store.put(key, {"text": "x" * 500})
+        store.put(key, _reply("x" * 500))
         os.utime(store._path(key), (1_000_000 + n, 1_000_000 + n))  # a clear age order, oldest first
+    store.max_bytes = 10_000
     store.get(keys[0])  # used again: now the most recent
     store.evict()
     assert store.size() <= 10_000
@@ -180,14 +185,16 @@ def test_eviction_keeps_the_cache_under_its_bound_dropping_the_least_recently_us
 WRITER = """
 import asyncio, sys
 from pathlib import Path
-from gaia_eval.artifacts.response_cache import ResponseStore
+from gaia_eval.artifacts.base import Usage
+from gaia_eval.artifacts.response_cache import CachedReply, ResponseStore
 store = ResponseStore(Path(sys.argv[1]))
 tag = sys.argv[2]
 for round_ in range(30):
     for i in range(40):
-        store.put(f"{i:064x}", {"text": f"{tag} {round_} " + "y" * (1000 + i), "tag": tag})
+        store.put(f"{i:064x}", CachedReply(text=f"{tag} {round_} " + "y" * (1000 + i), usage=Usage(),
+                                           finish_reason="stop", model=tag))
         value = store.get(f"{(i * 7) % 40:064x}")
-        assert value is None or value["text"].endswith("y" * (1000 + (i * 7) % 40)), value
+        assert value is None or value.text.endswith("y" * (1000 + (i * 7) % 40)), value
 print("ok")
 """
 
@@ -203,7 +210,8 @@ def test_two_processes_writing_the_same_keys_at_once_leave_only_whole_entries(tm
     entries = store.entries()
     assert len(entries) == 40
     for _, _, path in entries:
-        assert orjson.loads(path.read_bytes())["tag"] in {"a", "b"}  # whole JSON, never a mix or a torn file
+        key = path.parent.name + path.name.removesuffix(".json")
+        assert store.get(key).model in {"a", "b"}  # whole and checked, never a mix or a torn file
     assert not list(tmp_path.rglob("*.tmp"))
 
 

@@ -161,6 +161,9 @@ class ExperimentHeader(Artifact):
     safe_name: str
     use_case: UseCase
     spec: ExperimentSpec
+    # Where the model was called: the config's base_url, else OPENAI_BASE_URL / ANTHROPIC_BASE_URL, else the
+    # preset's or the SDK's default; None for an offline baseline (and in files written before it was recorded).
+    base_url: str | None = None
     input_path: str
     groundtruth: Literal["embedded", "none"]
     pricing: str  # "local", "unpriced" or the pricing entry used, with its source

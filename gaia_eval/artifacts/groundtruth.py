@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, model_serializer
 
 from gaia_eval.artifacts.base import Artifact, Strict, Usage
 from gaia_eval.artifacts.documents import PlantedFacts
+from gaia_eval.artifacts.store import load_json_file, parse_artifact
+from gaia_eval.errors import ArtifactError
 
 UseCase = Literal["summarization", "qa", "email"]
 USE_CASES: tuple[str, ...] = ("summarization", "qa", "email")
@@ -95,3 +98,18 @@ class ConsolidatedGroundTruth(Artifact):
     use_case: UseCase
     source_files: list[ConsolidatedEntry]
     items: list[GroundTruth]
+
+
+def read_groundtruth_file(path: Path) -> list[GroundTruth]:
+    """The ground-truth items of a consolidated file or of one document's file."""
+    data = load_json_file(path)
+    kind = data.get("kind") if isinstance(data, dict) else None
+    if kind == "consolidated_groundtruth":
+        return parse_artifact(path, data, ConsolidatedGroundTruth).items
+    if kind == "groundtruth":
+        return [parse_artifact(path, data, GroundTruth)]
+    raise ArtifactError(
+        f"is not a ground-truth file (kind: {kind or 'missing'})",
+        file=path,
+        fix="pass a *.groundtruth.json written by `gaia-eval groundtruth`, or a folder of .txt documents",
+    )

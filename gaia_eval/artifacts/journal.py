@@ -97,6 +97,7 @@ class JournalWriter:
         self._written = self._synced = 0
         self._closing = False
         self._sync_error: OSError | None = None
+        self._write_failed = False
         self._syncer: threading.Thread | None = None
 
     def _terminate_partial_line(self) -> None:
@@ -116,6 +117,7 @@ class JournalWriter:
         except OSError as exc:
             # Disk full, quota, I/O error: stop the run; every line before this one is kept, and a partial
             # last line is ignored by the reader, so the same command resumes once there is room.
+            self._write_failed = True
             raise storage_error(self.path, exc) from None
         with self._lock:
             self._written += 1
@@ -161,7 +163,11 @@ class JournalWriter:
             self._lock.notify_all()
         if self._syncer is not None:
             self._syncer.join()
-        self._fh.close()
+        try:
+            self._fh.close()  # flushes what a refused write left buffered: refused again on a full disk
+        except OSError as exc:
+            if not self._write_failed:  # else the append already raised the one message, naming this file
+                raise storage_error(self.path, exc) from None
 
     def remove(self) -> None:
         self.close()

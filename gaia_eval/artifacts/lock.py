@@ -1,15 +1,21 @@
 """One run at a time per output folder: a stage holds an exclusive lock on its output folder while it works.
 
 Two runs writing one folder would both see the same unfinished items and pay for each of them twice. The lock
-is an OS file lock (flock), so it is released by the kernel however the holder ends, kill -9 included: there are
-no stale locks to clean up. The lock files live in a state folder keyed by the output folder's absolute path,
-not in the output folder itself, so a run refused for bad input leaves no trace there. The holder writes its
-pid, command line and start time into the lock file, for the one-line message the second run prints.
+is an OS file lock (flock) on `.gaia-eval.lock` inside the output folder itself, so every run that writes the
+folder meets it, whatever its path spelling (symlinks, `..`, relative) or its environment (HOME,
+XDG_CACHE_HOME, GAIA_EVAL_CACHE_DIR); the kernel releases it however the holder ends, kill -9 included: there are
+no stale locks to clean up. A lock that cannot be taken (a read-only folder) stops the run with one line: it
+never runs unlocked. The holder writes its pid, command line and start time into the lock file, for the
+one-line message the second run prints, and removes the file when it is done (and the folder, if the run
+created it and left it empty), so a run refused for bad input leaves no trace. A lock file left by a killed
+run is a dot file that every folder reader skips.
+
+`take_lock_file` is the flock pattern shared with the response cache's per-key fetch locks.
 """
 
 from __future__ import annotations
 
-import hashlib
+import errno
 import os
 import sys
 import time
@@ -19,7 +25,6 @@ from pathlib import Path
 
 import orjson
 
-from gaia_eval.artifacts.response_cache import default_cache_dir
 from gaia_eval.errors import UsageError
 
 try:
@@ -27,19 +32,43 @@ try:
 except ImportError:  # pragma: no cover - Windows: no advisory locks; runs are not serialised there
     fcntl = None  # type: ignore[assignment]
 
+LOCK_NAME = ".gaia-eval.lock"
+
 
 class FolderBusyError(UsageError):
     """Another gaia-eval run is writing the same output folder."""
 
 
-def lock_dir() -> Path:
-    explicit = os.environ.get("GAIA_EVAL_LOCK_DIR")
-    return Path(explicit).expanduser() if explicit else default_cache_dir() / "locks"
+def take_lock_file(path: Path) -> tuple[int, bool]:
+    """(fd, True) holding an exclusive flock on `path` (created if missing), or (fd, False) while another
+    holder has it (the caller closes fd). Raises OSError when the file cannot be opened. A holder removes the
+    file on release, so a lock taken on a file no longer at `path` guards nothing: then `path` is opened anew."""
+    assert fcntl is not None
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
+                return fd, False
+            os.close(fd)
+            raise
+        try:
+            current, opened = os.stat(path, follow_symlinks=False), os.fstat(fd)
+            if (current.st_dev, current.st_ino) == (opened.st_dev, opened.st_ino):
+                return fd, True
+        except FileNotFoundError:
+            pass
+        os.close(fd)
 
 
-def _lock_path(folder: Path) -> Path:
-    key = hashlib.sha256(str(Path(folder).resolve()).encode()).hexdigest()[:32]
-    return lock_dir() / f"{key}.lock"
+def release_lock_file(path: Path, fd: int) -> None:
+    """Remove the lock file while still holding it, then let it go."""
+    try:
+        path.unlink()
+    except OSError:
+        pass
+    os.close(fd)
 
 
 def _holder(fd: int) -> str:
@@ -48,43 +77,69 @@ def _holder(fd: int) -> str:
         info = orjson.loads(raw) if raw else {}
     except (OSError, orjson.JSONDecodeError):
         info = {}
-    if not info:
+    if not isinstance(info, dict) or not info:
         return "another gaia-eval run"
     started = time.strftime("%H:%M:%S", time.localtime(info.get("started", 0)))
     return f"another gaia-eval run (pid {info.get('pid')}, `{info.get('command', '?')}`, started {started})"
 
 
+def _missing_parents(folder: Path) -> list[Path]:
+    """`folder` and its ancestors that do not exist yet, deepest first."""
+    missing = []
+    probe = folder
+    while not probe.exists() and probe.parent != probe:
+        missing.append(probe)
+        probe = probe.parent
+    return missing
+
+
+def _cannot_lock(folder: Path, option: str, exc: OSError) -> UsageError:
+    return UsageError(f"cannot take the lock {LOCK_NAME} here ({exc.strerror or exc}), so this run would not be "
+                      "the only one writing it", file=folder, field=option,
+                      fix="pass an output folder you can write to")
+
+
 @contextmanager
 def folder_lock(folder: Path, option: str = "-o/--output-dir") -> Iterator[None]:
-    """Hold the output folder's lock for the duration of the block, or raise FolderBusyError at once."""
+    """Hold the output folder's lock for the duration of the block, or raise FolderBusyError at once (another
+    run holds it) or UsageError (it cannot be taken). The folder is created if missing."""
     if fcntl is None:
         yield
         return
-    path = _lock_path(folder)
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
-    except OSError:
-        yield  # no writable state folder: run unserialised rather than not at all
-        return
-    try:
+    folder = Path(folder)
+    created = _missing_parents(folder)
+    path = folder / LOCK_NAME
+    for attempt in range(5):
         try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except BlockingIOError:
-            raise FolderBusyError(
-                f"{_holder(fd)} is writing this folder",
-                file=folder,
-                field=option,
-                fix="wait for it to finish (it resumes from what it saved), or pass another output folder",
-            ) from None
-        info = {"pid": os.getpid(), "command": " ".join(["gaia-eval", *sys.argv[1:]])[:300], "folder": str(folder),
-                "started": time.time()}
-        os.ftruncate(fd, 0)
-        os.pwrite(fd, orjson.dumps(info), 0)
-        try:
-            yield
-        finally:
-            os.ftruncate(fd, 0)
-            fcntl.flock(fd, fcntl.LOCK_UN)
-    finally:
+            folder.mkdir(parents=True, exist_ok=True)
+            fd, locked = take_lock_file(path)
+            break
+        except FileNotFoundError as exc:  # a run that created the folder removed it as it ended: make it again
+            if attempt == 4:
+                raise _cannot_lock(folder, option, exc) from None
+        except OSError as exc:
+            raise _cannot_lock(folder, option, exc) from None
+    if not locked:
+        holder = _holder(fd)
         os.close(fd)
+        raise FolderBusyError(
+            f"{holder} is writing this folder",
+            file=folder,
+            field=option,
+            fix="wait for it to finish (it resumes from what it saved), or pass another output folder",
+        )
+    info = {"pid": os.getpid(), "command": " ".join(["gaia-eval", *sys.argv[1:]])[:300], "folder": str(folder),
+            "started": time.time()}
+    try:
+        os.pwrite(fd, orjson.dumps(info), 0)
+    except OSError:
+        pass  # the message of a second run then just says "another gaia-eval run"
+    try:
+        yield
+    finally:
+        release_lock_file(path, fd)
+        for made in created:  # deepest first; a folder the run wrote into is not empty and stays
+            try:
+                made.rmdir()
+            except OSError:
+                break

@@ -16,6 +16,8 @@ _LAZY = {
     "check_provider_name": "registry",
     "create_provider": "registry",
     "is_local": "registry",
+    "chosen_base_url": "registry",
+    "effective_base_url": "registry",
     "Provider": "base",
 }
 

@@ -10,7 +10,6 @@ finish_reason is mapped to the Chat Completions vocabulary used across gaia-eval
 
 from __future__ import annotations
 
-import os
 import time
 from typing import Any
 
@@ -18,7 +17,7 @@ import anthropic
 
 from gaia_eval.artifacts.base import Usage
 from gaia_eval.concurrency import DEFAULT_TIMEOUT_S
-from gaia_eval.providers import ProviderSettings
+from gaia_eval.providers import ProviderSettings, effective_base_url
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message, ToolCall, ToolSpec
 from gaia_eval.providers.sdk_errors import call_sdk, malformed, read_billed
 from gaia_eval.providers.limits import length_stop_reason
@@ -96,7 +95,7 @@ class AnthropicProvider:
         self._secret = api_key
         self._client = anthropic.AsyncAnthropic(
             api_key=api_key,
-            base_url=settings.base_url or os.environ.get("ANTHROPIC_BASE_URL"),
+            base_url=effective_base_url(settings),  # what the response cache keys on
             max_retries=0,
             timeout=settings.timeout_s or DEFAULT_TIMEOUT_S,
             http_client=_http_client(),

@@ -1,32 +1,44 @@
-"""The response cache in front of a provider: the same request to the same model with the same parameters is
-answered from disk instead of being paid again.
+"""The response cache in front of a provider: the same request to the same endpoint and model with the same
+parameters is answered from disk instead of being paid again.
 
-The key is a sha256 over the provider name, model, base URL, every generation parameter, the exact messages,
-system prompt, schema and tools, and the request's sample index (so K samples of one prompt are K entries).
-Only successful replies are stored. A key already served once in this process is not served from the cache
-again: a second identical request means the first reply was unusable (a retry or a repair), and answering it
-with the same cached text would make the retry pointless; the fresh reply replaces the entry. Local servers and
-baselines are not cached: they cost nothing, and the weights behind a local model name can change.
+The key is a sha256 over the request as sent: the provider, the effective base URL (the config's, else
+OPENAI_BASE_URL / ANTHROPIC_BASE_URL, else the preset's or the SDK's default), the model, and every field of
+the ChatRequest but those that only say how long to wait or what to do with the reply (the exact messages,
+system prompt, every generation parameter, schema, tools, and the sample index, so K samples of one prompt are
+K entries). A field added to ChatRequest is keyed unless it is named in _NOT_SENT.
+
+Only answers are stored: a failed call, a truncated or degenerate reply, or one the caller found unusable
+(`discard`) never is. A key already served once in this process is not served from the cache again: a second
+identical request means the first reply was unusable (a retry or a repair). `refresh` (--force,
+--retry-errors) asks the model for every request and stores the new replies. Local servers and baselines are
+not cached: they cost nothing, and the weights behind a local model name can change. The store itself (entry
+checks, fetch locks, the writer thread) is artifacts/response_cache.py.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import os
 import sys
-from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from gaia_eval.artifacts.base import Usage
-from gaia_eval.artifacts.response_cache import DEFAULT_MAX_BYTES, ResponseStore, default_cache_dir
-from gaia_eval.errors import StorageError
-from gaia_eval.providers import ProviderSettings, is_local
+from gaia_eval.artifacts.response_cache import (
+    DEFAULT_MAX_BYTES,
+    CachedReply,
+    CachedToolCall,
+    ResponseStore,
+    default_cache_dir,
+)
+from gaia_eval.providers import ProviderSettings, effective_base_url, is_local
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Provider, ToolCall
+from gaia_eval.providers.limits import unusable_reason
 
-KEY_VERSION = 1
+KEY_VERSION = 2
+_NOT_SENT = frozenset({"timeout_s", "task", "refresh"})  # how long to wait, baselines' input, cache policy
 _settings: dict[str, Any] = {"enabled": None, "directory": None}
 
 
@@ -63,58 +75,48 @@ def request_key(settings: ProviderSettings, request: ChatRequest) -> str:
     material = {
         "v": KEY_VERSION,
         "provider": settings.provider,
+        "base_url": effective_base_url(settings),
         "model": settings.model,
-        "base_url": settings.base_url,
-        "system": request.system,
-        "messages": [asdict(m) for m in request.messages],
-        "max_tokens": request.max_tokens,
-        "temperature": request.temperature,
-        "stop": request.stop,
-        "top_p": request.top_p,
-        "seed": request.seed,
-        "json_schema": request.json_schema,
-        "schema_name": request.schema_name,
-        "tools": [asdict(t) for t in request.tools],
-        "sample_index": request.sample_index,
+        **{f.name: getattr(request, f.name) for f in dataclasses.fields(request) if f.name not in _NOT_SENT},
     }
+    # orjson writes the request's dataclasses (messages, tools, tool calls) and tuples as JSON objects and arrays
     return hashlib.sha256(orjson.dumps(material, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
 
-def _to_entry(response: ChatResponse) -> dict[str, Any]:
-    return {
-        "text": response.text,
-        "usage": response.usage.model_dump(),
-        "latency_s": response.latency_s,
-        "finish_reason": response.finish_reason,
-        "model": response.model,
-        "data": response.data,
-        "tool_calls": [asdict(c) for c in response.tool_calls],
-    }
+def _to_entry(response: ChatResponse) -> CachedReply:
+    return CachedReply(
+        text=response.text,
+        usage=response.usage,
+        latency_s=response.latency_s,
+        finish_reason=response.finish_reason,
+        model=response.model,
+        data=response.data,
+        tool_calls=[CachedToolCall(id=c.id, name=c.name, arguments=c.arguments) for c in response.tool_calls],
+    )
 
 
-def _from_entry(entry: dict[str, Any]) -> ChatResponse | None:
-    try:
-        return ChatResponse(
-            text=entry["text"],
-            usage=Usage.model_validate(entry["usage"]),
-            latency_s=0.0,
-            finish_reason=entry["finish_reason"],
-            model=entry["model"],
-            data=entry.get("data"),
-            tool_calls=[ToolCall(**c) for c in entry.get("tool_calls", [])],
-            cached=True,
-        )
-    except (KeyError, TypeError, ValueError):
-        return None
+def _from_entry(entry: CachedReply) -> ChatResponse:
+    return ChatResponse(
+        text=entry.text,
+        usage=entry.usage,
+        latency_s=0.0,
+        finish_reason=entry.finish_reason,
+        model=entry.model,
+        data=entry.data,
+        tool_calls=[ToolCall(id=c.id, name=c.name, arguments=c.arguments) for c in entry.tool_calls],
+        cached=True,
+    )
 
 
 class CachingProvider:
     """Wraps a provider; same name, model and protocol."""
 
-    def __init__(self, inner: Provider, settings: ProviderSettings, store: ResponseStore) -> None:
+    def __init__(self, inner: Provider, settings: ProviderSettings, store: ResponseStore, *,
+                 refresh: bool = False) -> None:
         self.inner = inner
         self.settings = settings
         self.store = store
+        self.refresh = refresh
         self.name = inner.name
         self.model = inner.model
         self.is_local = inner.is_local
@@ -126,27 +128,45 @@ class CachingProvider:
 
     async def complete(self, request: ChatRequest) -> ChatResponse:
         key = request_key(self.settings, request)
-        if key not in self._served and not request.refresh:
-            self._served.add(key)
-            entry = self.store.get(key)
-            hit = _from_entry(entry) if entry is not None else None
-            if hit is not None:
-                return hit
-        response = await self.inner.complete(request)
-        if self._writable:
-            try:
-                self.store.put(key, _to_entry(response))
-            except StorageError as exc:
-                self._writable = False  # the run goes on uncached; the answer itself is safe in the artifact
-                print(f"warning: {exc}; continuing without caching", file=sys.stderr)
-        return response
+        ask_model = self.refresh or request.refresh or key in self._served
+        self._served.add(key)
+        lock = await self.store.lock(key)  # waits while another caller is asking the model the same request
+        handed_over = False
+        try:
+            if not ask_model:
+                hit = self.store.get(key)
+                if hit is not None:
+                    return _from_entry(hit)
+            response = await self.inner.complete(request)
+            self._note_failure()
+            if self._writable and unusable_reason(response, request.max_tokens) is None:
+                self.store.put_later(key, _to_entry(response), lock)  # the writer releases the lock when written
+                handed_over = True
+            return response
+        finally:
+            if not handed_over:
+                lock.release()
+
+    def discard(self, request: ChatRequest) -> None:
+        """Forget the stored reply to `request`: the caller found it unusable (it did not parse or fit)."""
+        self.store.discard_later(request_key(self.settings, request))
+
+    def _note_failure(self) -> None:
+        if self._writable and self.store.failure is not None:
+            self._writable = False  # the run goes on uncached; the answers themselves are safe in the artifacts
+            print(f"warning: {self.store.failure}; continuing without caching", file=sys.stderr)
 
     async def aclose(self) -> None:
-        await self.inner.aclose()
+        try:
+            self.store.flush()
+        finally:
+            await self.inner.aclose()
 
 
-def with_cache(provider: Provider, settings: ProviderSettings) -> Provider:
-    """`provider` behind the response cache, unless the cache is off or the provider is local."""
+def with_cache(provider: Provider, settings: ProviderSettings, *, refresh: bool = False) -> Provider:
+    """`provider` behind the response cache, unless the cache is off or the provider is local. `refresh`:
+    every request goes to the model (the command redoes its items: --force, --retry-errors), and the new
+    replies are stored."""
     if not cache_enabled() or provider.is_local or is_local(settings.provider):
         return provider
-    return CachingProvider(provider, settings, ResponseStore(cache_dir(), cache_max_bytes()))
+    return CachingProvider(provider, settings, ResponseStore(cache_dir(), cache_max_bytes()), refresh=refresh)

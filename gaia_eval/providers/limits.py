@@ -11,7 +11,12 @@ from __future__ import annotations
 import re
 import zlib
 
+from typing import TYPE_CHECKING
+
 from gaia_eval.artifacts.base import Usage
+
+if TYPE_CHECKING:
+    from gaia_eval.providers.base import ChatResponse
 
 # Chat-template tokens that a model without (or with the wrong) template writes into its reply.
 _TEMPLATE_TOKENS = re.compile(r"<\|im_(?:start|end)\|>|<start_of_turn>|<end_of_turn>|<\|eot_id\|>|<\|end\|>")
@@ -39,6 +44,15 @@ def degenerate_reason(text: str) -> str | None:
     if len(raw) >= _MIN_LOOP_CHARS and len(zlib.compress(raw)) < _LOOP_RATIO * len(raw):
         return f"the reply repeats itself ({len(raw)} bytes that compress to {len(zlib.compress(raw))})"
     return None
+
+
+def unusable_reason(response: "ChatResponse", max_tokens: int) -> str | None:
+    """Why a reply the provider returned is not an answer: it stopped early (truncated), or it degenerated.
+    Such a reply is an error of its item, and never a response-cache entry."""
+    if response.finish_reason == "length" and response.data is None:
+        return f"truncated: {length_stop_reason(max_tokens, response.usage)}"
+    degenerate = degenerate_reason(response.text) if response.data is None else None
+    return f"degenerate: {degenerate}" if degenerate else None
 
 
 _OVERFLOW_MARKERS = ("exceed_context_size", "context_length_exceeded", "maximum context length", "context window",

@@ -9,7 +9,6 @@ declined (then `text` is the refusal and `data` is None).
 from __future__ import annotations
 
 import json
-import os
 import time
 from typing import Any
 from urllib.parse import urlparse
@@ -19,7 +18,7 @@ import orjson
 
 from gaia_eval.artifacts.base import Usage
 from gaia_eval.concurrency import DEFAULT_TIMEOUT_S
-from gaia_eval.providers import LOCAL_PRESETS, ProviderSettings
+from gaia_eval.providers import LOCAL_PRESETS, ProviderSettings, effective_base_url
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message, ToolCall, ToolSpec
 from gaia_eval.providers.sdk_errors import call_sdk, malformed, read_billed
 from gaia_eval.providers.limits import length_stop_reason
@@ -91,8 +90,9 @@ class OpenAIProvider:
         self.is_local = settings.provider in LOCAL_PRESETS
         self._settings = settings
         self._secret = api_key
-        # Presets always have a URL, so OPENAI_BASE_URL only ever redirects the "openai" provider.
-        base_url = settings.base_url or LOCAL_PRESETS.get(settings.provider) or os.environ.get("OPENAI_BASE_URL")
+        # Presets always have a URL, so OPENAI_BASE_URL only ever redirects the "openai" provider. The URL is the
+        # one the response cache keys on and the experiment file records.
+        base_url = effective_base_url(settings)
         # OpenAI's own API wants max_completion_tokens (reasoning models reject max_tokens); compatible servers
         # mostly know only max_tokens.
         self._token_param = "max_completion_tokens" if _is_openai_cloud(base_url) else "max_tokens"

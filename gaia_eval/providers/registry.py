@@ -22,6 +22,29 @@ class ProviderSettings:
     timeout_s: float | None = None
 
 
+# Where each SDK sends requests when neither the config nor its environment variable names a server.
+SDK_DEFAULT_BASE_URLS = {"openai": "https://api.openai.com/v1", "anthropic": "https://api.anthropic.com"}
+BASE_URL_ENV = {"openai": "OPENAI_BASE_URL", "anthropic": "ANTHROPIC_BASE_URL"}
+
+
+def chosen_base_url(settings: ProviderSettings) -> str | None:
+    """The server the user chose: the config's base_url, else (cloud providers) the SDK's environment variable,
+    else None. Local presets ignore the variable: their URL is part of the preset."""
+    if settings.base_url:
+        return settings.base_url
+    env_name = BASE_URL_ENV.get(settings.provider)
+    return (os.environ.get(env_name) or None) if env_name else None
+
+
+def effective_base_url(settings: ProviderSettings) -> str | None:
+    """The base URL requests are sent to, wherever it came from (config, environment, preset or SDK default);
+    None for the offline baselines, which call nothing. The providers pass exactly this to their SDK."""
+    if settings.provider == "baseline":
+        return None
+    return chosen_base_url(settings) or LOCAL_PRESETS.get(settings.provider) or SDK_DEFAULT_BASE_URLS.get(
+        settings.provider, SDK_DEFAULT_BASE_URLS["openai"])
+
+
 def check_provider_name(name: str, *, file: str | None = None, field: str | None = None) -> None:
     if name not in KNOWN_PROVIDERS:
         raise ConfigError(
@@ -40,9 +63,7 @@ def api_key_for(settings: ProviderSettings) -> str | None:
     key = os.environ.get(env_name)
     if key:
         return key
-    if settings.api_key_env is None and settings.provider == "openai" and (
-        settings.base_url or os.environ.get("OPENAI_BASE_URL")
-    ):
+    if settings.api_key_env is None and settings.provider == "openai" and chosen_base_url(settings):
         # An OpenAI-compatible server at a custom URL often needs no key; the SDK still wants a string.
         return None
     raise MissingCredentialsError(

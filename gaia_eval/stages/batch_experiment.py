@@ -43,12 +43,19 @@ from gaia_eval.concurrency import (
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT_S,
     RetryPolicy,
+    close_all,
     map_concurrent,
     run_async,
 )
 from gaia_eval.errors import ArtifactError, ConfigError, InputError
 from gaia_eval.progress import Progress
-from gaia_eval.providers import ProviderSettings, check_provider_name, create_provider
+from gaia_eval.providers import (
+    ProviderSettings,
+    check_provider_name,
+    chosen_base_url,
+    create_provider,
+    effective_base_url,
+)
 from gaia_eval.providers.cache import with_cache
 from gaia_eval.providers.base import Provider
 from gaia_eval.providers.batch import batch_enabled, batch_gate, with_batch
@@ -127,6 +134,7 @@ class _Plan:
     started: float = field(default_factory=time.monotonic)
     started_at: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
     remaining: int = 0
+    refresh: set[str] = field(default_factory=set)  # item ids redone past the response cache
 
 
 @dataclass
@@ -143,8 +151,8 @@ class BatchSummary(StageSummary):
                 f"(baselines not counted){cached}")
 
 
-def _reusable(path: Path, fingerprints: dict[str, str]) -> dict[str, ItemResult]:
-    """Finished ok items from an earlier experiment file and from the journal, if made the same way."""
+def _previous(path: Path) -> dict[str, ItemResult]:
+    """Every item result of an earlier experiment file and of the journal (the journal's are newer)."""
     found: dict[str, ItemResult] = {}
     if path.exists():
         try:
@@ -153,9 +161,19 @@ def _reusable(path: Path, fingerprints: dict[str, str]) -> dict[str, ItemResult]
         except (ArtifactError, InputError):
             pass
     found.update(read_journal(journal_path(path)))
+    return found
+
+
+def _reusable(found: dict[str, ItemResult], fingerprints: dict[str, str]) -> dict[str, ItemResult]:
+    """The finished ok items among `found` that were made the same way."""
     return {
         item_id: r for item_id, r in found.items() if r.status == "ok" and fingerprints.get(item_id) == r.fingerprint
     }
+
+
+def _provider_settings(spec: ExperimentSpec) -> ProviderSettings:
+    return ProviderSettings(provider=spec.provider, model=spec.model, base_url=spec.base_url,
+                            api_key_env=spec.api_key_env, timeout_s=spec.timeout_s)
 
 
 @holds_output_lock()
@@ -189,7 +207,8 @@ def run_batch_experiment(
     for spec in config.experiments:
         path = output_dir / f"{safe_name(spec.name)}.experiment.json"
         check_same_use_case(path, workload.use_case)
-        settings_fp = fingerprint(spec.result_settings())
+        # The server chosen through OPENAI_BASE_URL / ANTHROPIC_BASE_URL shapes the answers as a config's would
+        settings_fp = fingerprint({**spec.result_settings(), "base_url": chosen_base_url(_provider_settings(spec))})
         quote = price_quote(spec)
         inputs = {**settings_common, "settings": settings_fp, "pricing": fingerprint(quote.describe())}
         fps = {
@@ -206,7 +225,8 @@ def run_batch_experiment(
                 summary.items_error += existing.totals.errors
                 remove_journal(journal_path(path))
                 continue
-        reuse = {} if force else _reusable(path, fps)
+        previous = {} if force else _previous(path)
+        reuse = _reusable(previous, fps)
         by_id = {i.item_id: i for i in workload.items}
         results = {k: refreshed(v, by_id[k], quote) for k, v in reuse.items() if k in by_id}
         todo = [i for i in workload.items if i.item_id not in results]
@@ -221,6 +241,8 @@ def run_batch_experiment(
                 todo=todo,
                 quote=quote,
                 remaining=len(todo),
+                # --retry-errors redoes errored items past the response cache, which may hold the reply that failed
+                refresh={k for k, r in previous.items() if r.status == "error"} if retry_errors else set(),
             )
         )
 
@@ -229,15 +251,11 @@ def run_batch_experiment(
     for plan in plans:
         if plan.todo:
             try:
-                settings = ProviderSettings(
-                    provider=plan.spec.provider,
-                    model=plan.spec.model,
-                    base_url=plan.spec.base_url,
-                    api_key_env=plan.spec.api_key_env,
-                    timeout_s=plan.spec.timeout_s,
-                )
+                settings = _provider_settings(plan.spec)
                 journal = batch_journal_path(output_dir, safe_name(plan.spec.name))
-                providers[plan.spec.name] = with_cache(with_batch(create_provider(settings), settings, journal, f"experiment '{plan.spec.name}'"), settings)
+                providers[plan.spec.name] = with_cache(
+                    with_batch(create_provider(settings), settings, journal, f"experiment '{plan.spec.name}'"),
+                    settings, refresh=force)
             except ConfigError as exc:  # e.g. an unknown baseline model: point at the config entry
                 index = config.experiments.index(plan.spec)
                 raise ConfigError(
@@ -324,7 +342,8 @@ async def _run_plans(
     async def worker(job: tuple[_Plan, WorkItem]) -> ItemResult:
         plan, item = job
         assert plan.solver is not None
-        outcome = await plan.solver.solve(item, workload.sources[item.source].text)
+        outcome = await plan.solver.solve(item, workload.sources[item.source].text,
+                                          refresh=item.item_id in plan.refresh)
         if plan.spec.provider != "baseline":  # a baseline is not a model call; a cache hit never reached one
             summary.calls_made += outcome.attempts - outcome.cached_calls
             summary.cached_replies += outcome.cached_calls
@@ -369,11 +388,8 @@ async def _run_plans(
         await map_concurrent(work, worker, limit=total_limit, on_result=on_result)
     finally:
         progress.close()
-        for plan in plans:
-            if plan.journal is not None:
-                plan.journal.close()
-        for provider in providers.values():
-            await provider.aclose()
+        await close_all(*(plan.journal.close for plan in plans if plan.journal is not None),
+                        *(provider.aclose for provider in providers.values()))
 
 
 def _finish(plan: _Plan, workload: Workload) -> None:
@@ -389,6 +405,7 @@ def _finish(plan: _Plan, workload: Workload) -> None:
             safe_name=safe_name(spec.name),
             use_case=workload.use_case,  # type: ignore[arg-type]
             spec=spec,
+            base_url=effective_base_url(_provider_settings(spec)),
             input_path=workload.input_path.as_posix(),
             groundtruth=workload.groundtruth,  # type: ignore[arg-type]
             pricing=plan.quote.describe(),

@@ -117,6 +117,7 @@ def holds_output_lock(parameter: str = "output_dir", option: str = "-o/--output-
             folder = signature.bind(*args, **kwargs).arguments.get(parameter)
             if folder is None:
                 return run(*args, **kwargs)
+            check_output_dir(Path(folder), option)  # a file in the way, no permission: said before the lock
             with folder_lock(Path(folder), option):
                 return run(*args, **kwargs)
 

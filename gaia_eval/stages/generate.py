@@ -276,7 +276,7 @@ def _generate_with_llm(
             jobs.append(_LLMJob(brief, stem, seed, variant, inputs, before))
 
     if jobs:
-        run_async(_write_llm_documents(jobs, settings, options, output_dir, summary))
+        run_async(_write_llm_documents(jobs, settings, options, output_dir, summary, refresh=force))
     index_path = output_dir / INDEX_NAMES[kind]
     write_artifact(index_path, build_pdf_index(output_dir) if kind == "pdf" else build_index(output_dir, kind))
     summary.notes.append(f"index: {index_path}")
@@ -300,7 +300,8 @@ def _llm_document_state(kind: DocKind, folder: Path, stem: str, inputs: dict[str
 
 
 async def _write_llm_documents(
-    jobs: list[_LLMJob], settings: ProviderSettings, options: LLMOptions, folder: Path, summary: StageSummary
+    jobs: list[_LLMJob], settings: ProviderSettings, options: LLMOptions, folder: Path, summary: StageSummary,
+    *, refresh: bool = False,
 ) -> None:
     """Every job through one gate; each document is written the moment it is done, so a stopped run resumes."""
     from gaia_eval.generation.llm import (
@@ -317,7 +318,7 @@ async def _write_llm_documents(
 
     journal = batch_journal_path(folder, "generate")  # --batch: the provider batches, journaled
     # A missing cloud key stops here (exit 2).
-    provider = with_cache(with_batch(create_provider(settings), settings, journal), settings)
+    provider = with_cache(with_batch(create_provider(settings), settings, journal), settings, refresh=refresh)
     quote = lookup_price(settings.provider, settings.model)
     quote = batch_quote(quote) if batch_enabled() else quote  # every call not answered by the cache is batched
     gate = batch_gate(options.concurrency or DEFAULT_CONCURRENCY, provider=settings.provider)

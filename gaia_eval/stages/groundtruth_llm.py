@@ -370,18 +370,18 @@ def build_with_llm(
         else:
             jobs.append(_Job(source, out, inputs, Freshness.STALE if state is Freshness.CURRENT else state))
     if jobs:
-        run_async(_run_jobs(jobs, use_case, options, summary, done))
+        run_async(_run_jobs(jobs, use_case, options, summary, done, refresh=force))
     return done
 
 
 async def _run_jobs(
     jobs: list[_Job], use_case: str, options: LLMGroundTruthOptions, summary: StageSummary,
-    done: list[tuple[str, Path]],
+    done: list[tuple[str, Path]], *, refresh: bool = False,
 ) -> None:
     # A missing cloud key stops here, before any call (exit 2).
     settings = options.settings
     journal = batch_journal_path(jobs[0].out.parent, "groundtruth")  # --batch: the provider batches, journaled
-    provider = with_cache(with_batch(create_provider(settings), settings, journal), settings)
+    provider = with_cache(with_batch(create_provider(settings), settings, journal), settings, refresh=refresh)
     quote = lookup_price(settings.provider, settings.model)
     quote = batch_quote(quote) if batch_enabled() else quote  # every call not answered by the cache is batched
     gate = batch_gate(options.concurrency or DEFAULT_CONCURRENCY, provider=settings.provider)

@@ -8,7 +8,14 @@ from typing import Any
 
 from gaia_eval import cells
 from gaia_eval.artifacts.evaluation import RATINGS, Evaluation, JudgeSummary
-from gaia_eval.artifacts.store import atomic_write_bytes, atomic_write_text, fingerprint_file, read_artifact, write_json
+from gaia_eval.artifacts.store import (
+    atomic_write_bytes,
+    atomic_write_text,
+    find_recorded_path,
+    fingerprint_file,
+    read_artifact,
+    write_json,
+)
 from gaia_eval.errors import InputError
 from gaia_eval.metaeval.trust import packaged_trust, trust_for
 from gaia_eval.safe_text import csv_document, markdown_code, markdown_text
@@ -414,6 +421,26 @@ def render_markdown(data: dict[str, Any]) -> str:
     return env.get_template("report.md.j2").render(data=data, rubric_markdown=_Markdown(rubric.rubric_markdown()))
 
 
+def viewer_command(eval_dir: Path, reports_dir: Path, experiment_files: list[str]) -> str:
+    """The `visualize` command that shows these evaluations and this report: the workspace alone when they sit
+    in its standard evaluation/ and reports/ folders, else the folders named (the experiments' too, found from
+    the paths the evaluations record)."""
+    import os
+    import shlex
+
+    workspace = eval_dir.parent
+    command = "gaia-eval visualize" + ("" if workspace == Path(".") else f" --workspace {shlex.quote(workspace.as_posix())}")
+    if eval_dir.name == "evaluation" and reports_dir == workspace / "reports":
+        return command
+    command += (f" --evaluations-dir {shlex.quote(eval_dir.as_posix())} "
+                f"--reports-dir {shlex.quote(reports_dir.as_posix())}")
+    found = [p for p in (find_recorded_path(f, eval_dir) for f in experiment_files) if p is not None]
+    if found:
+        folder = Path(os.path.relpath(os.path.commonpath([str(p.resolve().parent) for p in found])))
+        command += f" --experiments-dir {shlex.quote(folder.as_posix())}"
+    return command
+
+
 def run_report(eval_dir: Path, output_file: Path = Path("reports/report.md")) -> StageSummary:
     """Write FILE.md, FILE.csv and FILE.json. Unchanged content is not rewritten (mtimes stay)."""
     output_file = Path(output_file)
@@ -429,6 +456,8 @@ def run_report(eval_dir: Path, output_file: Path = Path("reports/report.md")) ->
     charts = write_charts(data, output_file)
     if charts:
         summary.notes.append(f"charts: {len(charts)} written in {charts[0].parent}")
+    experiment_files = [m["experiment_file"] for s in data["sections"] for m in s["models"]]
+    summary.notes.append(f"browse it: {viewer_command(Path(eval_dir), output_file.parent, experiment_files)}")
     for path, written in (
         (output_file, atomic_write_text(output_file, render_markdown(data))),
         (output_file.with_suffix(".csv"), atomic_write_text(output_file.with_suffix(".csv"), _csv(data))),

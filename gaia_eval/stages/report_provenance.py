@@ -10,6 +10,7 @@ from pathlib import Path
 import orjson
 
 from gaia_eval.artifacts.evaluation import Evaluation
+from gaia_eval.artifacts.store import find_recorded_path
 from gaia_eval.artifacts.streamed import iter_elements, top_level_values
 
 BIG_FILE = 1 << 20  # bytes: a file this big is read an element at a time (10,000 documents' ground truth)
@@ -25,11 +26,7 @@ def _describe(method: str, provenance: dict | None) -> str:
     return method
 
 
-def _find(path: str, eval_dir: Path) -> Path | None:
-    """A path as recorded (relative to where the stage ran): tried as is, then against the evaluation
-    folder's parents (the workspace, when the report runs from elsewhere)."""
-    candidates = [Path(path)] + [parent / path for parent in (eval_dir.resolve(), *eval_dir.resolve().parents)]
-    return next((c for c in candidates if c.exists()), None)
+_find = find_recorded_path  # a recorded path, as is or against the evaluation folder's parents
 
 
 def _methods(source: Path) -> set[str]:

@@ -17,7 +17,7 @@ from gaia_eval.concurrency import ProviderGate, RetryPolicy, call_with_retries, 
 from gaia_eval.errors import MalformedResponseError, ProviderError
 from gaia_eval.prompts import prompts_fingerprint, render
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message, Provider, TaskContext
-from gaia_eval.providers.limits import degenerate_reason, length_stop_reason
+from gaia_eval.providers.limits import unusable_reason
 from gaia_eval.providers.names import LOCAL_PRESETS
 from gaia_eval.stages.experiment_inputs import WorkItem
 from gaia_eval.stages.long_documents import (
@@ -136,14 +136,7 @@ class SolveOutcome:
     chunked: str | None = None
     time_to_success_s: float = 0.0
     batch_id: str | None = None  # the provider batch that answered (the last one, when calls spanned several)
-
-
-def _unusable(response: ChatResponse, max_tokens: int) -> str | None:
-    """Why a reply the provider returned is not an answer: it stopped early (truncated), or it degenerated."""
-    if response.finish_reason == "length" and response.data is None:
-        return f"truncated: {length_stop_reason(max_tokens, response.usage)}"
-    degenerate = degenerate_reason(response.text) if response.data is None else None
-    return f"degenerate: {degenerate}" if degenerate else None
+    refresh: bool = False  # the item is being redone (--force, --retry-errors): its calls skip the response cache
 
 
 class Solver:
@@ -174,6 +167,7 @@ class Solver:
         )
 
     async def _call(self, request: ChatRequest, outcome: SolveOutcome, label: str, check=None) -> ChatResponse | None:
+        request = replace(request, refresh=True) if outcome.refresh else request
         async def attempt() -> ChatResponse:
             response = await self.provider.complete(request)
             if check is not None:
@@ -181,6 +175,9 @@ class Solver:
                     check(response)  # parse inside the attempt, so a malformed reply is retried like any fault
                 except MalformedResponseError as exc:
                     exc.usage = response.usage  # the unusable reply was billed all the same
+                    discard = getattr(self.provider, "discard", None)  # the response cache forgets it
+                    if discard is not None:
+                        discard(request)
                     raise
             return response
 
@@ -198,7 +195,10 @@ class Solver:
             return None
         response = result.value
         assert response is not None
-        unusable = _unusable(response, request.max_tokens)
+        if response.cached:  # counted before the checks: a cached reply never reached a model, usable or not
+            outcome.cached_calls += 1
+            outcome.cached_usage = outcome.cached_usage + response.usage
+        unusable = unusable_reason(response, request.max_tokens)
         if unusable is not None:
             # Billed and recorded (tokens, finish_reason), but not an answer: an error with its reason, never
             # scored as if the model had finished. Not retried: the same request meets the same limit.
@@ -209,9 +209,6 @@ class Solver:
         outcome.usage = outcome.usage + response.usage
         outcome.latency_s += response.latency_s
         outcome.batch_id = response.batch_id or outcome.batch_id
-        if response.cached:
-            outcome.cached_calls += 1
-            outcome.cached_usage = outcome.cached_usage + response.usage
         outcome.finish_reason = response.finish_reason
         return response
 
@@ -260,9 +257,11 @@ class Solver:
         outcome.chunked = f"map-reduce over {len(chunks)} chunks"
         return reduced
 
-    async def solve(self, item: WorkItem, document: str, styles: tuple[str, ...] = SUMMARY_STYLES) -> SolveOutcome:
-        """Answer the item's question, or write the summary `styles` (all six for an experiment)."""
-        outcome = SolveOutcome()
+    async def solve(self, item: WorkItem, document: str, styles: tuple[str, ...] = SUMMARY_STYLES, *,
+                    refresh: bool = False) -> SolveOutcome:
+        """Answer the item's question, or write the summary `styles` (all six for an experiment); `refresh`: ask
+        the model even where the response cache holds a reply."""
+        outcome = SolveOutcome(refresh=refresh)
         label = doc_label(self.use_case)
         fitted = await self._fit(item, document, outcome, label)
         if fitted is None:

@@ -226,6 +226,8 @@ def item_view(eval_root: Path, exp_root: Path, use_case: str, item_id: str | Non
     item_id = item_id or ids[0]
     if item_id not in ids:
         return None
+    from gaia_eval.visualize.references import embedded_groundtruth, external_groundtruth, reference_for
+
     models, source, truth = [], None, None
     experiments = _experiments_by_name(exp_root)
     for ev in (entry.evaluation for entry in indexed):
@@ -237,6 +239,17 @@ def item_view(eval_root: Path, exp_root: Path, use_case: str, item_id: str | Non
             source = source or (doc.text if doc else None)
             truth = truth or (result.groundtruth_answer.model_dump() if result.groundtruth_answer
                               else result.groundtruth_summaries.model_dump() if result.groundtruth_summaries else None)
+        if truth is None or source is None or (use_case != "qa" and "references" not in truth):
+            # Scored with `eval -g`: the references are in the files it names; imported human references: every
+            # one of them is in the ground-truth file the experiment ran on.
+            gts = external_groundtruth(ev, eval_root) or embedded_groundtruth(
+                exp.input_path if exp is not None else None, exp_root)
+            found, found_source = reference_for(gts, item_id, result.source if result is not None else None)
+            source = source or found_source
+            if truth is None:
+                truth = found
+            elif found and "references" in found:
+                truth = {**truth, "references": found["references"]}
         models.append({
             "experiment_name": ev.experiment_name,
             "model": f"{ev.provider}:{ev.model}",
@@ -258,6 +271,24 @@ def item_view(eval_root: Path, exp_root: Path, use_case: str, item_id: str | Non
         "models": models, "disagreement": sorted(ids, key=lambda i: (-spread[i], i)),
         "spread": {i: round(s, 1) for i, s in spread.items()}, "failed_by": failed,
     }
+
+
+def with_external_expected(compared: dict[str, Any] | None, eval_root: Path) -> dict[str, Any] | None:
+    """The compare view's rows with the expected answer filled in from the ground truth the two experiments
+    were scored against with `eval -g`, where the experiments themselves carry none."""
+    from gaia_eval.visualize.references import external_groundtruth, reference_for
+
+    if compared is None or all(row["expected"] is not None for row in compared["rows"]):
+        return compared
+    gts: dict[str, Any] = {}
+    for _path, entry in _indexed(eval_root):
+        ev = entry.evaluation
+        if ev.use_case == compared["use_case"] and ev.experiment_name in (compared["a"], compared["b"]):
+            gts = {**external_groundtruth(ev, eval_root), **gts}
+    for row in compared["rows"]:
+        if row["expected"] is None:
+            row["expected"] = reference_for(gts, row["item_id"], None)[0]
+    return compared
 
 
 def _judge_records(path: Path) -> list[dict[str, Any]]:

@@ -15,7 +15,7 @@ from pathlib import Path
 from gaia_eval.artifacts.base import Strict
 from gaia_eval.artifacts.evaluation import Evaluation, ItemEvaluation, ItemJudgement, JudgeSample, JudgeSummary
 from gaia_eval.artifacts.journal import JournalWriter, read_records
-from gaia_eval.concurrency import map_concurrent, run_async
+from gaia_eval.concurrency import close_all, map_concurrent, run_async
 from gaia_eval.progress import Progress
 from gaia_eval.artifacts.batch_journal import batch_journal_path
 from gaia_eval.providers import ProviderSettings, create_provider
@@ -141,7 +141,7 @@ def judge_experiments(
         )
         journal = judge_batch_journal(targets)
         provider = with_cache(with_batch(create_provider(provider_settings), provider_settings, journal,
-                                         f"judge {settings.spec}"), provider_settings)
+                                         f"judge {settings.spec}"), provider_settings, refresh=not reuse)
         run_async(_run(jobs, settings, provider, reuse, show_progress))
     outcomes = [_outcome(t, settings) for t in targets]
     if targets and all(o.complete for o in outcomes):  # a failed sample keeps its batch journaled for the retry
@@ -188,7 +188,4 @@ async def _run(
         await map_concurrent(jobs, worker, limit=judge.gate.max_concurrency, on_result=on_result)
     finally:
         progress.close()
-        for target in busy:
-            if target.journal is not None:
-                target.journal.close()
-        await provider.aclose()
+        await close_all(*(target.journal.close for target in busy if target.journal is not None), provider.aclose)
