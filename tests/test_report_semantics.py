@@ -14,9 +14,10 @@ from gaia_eval.artifacts.evaluation import Evaluation
 from gaia_eval.artifacts.store import read_artifact, write_artifact
 from gaia_eval.plotting import BANDS
 from gaia_eval.scoring.rubric import rating_band
-from gaia_eval.stages import report_charts
+from gaia_eval.reporting import charts as report_charts
 from gaia_eval.stages.quickstart import run_quickstart
-from gaia_eval.stages.report import MIN_ITEMS_FOR_CLEAR_LEAD, build_report_data, run_report
+from gaia_eval.reporting.data import MIN_ITEMS_FOR_CLEAR_LEAD, build_report_data
+from gaia_eval.stages.report.run import run_report
 
 
 @pytest.fixture(scope="module")

@@ -64,7 +64,7 @@ def import_outputs(file, output_dir, groundtruth, use_case) -> None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Also write the summaries, usage and cost as JSON.")
 def summarize(input_file, styles, combined_prompt, provider, model, base_url, max_tokens, timeout, output) -> None:
     """Summarize one file in the styles asked for, with batch-experiment's prompts and providers."""
-    from gaia_eval.stages.summarize import run_summarize
+    from gaia_eval.stages.experiment.summarize import run_summarize
 
     result = run_summarize(
         input_file, styles=split_types(styles), combined_prompt=combined_prompt, provider=provider, model=model,
@@ -184,7 +184,7 @@ def create_template(input_path, use_case, fmt, output_dir, name, model, ratings_
         echo(f"wrote {made.path} ({made.rows} outputs to rate 1-5; put your name in `rater`)")
         echo(f"  then: gaia-eval meta-eval --evaluations {eval_root} -u {made.use_case} {made.path}")
         return
-    from gaia_eval.stages.response_template import run_create_response_template
+    from gaia_eval.stages.templates.responses import run_create_response_template
 
     path = run_create_response_template(
         input_path, output_dir, use_case=use_case, fmt=fmt, name=name, model=model, include_groundtruth=include_groundtruth,
@@ -200,7 +200,7 @@ def create_template(input_path, use_case, fmt, output_dir, name, model, ratings_
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["experiments"], help="Folder for <name>.experiment.json.")
 def import_template(template, groundtruth, output_dir) -> None:
     """Turn a filled template into an experiment file, then score it with `eval` like any model."""
-    from gaia_eval.stages.template import run_import_template
+    from gaia_eval.stages.templates.answers import run_import_template
 
     path, blanks = run_import_template(template, output_dir, groundtruth=groundtruth)
     echo(f"wrote {path}")
