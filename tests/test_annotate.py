@@ -432,7 +432,7 @@ def test_kill_9_of_annotate_loses_no_acknowledged_rating_and_two_raters_lose_not
 
 def test_the_judge_is_measured_when_the_evaluation_ran_it(workspace, fake_llm, monkeypatch, tmp_path):
     """Through the real SDK against the local fake server: eval --judge, then your ratings against it."""
-    from gaia_eval.stages.eval import run_eval
+    from gaia_eval.stages.eval.run import run_eval
     from tests.test_judge import judge_responder, judge_settings
 
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-openai")
