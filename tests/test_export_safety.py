@@ -39,11 +39,11 @@ def _spreadsheet_rows(raw: str) -> list[list[str]]:
 def hostile_report(tmp_path_factory) -> Path:
     """One evaluated experiment whose name, model and an item id hold what an attacker would put there (edited
     into the experiment as a hand-made or imported file could say), reported."""
-    from gaia_eval.stages.batch_experiment import run_batch_experiment
-    from gaia_eval.stages.eval import run_eval
+    from gaia_eval.stages.experiment.run import run_batch_experiment
+    from gaia_eval.stages.eval.run import run_eval
     from gaia_eval.stages.generate import run_generate
-    from gaia_eval.stages.groundtruth import run_groundtruth
-    from gaia_eval.stages.report import run_report
+    from gaia_eval.stages.groundtruth.run import run_groundtruth
+    from gaia_eval.stages.report.run import run_report
 
     t = tmp_path_factory.mktemp("hostile")
     run_generate("meeting", t / "docs", types=["standup"], seed=4)

@@ -168,7 +168,7 @@ def test_long_form_answers_are_judged_when_asked_against_the_whole_reference_ans
     from gaia_eval.artifacts.evaluation import Evaluation
     from gaia_eval.artifacts.store import read_artifact
     from gaia_eval.scoring.judge.criteria import COMPARATIVE_QA
-    from gaia_eval.stages.eval import run_eval
+    from gaia_eval.stages.eval.run import run_eval
     from tests.fakeserver import last_user_text
     from tests.test_judge import judge_responder, judge_settings
 

@@ -14,9 +14,10 @@ from gaia_eval.artifacts.evaluation import Evaluation
 from gaia_eval.artifacts.store import read_artifact, write_artifact
 from gaia_eval.plotting import BANDS
 from gaia_eval.scoring.rubric import rating_band
-from gaia_eval.stages import report_charts
+from gaia_eval.reporting import charts as report_charts
 from gaia_eval.stages.quickstart import run_quickstart
-from gaia_eval.stages.report import MIN_ITEMS_FOR_CLEAR_LEAD, build_report_data, run_report
+from gaia_eval.reporting.data import MIN_ITEMS_FOR_CLEAR_LEAD, build_report_data
+from gaia_eval.stages.report.run import run_report
 
 
 @pytest.fixture(scope="module")
@@ -118,10 +119,10 @@ def test_chart_titles_say_what_is_plotted_and_name_models_left_off(workspace: Pa
 def test_the_same_ground_truth_embedded_or_given_with_g_raises_no_warning(tmp_path: Path):
     """Baselines run on a consolidated file (embedded) and an import scored with `eval -g` on that same file are
     scored against the same truth: no warning; a model scored against another file is named."""
-    from gaia_eval.stages.batch_experiment import run_batch_experiment
-    from gaia_eval.stages.eval import run_eval
+    from gaia_eval.stages.experiment.run import run_batch_experiment
+    from gaia_eval.stages.eval.run import run_eval
     from gaia_eval.stages.generate import run_generate
-    from gaia_eval.stages.groundtruth import run_groundtruth
+    from gaia_eval.stages.groundtruth.run import run_groundtruth
     from tests.test_pipeline import QA_CONFIG, write_config
 
     run_generate("meeting", tmp_path / "docs", types=["standup"], seed=3)

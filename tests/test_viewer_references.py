@@ -44,7 +44,7 @@ def byod(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 def test_report_prints_the_viewer_command_for_its_folders(tmp_path: Path):
-    from gaia_eval.stages.report import viewer_command
+    from gaia_eval.stages.report.run import viewer_command
 
     assert viewer_command(Path("qs/evaluation"), Path("qs/reports"), []) == "gaia-eval visualize --workspace qs"
     assert viewer_command(Path("evaluation"), Path("reports"), []) == "gaia-eval visualize"

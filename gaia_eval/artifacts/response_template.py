@@ -5,7 +5,7 @@ json and xml carry the template's settings once (name, model, use case, ground-t
 records; csv and jsonl, made for spreadsheets and line tools, repeat them on every row. A spreadsheet cell
 holds at most 32,767 characters, so a longer source goes into a csv as an excerpt, with `input_file` naming the
 file that holds it whole (json, jsonl and xml keep it whole). This module only reads and writes those files;
-turning one into an experiment is gaia_eval.stages.response_template's job.
+turning one into an experiment is gaia_eval.stages.templates.responses's job.
 """
 
 from __future__ import annotations

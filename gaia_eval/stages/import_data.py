@@ -35,7 +35,7 @@ from gaia_eval.errors import InputError, UsageError
 from gaia_eval.scoring.rubric import IMPORTED_PROVIDER, is_long_form
 from gaia_eval.extract import SUPPORTED_SUFFIXES, extract_text
 from gaia_eval.stages.common import StageSummary, check_output_dir, ensure_output_dir
-from gaia_eval.stages.groundtruth import consolidate, consolidated_path, groundtruth_path
+from gaia_eval.stages.groundtruth.run import consolidate, consolidated_path, groundtruth_path
 
 IMPORT_SUFFIXES = (".jsonl", ".csv", ".json")
 
@@ -317,7 +317,7 @@ def run_import_outputs(
     import-groundtruth, which also gives each item's source text when the rows do not), else `use_case`, else
     summarization, and the summary says which and why. qa rows are keyed by question id (`ES2009b#q01`) and
     carry their expected answer into the experiment."""
-    from gaia_eval.stages.experiment_inputs import load_groundtruth_file
+    from gaia_eval.stages.experiment.inputs import load_groundtruth_file
 
     rows = _rows(Path(file))
     gts = {gt.item_id: gt for gt in load_groundtruth_file(Path(groundtruth))} if groundtruth else {}

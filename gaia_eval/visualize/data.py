@@ -235,8 +235,9 @@ def item_view(eval_root: Path, exp_root: Path, use_case: str, item_id: str | Non
         exp = experiments.get((ev.experiment_name, ev.use_case))
         result = _result_of(exp, item_id) if exp else None
         if result is not None:
-            doc = exp.sources.get(result.source)
-            source = source or (doc.text if doc else None)
+            if source is None:  # read once: an experiment kept in the index holds the documents it was asked for
+                doc = exp.sources.get(result.source)
+                source = doc.text if doc else None
             truth = truth or (result.groundtruth_answer.model_dump() if result.groundtruth_answer
                               else result.groundtruth_summaries.model_dump() if result.groundtruth_summaries else None)
         if truth is None or source is None or (use_case != "qa" and "references" not in truth):
@@ -379,22 +380,23 @@ def live_progress(exp_root: Path, eval_root: Path | None = None, now: float | No
     return {"runs": runs}
 
 
-_CHART_CACHE: dict[tuple, dict[str, dict[str, str]]] = {}
+# per version of the evaluation folder: the report's data, and each use case's charts once one was asked for
+_CHART_CACHE: dict[tuple, tuple[dict[str, Any], dict[str, dict[str, str]]]] = {}
 # The server answers requests in threads, and a page asks for its charts at once; matplotlib's pyplot is not
 # thread-safe and the cache is shared, so drawing and caching happen one request at a time.
 _CHART_LOCK = threading.Lock()
 
 
 def charts(eval_root: Path, use_case: str) -> dict[str, str] | None:
-    """The report's charts (SVG) for one use case, drawn from the evaluation folder; redrawn only when an
-    evaluation file changes (drawing takes about a second)."""
+    """The report's charts (SVG) for one use case, drawn from the evaluation folder when first asked for; redrawn
+    only when an evaluation file changes (drawing takes about a second, tens of seconds at 1,000 models)."""
     with _CHART_LOCK:
         return _charts_locked(eval_root, use_case)
 
 
 def _charts_locked(eval_root: Path, use_case: str) -> dict[str, str] | None:
-    from gaia_eval.stages.report import build_report_data
-    from gaia_eval.stages.report_charts import CHARTS
+    from gaia_eval.reporting.data import build_report_data
+    from gaia_eval.reporting.charts import CHARTS
 
     index = evaluation_index(eval_root)
     index.current()
@@ -405,12 +407,16 @@ def _charts_locked(eval_root: Path, use_case: str) -> dict[str, str] | None:
         except GaiaEvalError:
             return None
         _CHART_CACHE.clear()
-        drawn: dict[str, dict[str, str]] = {}
-        for section in reversed(data["sections"]):  # the comparative section wins over a standalone one
-            svgs = {kind: draw(section) for kind, _title, draw in CHARTS} if section["models"] else {}
-            drawn[section["use_case"]] = {k: v.decode("utf-8") for k, v in svgs.items() if v is not None}
-        _CHART_CACHE[key] = drawn
-    return _CHART_CACHE[key].get(use_case)
+        _CHART_CACHE[key] = (data, {})
+    data, drawn = _CHART_CACHE[key]
+    if use_case not in drawn:  # drawn when first asked for: at 1,000 models a use case's charts take seconds
+        # the use case's first section: the comparative one comes before a standalone one
+        section = next((s for s in data["sections"] if s["use_case"] == use_case), None)
+        if section is None:
+            return None
+        svgs = {kind: draw(section) for kind, _title, draw in CHARTS} if section["models"] else {}
+        drawn[use_case] = {k: v.decode("utf-8") for k, v in svgs.items() if v is not None}
+    return drawn[use_case]
 
 
 def is_wide(kind: str, svg: str) -> bool:

@@ -24,8 +24,8 @@ from gaia_eval.artifacts.store import (
 from gaia_eval.artifacts.template import AnswerTemplate, TemplateItem
 from gaia_eval.errors import InputError, UsageError
 from gaia_eval.providers.pricing import lookup_price
-from gaia_eval.stages.batch_experiment import compute_totals
-from gaia_eval.stages.experiment_inputs import load_workload
+from gaia_eval.stages.experiment.run import compute_totals
+from gaia_eval.stages.experiment.inputs import load_workload
 
 INSTRUCTIONS = {
     "qa": "Answer each item's `query` from its document (in `documents`, under the item's `source`) and write the "
@@ -87,7 +87,7 @@ def run_import_template(template_file: Path, output_dir: Path, *, groundtruth: P
     """Write `<name>.experiment.json` from a filled template of either kind; returns its path and the number of
     blank (error) items."""
     from gaia_eval.artifacts.response_template import is_response_template
-    from gaia_eval.stages.response_template import experiment_from_template
+    from gaia_eval.stages.templates.responses import experiment_from_template
 
     if is_response_template(Path(template_file)):
         experiment, empty, made_from = experiment_from_template(Path(template_file), groundtruth)

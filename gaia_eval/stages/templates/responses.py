@@ -29,9 +29,9 @@ from gaia_eval.artifacts.store import fingerprint, fingerprint_bytes
 from gaia_eval.errors import InputError, MalformedResponseError, UsageError
 from gaia_eval.providers.pricing import lookup_price
 from gaia_eval.scoring import rubric
-from gaia_eval.stages.batch_experiment import compute_totals
-from gaia_eval.stages.experiment_inputs import WorkItem, Workload, load_workload
-from gaia_eval.stages.solvers import LIST_STYLES, STYLE_INSTRUCTIONS, coerce_summaries, parse_list
+from gaia_eval.stages.experiment.run import compute_totals
+from gaia_eval.stages.experiment.inputs import WorkItem, Workload, load_workload
+from gaia_eval.stages.experiment.solvers import LIST_STYLES, STYLE_INSTRUCTIONS, coerce_summaries, parse_list
 
 EMPTY_RESPONSE = "no response filled in"
 INSTRUCTIONS = {

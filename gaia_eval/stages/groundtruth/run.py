@@ -39,7 +39,7 @@ from gaia_eval.stages.common import (
 )
 
 if TYPE_CHECKING:
-    from gaia_eval.stages.groundtruth_llm import LLMGroundTruthOptions
+    from gaia_eval.stages.groundtruth.llm import LLMGroundTruthOptions
 
 # Bump when the way ground truth is derived from planted facts changes.
 FACTS_GROUNDTRUTH_VERSION = "1"
@@ -210,7 +210,7 @@ def run_groundtruth(
     if llm_options is None:
         written = _build_all_offline(sources, use_case, output_dir, force, summary)
     else:
-        from gaia_eval.stages.groundtruth_llm import build_with_llm
+        from gaia_eval.stages.groundtruth.llm import build_with_llm
 
         def output_path(item_id: str) -> Path:
             return groundtruth_path(output_dir, item_id, use_case)
@@ -236,7 +236,7 @@ def _llm_options(
 ) -> LLMGroundTruthOptions:
     """The LLM settings, checked before any input is read."""
     from gaia_eval.generation.llm import llm_provider_settings
-    from gaia_eval.stages.groundtruth_llm import LLM_TIMEOUT_S, LLMGroundTruthOptions, load_custom_prompt
+    from gaia_eval.stages.groundtruth.llm import LLM_TIMEOUT_S, LLMGroundTruthOptions, load_custom_prompt
 
     settings = llm_provider_settings(provider, model, base_url, timeout_s or LLM_TIMEOUT_S)
     if num_samples < 1:

@@ -14,8 +14,8 @@ from gaia_eval.concurrency import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S, Provid
 from gaia_eval.errors import InputError, RunFailed, UsageError
 from gaia_eval.providers import ProviderSettings, check_provider_name, create_provider
 from gaia_eval.providers.pricing import cost_of, lookup_price
-from gaia_eval.stages.experiment_inputs import WorkItem
-from gaia_eval.stages.solvers import LIST_STYLES, STYLE_INSTRUCTIONS, Solver
+from gaia_eval.stages.experiment.inputs import WorkItem
+from gaia_eval.stages.experiment.solvers import LIST_STYLES, STYLE_INSTRUCTIONS, Solver
 
 # The reference tool's style names, and ours, to the summary keys gaia-eval writes.
 STYLE_ALIASES: dict[str, str] = {

@@ -27,9 +27,9 @@ from gaia_eval.scoring.judge import JudgeOutcome, JudgeTarget, judge_experiments
 from gaia_eval.scoring.rubric import IMPORTED_PROVIDER, free_text_references
 from gaia_eval.scoring.scorers import ScoringInput, scorer_for
 from gaia_eval.stages.common import StageSummary, check_output_dir, holds_output_lock
-from gaia_eval.stages.eval_index import Consolidation, update_consolidated
-from gaia_eval.stages.eval_inputs import evaluation_name, load_scorable, unevaluated_experiments
-from gaia_eval.stages.experiment_inputs import load_groundtruth_file
+from gaia_eval.stages.eval.index import Consolidation, update_consolidated
+from gaia_eval.stages.eval.inputs import evaluation_name, load_scorable, unevaluated_experiments
+from gaia_eval.stages.experiment.inputs import load_groundtruth_file
 
 SCORER = "deterministic"
 STANDALONE_NOTE = "standalone — not verified against facts: scores check only what the source document can confirm"
@@ -109,7 +109,7 @@ class _Pending:
 def _experiment_files(experiment_dir: Path | None, experiment_file: Path | None) -> tuple[Path, list[Path]]:
     """Experiment files and filled templates (`*.template.{json,csv,jsonl,xml}`) to score. A template whose
     imported experiment sits beside it is scored once, as that experiment."""
-    from gaia_eval.stages.eval_inputs import find_scorable_files
+    from gaia_eval.stages.eval.inputs import find_scorable_files
 
     # -f wins over -d (the reference tool's -f was silently ignored because -d had a default).
     if experiment_file is not None:

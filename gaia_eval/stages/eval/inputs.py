@@ -75,11 +75,11 @@ def load_scorable(path: Path, groundtruth: Path | None) -> tuple[Experiment | St
         check_use_case_matches_items(path, experiment)
         return experiment, [], fingerprint_file(path)
     if is_response_template(path):
-        from gaia_eval.stages.response_template import experiment_from_template
+        from gaia_eval.stages.templates.responses import experiment_from_template
 
         return experiment_from_template(path, groundtruth)
     from gaia_eval.artifacts.store import fingerprint
-    from gaia_eval.stages.template import answer_template_experiment
+    from gaia_eval.stages.templates.answers import answer_template_experiment
 
     experiment, inputs = answer_template_experiment(path, groundtruth)
     empty = [i.item_id for i in experiment.items if i.status == "error"]

@@ -60,11 +60,11 @@ from gaia_eval.providers.cache import with_cache
 from gaia_eval.providers.base import Provider
 from gaia_eval.providers.batch import batch_enabled, batch_gate, with_batch
 from gaia_eval.providers.pricing import PriceQuote, batch_quote
-from gaia_eval.stages.experiment_totals import compute_totals, item_cost, price_quote, refreshed
-from gaia_eval.stages.solvers import Solver, prompt_settings_fingerprint
+from gaia_eval.stages.experiment.totals import compute_totals, item_cost, price_quote, refreshed
+from gaia_eval.stages.experiment.solvers import Solver, prompt_settings_fingerprint
 from gaia_eval.stages.common import StageSummary, check_output_dir, holds_output_lock
-from gaia_eval.stages.batch_outputs import check_same_use_case, default_config, output_dir_for_use_case
-from gaia_eval.stages.experiment_inputs import WorkItem, Workload, load_workload
+from gaia_eval.stages.experiment.outputs import check_same_use_case, default_config, output_dir_for_use_case
+from gaia_eval.stages.experiment.inputs import WorkItem, Workload, load_workload
 
 CONSOLIDATED_NAME = "consolidated_experiments_report.json"
 MAX_TOTAL_CONCURRENCY = 512
