@@ -182,7 +182,7 @@ def create_template(input_path, use_case, fmt, output_dir, name, model, ratings_
                                     dimensions=dimensions, experiments_dir=experiments_dir)
         echo(f"{'drew and saved' if made.drawn else 'used the saved'} sample {made.sample_path}")
         echo(f"wrote {made.path} ({made.rows} outputs to rate 1-5; put your name in `rater`)")
-        echo(f"  then: gaia-eval meta-eval --evaluations {eval_root} {made.path}")
+        echo(f"  then: gaia-eval meta-eval --evaluations {eval_root} -u {made.use_case} {made.path}")
         return
     from gaia_eval.stages.templates.responses import run_create_response_template
 
@@ -257,6 +257,12 @@ def meta_eval(ratings, eval_root, use_case, output, markdown_file, metrics, excl
 
     if eval_root is not None:
         from gaia_eval.stages.meta_eval_own import run_meta_eval_evaluations
+
+        ignored = [name for name, given in (("--metrics", metrics), ("--exclude-system", exclude_systems), ("--judge", judge_spec),
+                                            ("--judge-base-url", judge_base_url), ("--markdown", markdown_file)) if given]
+        if ignored:
+            raise UsageError(f"{ignored[0]} does not apply with --evaluations", field=ignored[0],
+                             fix="every score the evaluation ran is measured (the judge's when eval ran with --judge); the markdown goes beside -o")
 
         own = run_meta_eval_evaluations(eval_root, use_case=use_case, ratings=ratings, output=output)
         echo(own.markdown)

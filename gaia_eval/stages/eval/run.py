@@ -12,6 +12,7 @@ from gaia_eval.artifacts.evaluation import Evaluation, InferenceSummary, ItemEva
 from gaia_eval.artifacts.experiment import Experiment, ItemResult
 from gaia_eval.artifacts.groundtruth import GroundTruth, Summaries
 from gaia_eval.artifacts.journal import remove_journal
+from gaia_eval.artifacts.inputs import refuse_special_file
 from gaia_eval.artifacts.streamed import ListSpool, StreamedExperiment, evaluation_freshness
 from gaia_eval.artifacts.store import (
     Freshness,
@@ -115,6 +116,7 @@ def _experiment_files(experiment_dir: Path | None, experiment_file: Path | None)
     # -f wins over -d (the reference tool's -f was silently ignored because -d had a default).
     if experiment_file is not None:
         path = Path(experiment_file)
+        refuse_special_file(path, "an experiment file")
         if not path.is_file():
             raise InputError("not found", file=path, fix="check -f/--file, or run `gaia-eval batch-experiment` first")
         return path.parent, [path]
