@@ -172,3 +172,33 @@ def test_meta_eval_warns_when_a_judge_agrees_less_than_the_grade(judge_kendall, 
     if warned:
         assert warnings[0].startswith("The judge `judge:gemma` agrees with the human coherence ratings less than")
     assert judge_warnings([_scorer("judge:gemma", None, None)]) == []  # no grade row: nothing to compare with
+
+
+# -- the answer matcher's sentence-length bound ---------------------------------------------------------------------
+
+_PADDING = ("having read the whole passage twice over with some care and then checked every name and every place "
+            "it mentions against what the question asks for and what the text says about the city in the end I am "
+            "fairly sure now that the one it means").split()
+
+
+def _unmarked_sentence(words: int) -> str:
+    """An unmarked answer sentence of exactly `words` words, the answer last."""
+    tail = ["it", "is", "Paris"]
+    return " ".join(_PADDING[: words - len(tail)] + tail) + "."
+
+
+@pytest.mark.parametrize(("words", "found"), [(3, True), (40, True), (41, False)])
+def test_an_unmarked_answer_is_searched_up_to_forty_words_and_no_further(words: int, found: bool) -> None:
+    """Bugs planted: `>=` for `>` (a 40-word sentence refused), and the bound read in characters instead of words
+    (`len(segment)`: every sentence over 40 characters refused)."""
+    from gaia_eval.scoring.answers.match import match_answer
+    from gaia_eval.scoring.answers.text import tokens
+
+    sentence = _unmarked_sentence(words)
+    assert len(tokens(sentence)) == words
+    result = match_answer("Paris", sentence)
+    assert result.correct is found, result.explanation
+    if not found:
+        assert f"the answer sentence has {words} words and no marked answer" in result.explanation
+        # a marked answer is read whatever the length of what surrounds it
+        assert match_answer("Paris", sentence[:-1] + ", so the final answer is Paris.").correct
