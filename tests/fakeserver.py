@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+import re
 import socket
 import sys
 import threading
@@ -469,9 +470,25 @@ def _render_openai(body: dict[str, Any], reply: Reply, number: int) -> dict[str,
         "object": "chat.completion",
         "created": int(time.time()),
         "model": body.get("model", "fake-model"),
-        "choices": [{"index": 0, "message": message, "finish_reason": finish, "logprobs": None}],
+        "choices": [{"index": 0, "message": message, "finish_reason": finish, "logprobs": _logprobs(body, reply, message)}],
         "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion},
     }
+
+
+def _logprobs(body: dict[str, Any], reply: Reply, message: dict[str, Any]) -> dict[str, Any] | None:
+    """With `logprobs` asked for, the reply's text as tokens (words, spaces, punctuation), each certain unless the
+    script's `top_logprobs` ({token: [[alternative, logprob], ...]}) gives its alternatives; `"logprobs": False`
+    in the script sends none (a server that does not support them)."""
+    if not body.get("logprobs") or reply.get("logprobs") is False or not message.get("content"):
+        return None
+    alternatives = reply.get("top_logprobs", {})
+    content = []
+    for token in re.findall(r"\w+|\s+|[^\w\s]", message["content"]):
+        top = alternatives.get(token) or [[token, 0.0]]
+        own = next((lp for alt, lp in top if alt == token), 0.0)
+        content.append({"token": token, "logprob": own, "bytes": list(token.encode()),
+                        "top_logprobs": [{"token": alt, "logprob": lp, "bytes": list(alt.encode())} for alt, lp in top]})
+    return {"content": content}
 
 
 def _render_anthropic(body: dict[str, Any], reply: Reply, number: int) -> dict[str, Any]:

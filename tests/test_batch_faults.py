@@ -13,7 +13,7 @@ from gaia_eval.artifacts.experiment import Experiment
 from gaia_eval.artifacts.store import read_artifact
 from gaia_eval.cli import cli
 from gaia_eval.stages.generate import run_generate
-from gaia_eval.stages.groundtruth import run_groundtruth
+from gaia_eval.stages.groundtruth.run import run_groundtruth
 from tests.fakeserver import default_responder
 
 SECRET = "sk-test-SECRET-do-not-leak-4242"

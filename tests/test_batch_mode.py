@@ -19,7 +19,7 @@ from click.testing import CliRunner
 from gaia_eval.artifacts.batch_journal import read_batch_journal
 from gaia_eval.cli import cli
 from gaia_eval.stages.generate import run_generate
-from gaia_eval.stages.groundtruth import run_groundtruth
+from gaia_eval.stages.groundtruth.run import run_groundtruth
 from tests.fakebatch import FakeBatchServer
 from tests.fakeserver import FakeLLMServer
 from tests.processes import interruptible_cli

@@ -13,7 +13,7 @@ import orjson
 import pytest
 
 from gaia_eval.bench.cli_support import run_bench_command
-from gaia_eval.stages.batch_experiment import run_batch_experiment
+from gaia_eval.stages.experiment.run import run_batch_experiment
 from gaia_eval.stages.quickstart import run_quickstart
 from gaia_eval.visualize.server import ViewerServer, make_roots
 from tests.fakeserver import FakeLLMServer

@@ -26,9 +26,9 @@ from gaia_eval.cli import cli
 from gaia_eval.providers import ProviderSettings
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message, TaskContext, ToolSpec
 from gaia_eval.providers.cache import CachingProvider, cache_dir, configure, request_key
-from gaia_eval.stages.batch_experiment import run_batch_experiment
+from gaia_eval.stages.experiment.run import run_batch_experiment
 from gaia_eval.stages.generate import run_generate
-from gaia_eval.stages.groundtruth import run_groundtruth
+from gaia_eval.stages.groundtruth.run import run_groundtruth
 from tests.fakeserver import FakeLLMServer, last_user_text
 
 LOOP = "and so on " * 200  # a reply that repeats itself: degenerate
@@ -280,7 +280,7 @@ def test_force_asks_the_model_for_every_item_again(fake_llm, qa_gt, tmp_path):
 
 
 def test_eval_force_asks_the_judge_again(fake_llm, tmp_path):
-    from gaia_eval.stages.eval import run_eval
+    from gaia_eval.stages.eval.run import run_eval
     from tests.test_judge import _baseline_config, judge_responder, judge_settings
 
     run_generate("meeting", tmp_path / "docs", types=["standup"], seed=3)

@@ -137,7 +137,7 @@ def test_eval_file_option_wins_over_directory(project: Path):
 def test_create_sample_config_writes_a_valid_config(tmp_path: Path):
     path = tmp_path / "sample.json"
     assert run("batch-experiment", "--create-sample-config", str(path)).exit_code == 0
-    from gaia_eval.stages.batch_experiment import load_config
+    from gaia_eval.stages.experiment.run import load_config
 
     assert len(load_config(path).experiments) >= 3
 

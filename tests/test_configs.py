@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from gaia_eval.providers import LOCAL_PRESETS
-from gaia_eval.stages.batch_experiment import load_config
+from gaia_eval.stages.experiment.run import load_config
 
 CONFIGS = sorted((Path(__file__).parent.parent / "configs").glob("*.json"))
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import orjson
 
 from gaia_eval.stages.generate import run_generate
-from gaia_eval.stages.groundtruth import run_groundtruth
+from gaia_eval.stages.groundtruth.run import run_groundtruth
 
 # Runs the real CLI with the journal's file failing like a full disk after `limit` lines: a real buffered file
 # over a raw file whose writes the "disk" refuses, so that, as on a real full disk, the refused line stays in

@@ -39,11 +39,11 @@ def _spreadsheet_rows(raw: str) -> list[list[str]]:
 def hostile_report(tmp_path_factory) -> Path:
     """One evaluated experiment whose name, model and an item id hold what an attacker would put there (edited
     into the experiment as a hand-made or imported file could say), reported."""
-    from gaia_eval.stages.batch_experiment import run_batch_experiment
-    from gaia_eval.stages.eval import run_eval
+    from gaia_eval.stages.experiment.run import run_batch_experiment
+    from gaia_eval.stages.eval.run import run_eval
     from gaia_eval.stages.generate import run_generate
-    from gaia_eval.stages.groundtruth import run_groundtruth
-    from gaia_eval.stages.report import run_report
+    from gaia_eval.stages.groundtruth.run import run_groundtruth
+    from gaia_eval.stages.report.run import run_report
 
     t = tmp_path_factory.mktemp("hostile")
     run_generate("meeting", t / "docs", types=["standup"], seed=4)
@@ -192,6 +192,7 @@ def test_a_chart_label_shows_control_characters_and_dollars_as_text():
 
 def test_terminal_text_shows_control_characters_instead_of_obeying_them():
     assert terminal_text("a\x1b[2J\rb\x07\tc\nd") == "a\\x1b[2J\\x0db\\x07\tc\nd"
+    assert terminal_text("txt.\u202eexe") == "txt.\\u202eexe"  # a right-to-left override cannot flip the name
 
 
 def test_the_command_line_prints_no_escape_sequence_from_data(tmp_path):

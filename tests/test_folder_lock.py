@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from gaia_eval.cli import cli
 from gaia_eval.stages.generate import run_generate
-from gaia_eval.stages.groundtruth import run_groundtruth
+from gaia_eval.stages.groundtruth.run import run_groundtruth
 
 HOLDER = """
 import sys

@@ -16,8 +16,8 @@ from gaia_eval.artifacts.store import read_artifact
 from gaia_eval.cli import cli
 from gaia_eval.generation.llm.pdf import parse_markup, pdf_safe_text, plain_text, render_pdf
 from gaia_eval.extract.quotes import QuoteFinder
-from gaia_eval.stages.groundtruth import run_groundtruth
-from gaia_eval.stages.groundtruth_llm import check_qa
+from gaia_eval.stages.groundtruth.run import run_groundtruth
+from gaia_eval.stages.groundtruth.llm import check_qa
 
 MODEL = "gpt-4o-mini"
 
@@ -350,7 +350,7 @@ def test_usage_errors_exit_2_before_any_call_or_write(fake_llm, docs, tmp_path, 
 def test_llm_ground_truth_feeds_batch_experiment(fake_llm, docs, tmp_path, keys):
     """The artifact is the same schema the offline ground truth uses: the next stage reads it as it is."""
     from gaia_eval.artifacts.experiment import Experiment
-    from gaia_eval.stages.batch_experiment import run_batch_experiment
+    from gaia_eval.stages.experiment.run import run_batch_experiment
 
     fake_llm.script([{"json": {"qa_pairs": QA_PAIRS}}])
     out = tmp_path / "gt"

@@ -24,12 +24,12 @@ from gaia_eval.scoring.judge.core import JudgeSettings, median_rating, parse_jud
 from gaia_eval.scoring.judge.criteria import COMPARATIVE_QA, COMPARATIVE_SUMMARY, STANDALONE_SUMMARY
 from gaia_eval.scoring.judge.prompt import GAP_MARK, source_for_judge
 from gaia_eval.scoring.judge.run import judge_journal_path
-from gaia_eval.stages import eval as eval_stage
-from gaia_eval.stages.batch_experiment import run_batch_experiment
-from gaia_eval.stages.eval import run_eval
+from gaia_eval.stages.eval import run as eval_stage
+from gaia_eval.stages.experiment.run import run_batch_experiment
+from gaia_eval.stages.eval.run import run_eval
 from gaia_eval.stages.generate import run_generate
-from gaia_eval.stages.groundtruth import run_groundtruth
-from gaia_eval.stages.report import run_report
+from gaia_eval.stages.groundtruth.run import run_groundtruth
+from gaia_eval.stages.report.run import run_report
 from tests.fakeserver import REFUSAL_TEXT, last_user_text, requested_schema
 
 FAST_RETRY = RetryPolicy(max_retries=1, base_delay_s=0.01, timeout_s=10)

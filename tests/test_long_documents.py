@@ -13,10 +13,10 @@ import pytest
 
 from gaia_eval.artifacts.experiment import Experiment
 from gaia_eval.artifacts.store import read_artifact
-from gaia_eval.stages.batch_experiment import run_batch_experiment
+from gaia_eval.stages.experiment.run import run_batch_experiment
 from gaia_eval.stages.generate import run_generate
-from gaia_eval.stages.groundtruth import run_groundtruth
-from gaia_eval.stages.long_documents import estimate_tokens, server_context_tokens, split_into_chunks
+from gaia_eval.stages.groundtruth.run import run_groundtruth
+from gaia_eval.stages.experiment.long_documents import estimate_tokens, server_context_tokens, split_into_chunks
 
 
 @pytest.fixture(autouse=True)

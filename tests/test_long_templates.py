@@ -65,7 +65,7 @@ def test_a_long_source_goes_into_a_csv_as_an_excerpt_and_is_scored_whole(long_do
 
 
 def test_the_scored_source_is_the_whole_document_not_the_excerpt(long_docs: Path, tmp_path: Path):
-    from gaia_eval.stages.response_template import experiment_from_template
+    from gaia_eval.stages.templates.responses import experiment_from_template
 
     run("create-template", "-d", str(long_docs), "-u", "summarization", "--format", "csv", "-o", str(tmp_path / "t"))
     template = tmp_path / "t" / "summarization.template.csv"

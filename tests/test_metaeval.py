@@ -222,7 +222,7 @@ def test_csv_input_gives_the_same_result_as_jsonl(ratings, tmp_path):
 @pytest.mark.parametrize(
     ("line", "expected"),
     [
-        ("{not json", "ratings.jsonl:3: is not valid JSON"),
+        ("{not json", "ratings.jsonl:3: not valid JSON"),
         ('{"item_id": "d9", "system": "x", "output": "hi"}', "ratings.jsonl:3: field 'human': is missing"),
         ('{"item_id": "d9", "system": "x", "output": "hi", "human": {"relevance": "high"}}',
          "ratings.jsonl:3: field 'human.relevance': 'high' is not a number"),
@@ -296,11 +296,11 @@ def test_the_judge_is_measured_through_the_real_sdk(fake_llm, ratings, monkeypat
 
 
 def test_the_report_says_how_far_its_ranking_can_be_trusted(tmp_path, ratings):
-    from gaia_eval.stages.batch_experiment import run_batch_experiment
-    from gaia_eval.stages.eval import run_eval
+    from gaia_eval.stages.experiment.run import run_batch_experiment
+    from gaia_eval.stages.eval.run import run_eval
     from gaia_eval.stages.generate import run_generate
-    from gaia_eval.stages.groundtruth import run_groundtruth
-    from gaia_eval.stages.report import run_report
+    from gaia_eval.stages.groundtruth.run import run_groundtruth
+    from gaia_eval.stages.report.run import run_report
 
     run_generate("meeting", tmp_path / "docs", types=["standup"], seed=1)
     run_groundtruth(input_dir=tmp_path / "docs", use_case="summarization", output_dir=tmp_path / "gt")

@@ -12,11 +12,11 @@ from gaia_eval.artifacts.evaluation import Evaluation
 from gaia_eval.artifacts.experiment import Experiment
 from gaia_eval.artifacts.groundtruth import ConsolidatedGroundTruth
 from gaia_eval.artifacts.store import read_artifact
-from gaia_eval.stages.batch_experiment import run_batch_experiment
-from gaia_eval.stages.eval import run_eval
+from gaia_eval.stages.experiment.run import run_batch_experiment
+from gaia_eval.stages.eval.run import run_eval
 from gaia_eval.stages.generate import run_generate
-from gaia_eval.stages.groundtruth import run_groundtruth
-from gaia_eval.stages.report import run_report
+from gaia_eval.stages.groundtruth.run import run_groundtruth
+from gaia_eval.stages.report.run import run_report
 
 QA_CONFIG = {
     "description": "qa baselines",

@@ -26,7 +26,7 @@ def test_every_example_model_id_has_a_price():
     import re
 
     from gaia_eval.providers.pricing import lookup_price
-    from gaia_eval.stages.batch_experiment import SAMPLE_CONFIG
+    from gaia_eval.stages.experiment.run import SAMPLE_CONFIG
 
     paid = {"anthropic", "openai"}
     ids = set(re.findall(r"(anthropic|openai):((?:claude|gpt|o\d)[\w.-]*)", README))

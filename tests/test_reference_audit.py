@@ -26,7 +26,7 @@ def _qa_workspace(tmp_path: Path, monkeypatch) -> None:
 
 
 def test_a_criterion_cell_reads_the_band_of_its_own_score() -> None:
-    from gaia_eval.stages.report import _criterion_rating
+    from gaia_eval.reporting.data import _criterion_rating
 
     # 33 Excellent and 7 Poor: the median item is Excellent, but the score (82.5) is in the Good band.
     assert _criterion_rating({"Excellent": 33, "Poor": 7}) == "Good"

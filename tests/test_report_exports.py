@@ -7,11 +7,11 @@ from pathlib import Path
 
 import orjson
 
-from gaia_eval.stages.batch_experiment import run_batch_experiment
-from gaia_eval.stages.eval import run_eval
+from gaia_eval.stages.experiment.run import run_batch_experiment
+from gaia_eval.stages.eval.run import run_eval
 from gaia_eval.stages.generate import run_generate
-from gaia_eval.stages.groundtruth import run_groundtruth
-from gaia_eval.stages.report import run_report
+from gaia_eval.stages.groundtruth.run import run_groundtruth
+from gaia_eval.stages.report.run import run_report
 
 HOSTILE_NAME = "<img src=x onerror=alert(1)>|pwn"
 FORMULA_MODEL = "=HYPERLINK(\"http://evil.example\",\"x\")"

@@ -20,10 +20,10 @@ from gaia_eval.artifacts.store import read_artifact
 from gaia_eval.providers import ProviderSettings
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message
 from gaia_eval.providers.cache import CachingProvider, configure, request_key
-from gaia_eval.stages.batch_experiment import run_batch_experiment
-from gaia_eval.stages.eval import run_eval
+from gaia_eval.stages.experiment.run import run_batch_experiment
+from gaia_eval.stages.eval.run import run_eval
 from gaia_eval.stages.generate import run_generate
-from gaia_eval.stages.groundtruth import run_groundtruth
+from gaia_eval.stages.groundtruth.run import run_groundtruth
 from tests.test_judge import judge_responder, judge_settings
 
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from gaia_eval.stages.generate import run_generate
-from gaia_eval.stages.groundtruth import run_groundtruth
+from gaia_eval.stages.groundtruth.run import run_groundtruth
 
 ROOT = Path(__file__).resolve().parent.parent
 

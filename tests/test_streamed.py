@@ -15,10 +15,10 @@ from gaia_eval.artifacts.evaluation import Evaluation
 from gaia_eval.artifacts.experiment import Experiment
 from gaia_eval.artifacts.store import canonical_json, read_artifact, write_artifact
 from gaia_eval.errors import ArtifactError, InputError
-from gaia_eval.stages.batch_experiment import run_batch_experiment
-from gaia_eval.stages.eval import run_eval
+from gaia_eval.stages.experiment.run import run_batch_experiment
+from gaia_eval.stages.eval.run import run_eval
 from gaia_eval.stages.generate import run_generate
-from gaia_eval.stages.groundtruth import run_groundtruth
+from gaia_eval.stages.groundtruth.run import run_groundtruth
 
 
 @pytest.fixture()
@@ -98,7 +98,7 @@ def test_the_spool_writes_the_bytes_write_artifact_writes(experiments, tmp_path)
 
 def test_eval_streamed_gives_the_evaluation_eval_gave_reading_the_experiment_whole(experiments, tmp_path, monkeypatch):
     run_eval(experiment_dir=experiments, output_dir=tmp_path / "streamed")
-    import gaia_eval.stages.eval_inputs as eval_inputs
+    import gaia_eval.stages.eval.inputs as eval_inputs
 
     monkeypatch.setattr(eval_inputs, "read_experiment", lambda path: read_artifact(path, Experiment))
     run_eval(experiment_dir=experiments, output_dir=tmp_path / "whole")
@@ -125,7 +125,7 @@ def test_an_error_in_a_later_experiment_leaves_no_evaluation_and_no_spool(experi
 
 
 def test_report_provenance_reads_big_files_an_element_at_a_time_with_the_same_answer(experiments, tmp_path, monkeypatch):
-    from gaia_eval.stages import report_provenance
+    from gaia_eval.reporting import provenance as report_provenance
 
     run_eval(experiment_dir=experiments, output_dir=tmp_path / "ev")
     ev = streamed.read_evaluation_header(tmp_path / "ev" / "baseline-lead.experiment.eval.json")

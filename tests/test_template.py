@@ -11,8 +11,8 @@ from gaia_eval.artifacts.evaluation import Evaluation
 from gaia_eval.artifacts.groundtruth import ConsolidatedGroundTruth
 from gaia_eval.artifacts.store import read_artifact
 from gaia_eval.errors import InputError
-from gaia_eval.stages.eval import run_eval
-from gaia_eval.stages.template import run_create_template, run_import_template
+from gaia_eval.stages.eval.run import run_eval
+from gaia_eval.stages.templates.answers import run_create_template, run_import_template
 
 ROOT = Path(__file__).resolve().parent.parent
 QA_GT = ROOT / "groundtruth" / "qa" / "consolidated_qa_groundtruth.json"

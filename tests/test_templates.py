@@ -61,7 +61,7 @@ def generation_renderings() -> dict[str, list[str]]:
 
 
 def groundtruth_renderings(document: str) -> dict[str, list[str]]:
-    """The LLM ground-truth stage's prompts, with the variables it passes (gaia_eval.stages.groundtruth_llm)."""
+    """The LLM ground-truth stage's prompts, with the variables it passes (gaia_eval.stages.groundtruth.llm)."""
     cases = [("summarization", "document"), ("email", "business email"), ("qa", "document")]
     problems = ["'qa_pairs[2].evidence' is not in the document", "'answer_type' must be number, string or list"]
     return {

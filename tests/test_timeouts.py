@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 import gaia_eval.concurrency as concurrency
 import gaia_eval.generation.llm.session as session
-import gaia_eval.stages.solvers as solvers
+import gaia_eval.stages.experiment.solvers as solvers
 from gaia_eval.cli import cli
 from gaia_eval.stages.generate import run_generate
 

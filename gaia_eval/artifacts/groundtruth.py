@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Literal
 
 from pydantic import Field, model_serializer
 
-from gaia_eval.artifacts.base import Artifact, Strict, Usage
+from gaia_eval.artifacts.base import Artifact, Count, NonNegative, Strict, Usage
 from gaia_eval.artifacts.documents import PlantedFacts
+from gaia_eval.artifacts.store import load_json_file, parse_artifact
+from gaia_eval.errors import ArtifactError
 
 UseCase = Literal["summarization", "qa", "email"]
 USE_CASES: tuple[str, ...] = ("summarization", "qa", "email")
@@ -52,7 +55,7 @@ class Provenance(Strict):
     kind: Literal["human"] = "human"
     file: str
     fingerprint: str  # sha256 of the imported file's bytes
-    line: int  # the item's line (jsonl, csv) or position (json, 1-based) in that file
+    line: Count  # the item's line (jsonl, csv) or position (json, 1-based) in that file
 
 
 class GroundTruth(Artifact):
@@ -68,7 +71,7 @@ class GroundTruth(Artifact):
     qa_pairs: list[QAPair] | None = None
     facts: PlantedFacts | None = None  # kept when known: lets deterministic checkers match owners and dates
     usage: Usage | None = None
-    cost_usd: float | None = None
+    cost_usd: NonNegative | None = None
     # Imported human ground truth only (absent from generated files, so their bytes and fingerprints are unchanged):
     provenance: Provenance | None = None
     references: list[str] | None = None  # every human reference summary, free text; scored best-of (see freetext)
@@ -95,3 +98,18 @@ class ConsolidatedGroundTruth(Artifact):
     use_case: UseCase
     source_files: list[ConsolidatedEntry]
     items: list[GroundTruth]
+
+
+def read_groundtruth_file(path: Path) -> list[GroundTruth]:
+    """The ground-truth items of a consolidated file or of one document's file."""
+    data = load_json_file(path)
+    kind = data.get("kind") if isinstance(data, dict) else None
+    if kind == "consolidated_groundtruth":
+        return parse_artifact(path, data, ConsolidatedGroundTruth).items
+    if kind == "groundtruth":
+        return [parse_artifact(path, data, GroundTruth)]
+    raise ArtifactError(
+        f"is not a ground-truth file (kind: {kind or 'missing'})",
+        file=path,
+        fix="pass a *.groundtruth.json written by `gaia-eval groundtruth`, or a folder of .txt documents",
+    )

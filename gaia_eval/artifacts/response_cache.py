@@ -71,6 +71,14 @@ class CachedToolCall(Strict):
     arguments: dict[str, Any]
 
 
+class CachedTokenLogprob(Strict):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    token: str
+    logprob: float
+    top: list[list[Any]] = []  # [alternative token, its logprob] pairs
+
+
 class CachedReply(Strict):
     """What an entry's body holds: a model's reply, as the provider read it."""
 
@@ -83,6 +91,7 @@ class CachedReply(Strict):
     model: str
     data: Any = None
     tool_calls: list[CachedToolCall] = []
+    logprobs: list[CachedTokenLogprob] | None = None  # asked for with top_logprobs (G-Eval)
 
 
 def encode_entry(key: str, reply: CachedReply) -> bytes:

@@ -76,7 +76,7 @@ def generate(kinds, output_dir, meeting_types, email_types, pdf_types, count_per
 @click.option("--force", is_flag=True, help="Rebuild even ground truth that is up to date.")
 def groundtruth(directory, input_file, pattern, use_case, output_dir, provider, model, base_url, num_samples, custom_prompt, concurrency, max_tokens, timeout, quiet, force, batch_status) -> None:
     """Build the expected answers for each input (offline: exactly from planted facts; or drafted by an LLM)."""
-    from gaia_eval.stages.groundtruth import run_groundtruth
+    from gaia_eval.stages.groundtruth.run import run_groundtruth
 
     if batch_status:
         return print_batch_status(output_dir)
@@ -118,8 +118,8 @@ def groundtruth(directory, input_file, pattern, use_case, output_dir, provider, 
 @click.option("--create-sample-config", type=click.Path(path_type=Path), default=None, help="Write a valid sample config to PATH and exit.")
 def batch_experiment(config_path, input_paths, output_dir, force, retry_errors, concurrency, quiet, create_sample_config, batch_status) -> None:
     """Run every configured model over every item, concurrently and resumably."""
-    from gaia_eval.stages.batch_experiment import run_batch_experiment
-    from gaia_eval.stages.batch_outputs import output_dirs_for_inputs
+    from gaia_eval.stages.experiment.run import run_batch_experiment
+    from gaia_eval.stages.experiment.outputs import output_dirs_for_inputs
 
     if batch_status:
         return print_batch_status(output_dir)
@@ -155,7 +155,7 @@ def batch_experiment(config_path, input_paths, output_dir, force, retry_errors, 
 
 
 def write_sample_config_path(path: Path) -> Path:
-    from gaia_eval.stages.batch_experiment import write_sample_config
+    from gaia_eval.stages.experiment.run import write_sample_config
 
     return write_sample_config(path)
 
@@ -186,7 +186,7 @@ def eval_command(
     if batch_status:
         return print_batch_status(output_dir)
     from gaia_eval.scoring.judge import DEFAULT_JUDGE_CONCURRENCY, DEFAULT_JUDGE_TIMEOUT_S, parse_judge_spec
-    from gaia_eval.stages.eval import LONG_FORM_NOTE, STANDALONE_NOTE, run_eval
+    from gaia_eval.stages.eval.run import LONG_FORM_NOTE, STANDALONE_NOTE, run_eval
 
     judge = None
     if judge_spec is not None:
@@ -238,7 +238,7 @@ def eval_command(
 @click.option("-o", "--output-file", type=click.Path(path_type=Path), default=DEFAULTS["report"], help="Markdown file (or an existing folder: FOLDER/report.md); .csv and .json are written beside it.")
 def report(eval_dir, output_file) -> None:
     """Write the markdown report (plus CSV and JSON) with the model performance table."""
-    from gaia_eval.stages.report import run_report
+    from gaia_eval.stages.report.run import run_report
 
     summary = run_report(eval_dir, output_file)
     print_summary(summary, show_outputs=True)

@@ -64,7 +64,7 @@ def import_outputs(file, output_dir, groundtruth, use_case) -> None:
 @click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Also write the summaries, usage and cost as JSON.")
 def summarize(input_file, styles, combined_prompt, provider, model, base_url, max_tokens, timeout, output) -> None:
     """Summarize one file in the styles asked for, with batch-experiment's prompts and providers."""
-    from gaia_eval.stages.summarize import run_summarize
+    from gaia_eval.stages.experiment.summarize import run_summarize
 
     result = run_summarize(
         input_file, styles=split_types(styles), combined_prompt=combined_prompt, provider=provider, model=model,
@@ -182,9 +182,9 @@ def create_template(input_path, use_case, fmt, output_dir, name, model, ratings_
                                     dimensions=dimensions, experiments_dir=experiments_dir)
         echo(f"{'drew and saved' if made.drawn else 'used the saved'} sample {made.sample_path}")
         echo(f"wrote {made.path} ({made.rows} outputs to rate 1-5; put your name in `rater`)")
-        echo(f"  then: gaia-eval meta-eval --evaluations {eval_root} {made.path}")
+        echo(f"  then: gaia-eval meta-eval --evaluations {eval_root} -u {made.use_case} {made.path}")
         return
-    from gaia_eval.stages.response_template import run_create_response_template
+    from gaia_eval.stages.templates.responses import run_create_response_template
 
     path = run_create_response_template(
         input_path, output_dir, use_case=use_case, fmt=fmt, name=name, model=model, include_groundtruth=include_groundtruth,
@@ -200,7 +200,7 @@ def create_template(input_path, use_case, fmt, output_dir, name, model, ratings_
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["experiments"], help="Folder for <name>.experiment.json.")
 def import_template(template, groundtruth, output_dir) -> None:
     """Turn a filled template into an experiment file, then score it with `eval` like any model."""
-    from gaia_eval.stages.template import run_import_template
+    from gaia_eval.stages.templates.answers import run_import_template
 
     path, blanks = run_import_template(template, output_dir, groundtruth=groundtruth)
     echo(f"wrote {path}")
@@ -244,8 +244,11 @@ def visualize(workspace, host, port, allow_hosts, no_browser, test_data_dir, gro
 @click.option("--exclude-system", "exclude_systems", multiple=True, metavar="NAME", help="Leave this system out, e.g. the one whose output is the reference (repeatable).")
 @click.option("--judge", "judge_spec", default=None, metavar="PROVIDER:MODEL", help="Also measure the LLM judge, e.g. anthropic:claude-sonnet-4-5 (one call per summary).")
 @click.option("--judge-base-url", default=None, help="Base URL of the judge's endpoint.")
+@click.option("--judge-timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS", help="Per-attempt timeout of a judge call (raise it for a slow local model).")
+@click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N", help="Measure on N items (documents, every system's summary of each) drawn at random: what a judge costs grows with every summary.")
+@click.option("--seed", type=int, default=0, show_default=True, help="Which items --limit draws.")
 @click.option("--cross-validate", "cross_validate", is_flag=True, help="Also fit the free-text grade's criterion weights on these ratings, cross-validated by document (5 folds), and print the held-out figures of each fold.")
-def meta_eval(ratings, eval_root, use_case, output, markdown_file, metrics, exclude_systems, judge_spec, judge_base_url, cross_validate) -> None:
+def meta_eval(ratings, eval_root, use_case, output, markdown_file, metrics, exclude_systems, judge_spec, judge_base_url, judge_timeout, limit, seed, cross_validate) -> None:
     """Measure how well each scorer agrees with human ratings (RATINGS.jsonl or .csv): system-level Kendall,
     Spearman and Pearson with bootstrap intervals, summary-level correlation, pairwise accuracy. With
     --evaluations: an evaluation's own scores against your ratings of its outputs (gaia-eval annotate)."""
@@ -254,6 +257,12 @@ def meta_eval(ratings, eval_root, use_case, output, markdown_file, metrics, excl
 
     if eval_root is not None:
         from gaia_eval.stages.meta_eval_own import run_meta_eval_evaluations
+
+        ignored = [name for name, given in (("--metrics", metrics), ("--exclude-system", exclude_systems), ("--judge", judge_spec),
+                                            ("--judge-base-url", judge_base_url), ("--markdown", markdown_file)) if given]
+        if ignored:
+            raise UsageError(f"{ignored[0]} does not apply with --evaluations", field=ignored[0],
+                             fix="every score the evaluation ran is measured (the judge's when eval ran with --judge); the markdown goes beside -o")
 
         own = run_meta_eval_evaluations(eval_root, use_case=use_case, ratings=ratings, output=output)
         echo(own.markdown)
@@ -268,9 +277,10 @@ def meta_eval(ratings, eval_root, use_case, output, markdown_file, metrics, excl
     if judge_spec is not None:
         from gaia_eval.scoring.judge import parse_judge_spec
 
-        judge = parse_judge_spec(judge_spec, base_url=judge_base_url)
-    elif judge_base_url is not None:
-        raise UsageError("--judge-base-url needs --judge", fix="add --judge PROVIDER:MODEL")
+        judge = parse_judge_spec(judge_spec, base_url=judge_base_url,
+                                 **({"timeout_s": judge_timeout} if judge_timeout is not None else {}))
+    elif judge_base_url is not None or judge_timeout is not None:
+        raise UsageError("--judge-base-url and --judge-timeout need --judge", fix="add --judge PROVIDER:MODEL")
     run = run_meta_eval(
         ratings,
         metrics=split_types(metrics),
@@ -280,6 +290,8 @@ def meta_eval(ratings, eval_root, use_case, output, markdown_file, metrics, excl
         markdown=markdown_file,
         echo=lambda line: echo(line, err=True),  # progress on stderr: stdout is the markdown table
         cross_validate=cross_validate,
+        limit=limit,
+        seed=seed,
     )
     echo(run.markdown)
     for path in run.outputs:

@@ -4,6 +4,8 @@ checks on each rated summary, against its first reference when there is one and 
 The scorer `judge:<model>` is the mean rating (Poor 1 .. Excellent 4) over the criteria that read a one-text
 summary (accuracy, completeness, faithfulness; the list criteria have no list to read); `judge:<model>:<criterion>`
 is each of them. A summary whose judgement failed or stayed unusable has no score (NaN), and is counted in a note.
+`judge:<model>:g-eval` is the same mean of G-Eval's expected ratings (scoring/judge/geval.py: the rating tokens'
+probabilities, asked for with every call), measured where the server returns log-probabilities.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from gaia_eval.metaeval.ratings import RatedOutput
 from gaia_eval.scoring.judge import Judge, JudgeRequest, JudgeSettings, combine_samples, judge_request
 from gaia_eval.scoring.judge import RANK
 
+TOP_LOGPROBS = 5  # alternatives asked for at each token: the four ratings fit, with room for spellings
 PROSE_CRITERIA = {
     "comparative": ("executive_summary_accuracy", "completeness", "faithfulness"),
     "standalone": ("executive_summary_clarity", "detail_completeness", "faithfulness"),
@@ -48,8 +51,9 @@ def judge_scores(rows: list[RatedOutput], settings: JudgeSettings) -> tuple[dict
     provider = with_cache(create_provider(provider_settings), provider_settings)
     jobs = [(k, i) for k in range(len(rows)) for i in range(settings.samples)]
 
+    judge = Judge(settings, provider, ProviderGate(settings.concurrency), top_logprobs=TOP_LOGPROBS)
+
     async def run() -> list:
-        judge = Judge(settings, provider, ProviderGate(settings.concurrency))
         try:
             return await map_concurrent(jobs, lambda job: judge.sample(requests[job[0]][0], job[1]), limit=settings.concurrency)
         finally:
@@ -73,7 +77,25 @@ def judge_scores(rows: list[RatedOutput], settings: JudgeSettings) -> tuple[dict
         out[name].append(sum(kept) / len(kept) if kept else float("nan"))
         for c in dict.fromkeys(criteria):
             out[f"{name}:{c}"].append(float(ratings[c]) if c in ratings else float("nan"))
+    geval = _geval_scores(judge, requests, per_row)
     notes = [f"{name}: {unscored} of {len(rows)} summaries got no usable judgement (left out)"] if unscored else []
+    if any(v == v for v in geval):  # some value is not NaN
+        out[f"{name}:g-eval"] = geval
+    else:
+        notes.append(f"{name}:g-eval not measured: the server returned no log-probabilities for the rating tokens")
     if failed:
         notes.append(f"{name}: {failed} judge call(s) failed after retries; run again (answered calls come from the cache)")
     return out, notes, failed
+
+
+def _geval_scores(judge: Judge, requests: list, per_row: list[list]) -> list[float]:
+    """Per row, the mean over its prose criteria of the expected rank (mean over scored samples); NaN without."""
+    values = []
+    for (request, mode), samples in zip(requests, per_row):
+        per_criterion: dict[str, list[float]] = {}
+        for sample in samples:
+            for criterion, value in judge.expected.get((request.fingerprint, sample.index), {}).items():
+                per_criterion.setdefault(criterion, []).append(value)
+        kept = [sum(v) / len(v) for c, v in per_criterion.items() if c in PROSE_CRITERIA[mode]]
+        values.append(sum(kept) / len(kept) if kept else float("nan"))
+    return values

@@ -67,6 +67,7 @@ def meta_eval_markdown(result: MetaEvaluation) -> str:
             lines += ["", ceiling + "."]
         elif human is not None:
             lines += ["", f"Annotators' agreement: not measured ({human.reason})."]
+        lines += [f"\n⚠ {w}" for w in judge_warnings(rows)]
         if dimension in result.best:
             best = next(r for r in rows if r.scorer == result.best[dimension])
             caveat = " — but not above the length baseline" if best.beats_length is False else ""
@@ -75,3 +76,25 @@ def meta_eval_markdown(result: MetaEvaluation) -> str:
     if result.notes:
         lines += ["Notes:", ""] + [f"- {note}" for note in result.notes] + [""]
     return "\n".join(lines)
+
+
+def judge_warnings(rows: list[ScorerAgreement]) -> list[str]:
+    """In words, each judge scorer that agrees with the humans less than the deterministic grade (system or summary
+    level) on this dimension."""
+    grade = next((r for r in rows if r.scorer == "grade"), None)
+    if grade is None:
+        return []
+    out = []
+    for r in rows:
+        if not r.scorer.startswith("judge:") or r.scorer.count(":") > 1 and not r.scorer.endswith(":g-eval"):
+            continue
+        worse = [
+            f"{level} τ {_num(mine)} against the grade's {_num(theirs)}"
+            for level, mine, theirs in (("system", r.system_kendall, grade.system_kendall),
+                                        ("summary-level", r.summary_level, grade.summary_level))
+            if theirs is not None and (mine is None or mine < theirs)
+        ]
+        if worse:
+            out.append(f"The judge `{r.scorer}` agrees with the human {r.dimension} ratings less than the "
+                       f"deterministic grade ({'; '.join(worse)}): trust the grade over this judge here.")
+    return out

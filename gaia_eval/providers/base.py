@@ -63,6 +63,9 @@ class ChatRequest:
     sample_index: int = 0
     # Ask the model even when the response cache holds an answer: the one it holds was found unusable.
     refresh: bool = False
+    # Ask for each output token's log-probability and this many most likely alternatives (OpenAI's and llama.cpp's
+    # `logprobs`/`top_logprobs`); ChatResponse.logprobs holds them when the server returns them. G-Eval reads them.
+    top_logprobs: int | None = None
 
 
 @dataclass
@@ -76,6 +79,16 @@ class ChatResponse:
     tool_calls: list[ToolCall] = field(default_factory=list)
     cached: bool = False  # served from the response cache: nothing was paid for it
     batch_id: str | None = None  # answered through this provider batch (providers/batch), at the batch price
+    logprobs: list[TokenLogprob] | None = None  # when requested and returned: one per output token, in order
+
+
+@dataclass(frozen=True)
+class TokenLogprob:
+    """One output token, its log-probability, and the most likely alternatives at its position (itself included)."""
+
+    token: str
+    logprob: float
+    top: tuple[tuple[str, float], ...] = ()
 
 
 @runtime_checkable

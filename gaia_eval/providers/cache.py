@@ -29,12 +29,13 @@ import orjson
 from gaia_eval.artifacts.response_cache import (
     DEFAULT_MAX_BYTES,
     CachedReply,
+    CachedTokenLogprob,
     CachedToolCall,
     ResponseStore,
     default_cache_dir,
 )
 from gaia_eval.providers import ProviderSettings, effective_base_url, is_local
-from gaia_eval.providers.base import ChatRequest, ChatResponse, Provider, ToolCall
+from gaia_eval.providers.base import ChatRequest, ChatResponse, Provider, TokenLogprob, ToolCall
 from gaia_eval.providers.limits import unusable_reason
 
 KEY_VERSION = 2
@@ -79,6 +80,8 @@ def request_key(settings: ProviderSettings, request: ChatRequest) -> str:
         "model": settings.model,
         **{f.name: getattr(request, f.name) for f in dataclasses.fields(request) if f.name not in _NOT_SENT},
     }
+    if request.top_logprobs is None:  # added later: the keys of requests without it stay as they were
+        del material["top_logprobs"]
     # orjson writes the request's dataclasses (messages, tools, tool calls) and tuples as JSON objects and arrays
     return hashlib.sha256(orjson.dumps(material, option=orjson.OPT_SORT_KEYS)).hexdigest()
 
@@ -92,6 +95,9 @@ def _to_entry(response: ChatResponse) -> CachedReply:
         model=response.model,
         data=response.data,
         tool_calls=[CachedToolCall(id=c.id, name=c.name, arguments=c.arguments) for c in response.tool_calls],
+        logprobs=None if response.logprobs is None else [
+            CachedTokenLogprob(token=t.token, logprob=t.logprob, top=[[a, lp] for a, lp in t.top]) for t in response.logprobs
+        ],
     )
 
 
@@ -105,6 +111,9 @@ def _from_entry(entry: CachedReply) -> ChatResponse:
         data=entry.data,
         tool_calls=[ToolCall(id=c.id, name=c.name, arguments=c.arguments) for c in entry.tool_calls],
         cached=True,
+        logprobs=None if entry.logprobs is None else [
+            TokenLogprob(t.token, t.logprob, tuple((str(a), float(lp)) for a, lp in t.top)) for t in entry.logprobs
+        ],
     )
 
 

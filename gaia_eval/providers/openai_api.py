@@ -19,7 +19,7 @@ import orjson
 from gaia_eval.artifacts.base import Usage
 from gaia_eval.concurrency import DEFAULT_TIMEOUT_S
 from gaia_eval.providers import LOCAL_PRESETS, ProviderSettings, effective_base_url
-from gaia_eval.providers.base import ChatRequest, ChatResponse, Message, ToolCall, ToolSpec
+from gaia_eval.providers.base import ChatRequest, ChatResponse, Message, TokenLogprob, ToolCall, ToolSpec
 from gaia_eval.providers.sdk_errors import call_sdk, malformed, read_billed
 from gaia_eval.providers.limits import length_stop_reason
 from gaia_eval.providers.structured import parse_json_reply, schema_instruction
@@ -68,6 +68,25 @@ def _http_client() -> Any | None:
 
 def _is_openai_cloud(base_url: str | None) -> bool:
     return base_url is None or urlparse(base_url).hostname == "api.openai.com"
+
+
+def token_logprobs(logprobs: Any) -> list[TokenLogprob] | None:
+    """The reply's `logprobs.content` (OpenAI's shape, which llama.cpp's server also returns) as TokenLogprob;
+    None when the server sent none or something else."""
+    content = logprobs.get("content") if isinstance(logprobs, dict) else None
+    if not isinstance(content, list):
+        return None
+    out = []
+    for entry in content:
+        if not isinstance(entry, dict) or not isinstance(entry.get("token"), str):
+            return None
+        top = tuple(
+            (alt["token"], float(alt["logprob"]))
+            for alt in entry.get("top_logprobs") or []
+            if isinstance(alt, dict) and isinstance(alt.get("token"), str) and isinstance(alt.get("logprob"), (int, float))
+        )
+        out.append(TokenLogprob(entry["token"], float(entry.get("logprob") or 0.0), top))
+    return out
 
 
 def _reported_usage(completion: Any) -> Usage | None:
@@ -127,6 +146,9 @@ class OpenAIProvider:
             params["seed"] = request.seed
         if request.tools:
             params["tools"] = [tool_to_openai(t) for t in request.tools]
+        if request.top_logprobs:
+            params["logprobs"] = True
+            params["top_logprobs"] = request.top_logprobs
         if request.json_schema is not None:
             params["response_format"] = {
                 "type": "json_schema",
@@ -189,6 +211,7 @@ class OpenAIProvider:
             model=completion.get("model") or self.model,
             data=data,
             tool_calls=tool_calls,
+            logprobs=token_logprobs(choice.get("logprobs")) if request.top_logprobs else None,
         )
 
     def _tool_call(self, index: int, call: Any) -> ToolCall:

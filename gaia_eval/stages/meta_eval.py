@@ -44,6 +44,19 @@ def _keep_systems(rows: list, exclude: list[str], path: Path) -> list:
     return kept
 
 
+def _sample(rows: list, limit: int, seed: int) -> tuple[list, str]:
+    """The rows of `limit` items drawn at random (Random(seed) over the sorted item ids), and a note saying so."""
+    import random
+
+    if limit < 1:
+        raise UsageError(f"--limit {limit}: must be at least 1", fix="e.g. --limit 40")
+    items = sorted({r.item_id for r in rows})
+    if limit >= len(items):
+        return rows, f"--limit {limit}: all {len(items)} items kept"
+    chosen = set(random.Random(seed).sample(items, limit))
+    return [r for r in rows if r.item_id in chosen], f"a sample of {limit} of {len(items)} items (--seed {seed})"
+
+
 def _cross_validated(rows: list, table: object, ratings: Path) -> str:
     """The fold figures of each grade the file allows (with a reference, from the source only), as markdown."""
     from gaia_eval.metaeval import crossval
@@ -76,10 +89,14 @@ def run_meta_eval(
     markdown: Path | None = None,
     echo: Callable[[str], None] = lambda _line: None,
     cross_validate: bool = False,
+    limit: int | None = None,
+    seed: int = 0,
 ) -> MetaEvalRun:
     """Load and validate `ratings`, score every output, correlate each scorer with each human dimension. Writes
     `output` (JSON) and the markdown to `markdown`, or next to `output` as .md, when given. `cross_validate`
-    appends the fold figures of the grade's weights fit on these ratings (metaeval/crossval.py)."""
+    appends the fold figures of the grade's weights fit on these ratings (metaeval/crossval.py). `limit` keeps
+    that many items (documents, every system's summary of each), drawn with `seed`: every scorer, the judge
+    included, is then measured on the same sample."""
     from gaia_eval.metaeval import analysis, stats
     from gaia_eval.metaeval.judged import judge_applicable, judge_scores
     from gaia_eval.metaeval.ratings import load_ratings
@@ -89,6 +106,9 @@ def run_meta_eval(
     ratings = Path(ratings)
     exclude = list(dict.fromkeys(exclude_systems or []))
     rows = _keep_systems(load_ratings(ratings), exclude, ratings)
+    sample_note = None
+    if limit is not None:
+        rows, sample_note = _sample(rows, limit, seed)
     failed_calls = 0
     judge_names = [m for m in (metrics or []) if m.startswith("judge:")]
     table = score_rows(rows, [m for m in metrics or [] if not m.startswith("judge:")] or None, echo=echo)
@@ -107,7 +127,8 @@ def run_meta_eval(
     result = MetaEvaluation(
         inputs={
             "ratings": fingerprint_file(ratings),
-            "settings": fingerprint({"metrics": metrics, "exclude": exclude, "judge": judge.fingerprint() if judge else None}),
+            "settings": fingerprint({"metrics": metrics, "exclude": exclude, "judge": judge.fingerprint() if judge else None,
+                                     **({"limit": limit, "seed": seed} if limit is not None else {})}),
         },
         ratings_file=ratings.name,
         n_items=len(grid.items),
@@ -122,7 +143,7 @@ def run_meta_eval(
         results=results,
         annotator_agreement={d: analysis.annotator_agreement(rows, grid, d) for d in dimensions},
         best=analysis.best_scorers(results, dimensions),
-        notes=table.notes,
+        notes=table.notes + ([sample_note] if sample_note else []),
     )
     text = meta_eval_markdown(result)
     if cross_validate:

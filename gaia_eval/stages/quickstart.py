@@ -6,11 +6,11 @@ from collections.abc import Callable
 from pathlib import Path
 
 from gaia_eval.artifacts.store import write_json
-from gaia_eval.stages.batch_experiment import run_batch_experiment
-from gaia_eval.stages.eval import run_eval
+from gaia_eval.stages.experiment.run import run_batch_experiment
+from gaia_eval.stages.eval.run import run_eval
 from gaia_eval.stages.generate import run_generate
-from gaia_eval.stages.groundtruth import run_groundtruth
-from gaia_eval.stages.report import run_report
+from gaia_eval.stages.groundtruth.run import run_groundtruth
+from gaia_eval.stages.report.run import run_report
 
 MEETING_TYPES = ("standup", "budget_planning")
 EMAIL_TYPES = ("project_update", "customer_support")

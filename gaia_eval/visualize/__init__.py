@@ -19,10 +19,11 @@ def run_visualize(
     folders: dict[str, Path | None] | None = None,
     echo: Callable[[str], None] = print,
 ) -> None:
-    from gaia_eval.visualize.server import ViewerServer, allowed_hosts, make_roots
+    from gaia_eval.visualize.discover import workspace_roots
+    from gaia_eval.visualize.server import ViewerServer, allowed_hosts
 
     names = sorted(allowed_hosts(host, allow_hosts))  # a bad --allow-host is refused before anything binds
-    roots = make_roots(Path(workspace), folders or {})
+    roots, notes = workspace_roots(Path(workspace), folders or {})
     try:
         server = ViewerServer(host, port, roots, allow_hosts)
     except OSError as exc:
@@ -30,6 +31,8 @@ def run_visualize(
     echo(f"gaia-eval viewer on {server.url} (Ctrl-C to stop)")
     for name, folder in roots.folders.items():
         echo(f"  {name}: {folder}")
+    for note in notes:
+        echo(f"  {note}")
     if allow_hosts or host not in ("127.0.0.1", "localhost", "::1"):
         echo(f"  answering Host names (any port): {', '.join(names)}; others get 421 (add one with --allow-host NAME)")
     if open_browser:

@@ -226,6 +226,8 @@ def item_view(eval_root: Path, exp_root: Path, use_case: str, item_id: str | Non
     item_id = item_id or ids[0]
     if item_id not in ids:
         return None
+    from gaia_eval.visualize.references import embedded_groundtruth, external_groundtruth, reference_for
+
     models, source, truth = [], None, None
     experiments = _experiments_by_name(exp_root)
     for ev in (entry.evaluation for entry in indexed):
@@ -233,10 +235,22 @@ def item_view(eval_root: Path, exp_root: Path, use_case: str, item_id: str | Non
         exp = experiments.get((ev.experiment_name, ev.use_case))
         result = _result_of(exp, item_id) if exp else None
         if result is not None:
-            doc = exp.sources.get(result.source)
-            source = source or (doc.text if doc else None)
+            if source is None:  # read once: an experiment kept in the index holds the documents it was asked for
+                doc = exp.sources.get(result.source)
+                source = doc.text if doc else None
             truth = truth or (result.groundtruth_answer.model_dump() if result.groundtruth_answer
                               else result.groundtruth_summaries.model_dump() if result.groundtruth_summaries else None)
+        if truth is None or source is None or (use_case != "qa" and "references" not in truth):
+            # Scored with `eval -g`: the references are in the files it names; imported human references: every
+            # one of them is in the ground-truth file the experiment ran on.
+            gts = external_groundtruth(ev, eval_root) or embedded_groundtruth(
+                exp.input_path if exp is not None else None, exp_root)
+            found, found_source = reference_for(gts, item_id, result.source if result is not None else None)
+            source = source or found_source
+            if truth is None:
+                truth = found
+            elif found and "references" in found:
+                truth = {**truth, "references": found["references"]}
         models.append({
             "experiment_name": ev.experiment_name,
             "model": f"{ev.provider}:{ev.model}",
@@ -258,6 +272,24 @@ def item_view(eval_root: Path, exp_root: Path, use_case: str, item_id: str | Non
         "models": models, "disagreement": sorted(ids, key=lambda i: (-spread[i], i)),
         "spread": {i: round(s, 1) for i, s in spread.items()}, "failed_by": failed,
     }
+
+
+def with_external_expected(compared: dict[str, Any] | None, eval_root: Path) -> dict[str, Any] | None:
+    """The compare view's rows with the expected answer filled in from the ground truth the two experiments
+    were scored against with `eval -g`, where the experiments themselves carry none."""
+    from gaia_eval.visualize.references import external_groundtruth, reference_for
+
+    if compared is None or all(row["expected"] is not None for row in compared["rows"]):
+        return compared
+    gts: dict[str, Any] = {}
+    for _path, entry in _indexed(eval_root):
+        ev = entry.evaluation
+        if ev.use_case == compared["use_case"] and ev.experiment_name in (compared["a"], compared["b"]):
+            gts = {**external_groundtruth(ev, eval_root), **gts}
+    for row in compared["rows"]:
+        if row["expected"] is None:
+            row["expected"] = reference_for(gts, row["item_id"], None)[0]
+    return compared
 
 
 def _judge_records(path: Path) -> list[dict[str, Any]]:
@@ -348,22 +380,23 @@ def live_progress(exp_root: Path, eval_root: Path | None = None, now: float | No
     return {"runs": runs}
 
 
-_CHART_CACHE: dict[tuple, dict[str, dict[str, str]]] = {}
+# per version of the evaluation folder: the report's data, and each use case's charts once one was asked for
+_CHART_CACHE: dict[tuple, tuple[dict[str, Any], dict[str, dict[str, str]]]] = {}
 # The server answers requests in threads, and a page asks for its charts at once; matplotlib's pyplot is not
 # thread-safe and the cache is shared, so drawing and caching happen one request at a time.
 _CHART_LOCK = threading.Lock()
 
 
 def charts(eval_root: Path, use_case: str) -> dict[str, str] | None:
-    """The report's charts (SVG) for one use case, drawn from the evaluation folder; redrawn only when an
-    evaluation file changes (drawing takes about a second)."""
+    """The report's charts (SVG) for one use case, drawn from the evaluation folder when first asked for; redrawn
+    only when an evaluation file changes (drawing takes about a second, tens of seconds at 1,000 models)."""
     with _CHART_LOCK:
         return _charts_locked(eval_root, use_case)
 
 
 def _charts_locked(eval_root: Path, use_case: str) -> dict[str, str] | None:
-    from gaia_eval.stages.report import build_report_data
-    from gaia_eval.stages.report_charts import CHARTS
+    from gaia_eval.reporting.data import build_report_data
+    from gaia_eval.reporting.charts import CHARTS
 
     index = evaluation_index(eval_root)
     index.current()
@@ -374,12 +407,16 @@ def _charts_locked(eval_root: Path, use_case: str) -> dict[str, str] | None:
         except GaiaEvalError:
             return None
         _CHART_CACHE.clear()
-        drawn: dict[str, dict[str, str]] = {}
-        for section in reversed(data["sections"]):  # the comparative section wins over a standalone one
-            svgs = {kind: draw(section) for kind, _title, draw in CHARTS} if section["models"] else {}
-            drawn[section["use_case"]] = {k: v.decode("utf-8") for k, v in svgs.items() if v is not None}
-        _CHART_CACHE[key] = drawn
-    return _CHART_CACHE[key].get(use_case)
+        _CHART_CACHE[key] = (data, {})
+    data, drawn = _CHART_CACHE[key]
+    if use_case not in drawn:  # drawn when first asked for: at 1,000 models a use case's charts take seconds
+        # the use case's first section: the comparative one comes before a standalone one
+        section = next((s for s in data["sections"] if s["use_case"] == use_case), None)
+        if section is None:
+            return None
+        svgs = {kind: draw(section) for kind, _title, draw in CHARTS} if section["models"] else {}
+        drawn[use_case] = {k: v.decode("utf-8") for k, v in svgs.items() if v is not None}
+    return drawn[use_case]
 
 
 def is_wide(kind: str, svg: str) -> bool:

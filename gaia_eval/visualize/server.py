@@ -148,7 +148,8 @@ class _Handler(BaseHTTPRequestHandler):
         elif path == "/api/file":
             self._json(read_file(roots, query.get("root", ""), query.get("path", "")))
         elif path == "/api/compare":
-            self._json(compare(roots, query.get("root", "experiments"), query.get("a", ""), query.get("b", "")))
+            self._json(data.with_external_expected(compare(roots, query.get("root", "experiments"), query.get("a", ""),
+                                                           query.get("b", "")), ev_root))
         elif path == "/api/dashboard":
             self._json(data.dashboard(ev_root, roots.folders["reports"]))
         elif path == "/api/live":

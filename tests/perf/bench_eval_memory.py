@@ -26,9 +26,9 @@ sys.path.insert(0, str(ROOT))
 
 from gaia_eval.artifacts.experiment import Experiment  # noqa: E402
 from gaia_eval.artifacts.store import fingerprint_bytes, read_artifact, write_artifact  # noqa: E402
-from gaia_eval.stages.batch_experiment import run_batch_experiment  # noqa: E402
+from gaia_eval.stages.experiment.run import run_batch_experiment  # noqa: E402
 from gaia_eval.stages.generate import run_generate  # noqa: E402
-from gaia_eval.stages.groundtruth import run_groundtruth  # noqa: E402
+from gaia_eval.stages.groundtruth.run import run_groundtruth  # noqa: E402
 
 
 def make_experiment(work: Path, items: int) -> Path:

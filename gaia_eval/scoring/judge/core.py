@@ -21,6 +21,7 @@ from gaia_eval.concurrency import Attempted, ProviderGate, RetryPolicy, call_wit
 from gaia_eval.errors import InputError, MalformedResponseError, UsageError
 from gaia_eval.providers import LLM_PROVIDERS
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message, Provider, TaskContext
+from gaia_eval.scoring.judge.geval import expected_ratings
 from gaia_eval.scoring.judge.criteria import (
     RANK,
     RATING_OF_RANK,
@@ -202,10 +203,14 @@ def _read_reply(outcome: ChatResponse | MalformedResponseError, criteria: tuple[
 class Judge:
     """Puts judge requests to one provider through its gate and retry policy."""
 
-    def __init__(self, settings: JudgeSettings, provider: Provider, gate: ProviderGate) -> None:
+    def __init__(self, settings: JudgeSettings, provider: Provider, gate: ProviderGate, top_logprobs: int | None = None) -> None:
         self.settings = settings
         self.provider = provider
         self.gate = gate
+        # With top_logprobs, each scored sample's G-Eval expected ranks (geval.py), by (request fingerprint, index);
+        # a sample whose reply carried no log-probabilities has none.
+        self.top_logprobs = top_logprobs
+        self.expected: dict[tuple[str, int], dict[str, float]] = {}
 
     async def _ask(
         self, request: JudgeRequest, messages: list[Message], sample_index: int = 0, refresh: bool = False
@@ -221,6 +226,7 @@ class Judge:
             task=TaskContext(kind="generic"),
             sample_index=sample_index,
             refresh=refresh,
+            top_logprobs=self.top_logprobs,
         )
 
         async def attempt() -> ChatResponse | MalformedResponseError:
@@ -258,6 +264,10 @@ class Judge:
                 cached_replies += 1
             reply = _read_reply(result.value, request.criteria)
             if reply.verdicts is not None:
+                if self.top_logprobs:
+                    criteria = [c.id for c in request.criteria]
+                    self.expected[(request.fingerprint, index)] = expected_ratings(
+                        result.value.text, getattr(result.value, "logprobs", None), criteria)
                 record.status, record.verdicts = "scored", reply.verdicts
                 record.cached = cached_replies == record.calls
                 return record

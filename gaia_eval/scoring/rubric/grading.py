@@ -293,6 +293,9 @@ SUMMARY_CRITERIA: tuple[str, ...] = tuple(c.id for c in CRITERIA.values() if c.m
 STANDALONE_CRITERIA: tuple[str, ...] = tuple(c.id for c in CRITERIA.values() if c.mode == "standalone")
 REFERENCE_CRITERIA: tuple[str, ...] = tuple(c.id for c in CRITERIA.values() if c.mode == "reference")
 QA_CRITERIA: tuple[str, ...] = ("correctness",)
+# A GAIA-style answer is "a number or as few words as possible": an expected answer longer than this is prose, and
+# the answer is scored as long-form (longform.py).
+SHORT_ANSWER_WORDS = 12
 
 
 def criteria_for(use_case: str, mode: str, free_text: bool = False) -> list[str]:
@@ -497,7 +500,10 @@ def rubric_markdown() -> str:
         "a verbatim copy of a source of 60+ words) is Poor on every criterion. Overall rating, "
         "from the grade rounded to a whole number: 85–100 Excellent, 67–84 Good, 33–66 Fair, 0–32 Poor. QA pass "
         "rate = passed / the items that have a pass/fail (failed items count as not passed; a long-form answer has "
-        "none)."
+        f"none). A qa answer whose expected answer is prose (more than {SHORT_ANSWER_WORDS} words, not a list of "
+        "short items nor a number) is a long-form answer: scored on the free-text criteria reference overlap, "
+        "content coverage, consistency with the source and conciseness (equal weights; the not-a-summary rules "
+        "apply), never by the short-answer matcher."
     ]
     return "\n".join(lines) + "\n"
 

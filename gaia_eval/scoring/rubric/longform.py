@@ -15,11 +15,11 @@ import re
 
 from gaia_eval.artifacts.evaluation import CriterionResult
 from gaia_eval.artifacts.groundtruth import QAPair
+from gaia_eval.scoring.rubric.grading import SHORT_ANSWER_WORDS, not_applicable
 
 LONG_FORM_CRITERIA: tuple[str, ...] = ("reference_overlap", "content_coverage", "source_consistency", "conciseness")
-# A GAIA-style answer is "a number or as few words as possible": beyond this many words the reference is prose.
-SHORT_ANSWER_WORDS = 12
-# ...unless it is a list of short items ("Alice Moreau, Bongani Dlamini, Chen Wei, ..."): each at most this long.
+# A reference longer than SHORT_ANSWER_WORDS is still a short answer when it is a list of short items ("Alice
+# Moreau, Bongani Dlamini, Chen Wei, ..."): each at most this long.
 LIST_ITEM_WORDS = 4
 _LIST_SEPARATORS = re.compile(r"[,;]|\n")
 
@@ -63,8 +63,6 @@ def with_other_kinds_not_applicable(results: list[CriterionResult], wanted: tupl
     long-form criteria, a long-form answer's correctness), in `wanted`'s order."""
     if not wanted:
         return results
-    from gaia_eval.scoring.rubric.grading import not_applicable
-
     by_id = {r.criterion: r for r in results}
     why = "a short answer, matched by correctness" if "correctness" in by_id else "a long-form answer, scored by the free-text criteria"
     return [by_id.get(c) or not_applicable(c, why) for c in wanted]

@@ -14,6 +14,7 @@ from pathlib import Path
 import orjson
 
 from gaia_eval.artifacts.experiment import Experiment, ExperimentSpec, ItemResult, safe_name
+from gaia_eval.artifacts.names import file_stem
 from gaia_eval.artifacts.groundtruth import SUMMARY_STYLES, SourceDocument, Summaries
 from gaia_eval.artifacts.response_template import (
     FORMATS,
@@ -29,9 +30,9 @@ from gaia_eval.artifacts.store import fingerprint, fingerprint_bytes
 from gaia_eval.errors import InputError, MalformedResponseError, UsageError
 from gaia_eval.providers.pricing import lookup_price
 from gaia_eval.scoring import rubric
-from gaia_eval.stages.batch_experiment import compute_totals
-from gaia_eval.stages.experiment_inputs import WorkItem, Workload, load_workload
-from gaia_eval.stages.solvers import LIST_STYLES, STYLE_INSTRUCTIONS, coerce_summaries, parse_list
+from gaia_eval.stages.experiment.run import compute_totals
+from gaia_eval.stages.experiment.inputs import WorkItem, Workload, load_workload
+from gaia_eval.stages.experiment.solvers import LIST_STYLES, STYLE_INSTRUCTIONS, coerce_summaries, parse_list
 
 EMPTY_RESPONSE = "no response filled in"
 INSTRUCTIONS = {
@@ -130,8 +131,7 @@ def run_create_response_template(
         raise UsageError(f"unknown format '{fmt}'", field="--format", fix="use one of: " + ", ".join(FORMATS))
     workload = _workload_for(Path(input_path), use_case)
     use_case = use_case or workload.use_case
-    if name is not None and not safe_name(name):
-        raise UsageError("must contain a letter or digit", field="--name")
+    stem = file_stem(name, what="template name", style="slug", field="--name") if name else use_case
     mode = "comparative" if workload.groundtruth == "embedded" else "standalone"
     records = [
         ResponseRecord(
@@ -143,7 +143,6 @@ def run_create_response_template(
         )
         for item in workload.items
     ]
-    stem = safe_name(name) if name else use_case
     path = Path(output_dir) / f"{stem}.template.{fmt}"
     if path.exists():
         raise InputError("already exists; it may hold responses someone filled in", file=path,

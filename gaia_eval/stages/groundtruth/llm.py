@@ -40,7 +40,7 @@ from gaia_eval.providers.cache import with_cache
 from gaia_eval.providers.base import Message
 from gaia_eval.providers.batch import batch_enabled, batch_gate, with_batch
 from gaia_eval.providers.pricing import batch_quote, cost_of, lookup_price
-from gaia_eval.stages.solvers import doc_label
+from gaia_eval.stages.experiment.solvers import doc_label
 
 if TYPE_CHECKING:
     from gaia_eval.stages.common import SourceInput, StageSummary

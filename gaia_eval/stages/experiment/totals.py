@@ -6,7 +6,7 @@ from __future__ import annotations
 from gaia_eval.artifacts.base import Usage
 from gaia_eval.artifacts.experiment import ExperimentSpec, ExperimentTotals, ItemResult
 from gaia_eval.providers.pricing import PriceQuote, batch_quote, cost_of, lookup_price, quote_from_config
-from gaia_eval.stages.experiment_inputs import WorkItem
+from gaia_eval.stages.experiment.inputs import WorkItem
 
 
 def _percentile(sorted_values: list[float], q: float) -> float:

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from gaia_eval.artifacts.experiment import Experiment
 from gaia_eval.artifacts.response_template import TEMPLATE_SUFFIXES, is_response_template, template_stem
+from gaia_eval.artifacts.names import file_stem
 from gaia_eval.artifacts.store import fingerprint_file
 from gaia_eval.artifacts.streamed import StreamedExperiment, read_experiment
 from gaia_eval.errors import InputError
@@ -63,7 +64,7 @@ def unevaluated_experiments(experiments: Path | None, output_dir: Path) -> list[
 def evaluation_name(path: Path, experiment: Experiment | StreamedExperiment) -> str:
     """`X.experiment.json` -> `X.experiment.eval.json`; a template is named after the system it holds."""
     if is_template(path):
-        return f"{experiment.safe_name}.experiment.eval.json"
+        return f"{file_stem(experiment.experiment_name, what='template name', style='slug', file=path)}.experiment.eval.json"
     return path.name.removesuffix(".json") + ".eval.json"
 
 
@@ -75,11 +76,11 @@ def load_scorable(path: Path, groundtruth: Path | None) -> tuple[Experiment | St
         check_use_case_matches_items(path, experiment)
         return experiment, [], fingerprint_file(path)
     if is_response_template(path):
-        from gaia_eval.stages.response_template import experiment_from_template
+        from gaia_eval.stages.templates.responses import experiment_from_template
 
         return experiment_from_template(path, groundtruth)
     from gaia_eval.artifacts.store import fingerprint
-    from gaia_eval.stages.template import answer_template_experiment
+    from gaia_eval.stages.templates.answers import answer_template_experiment
 
     experiment, inputs = answer_template_experiment(path, groundtruth)
     empty = [i.item_id for i in experiment.items if i.status == "error"]

@@ -1,4 +1,5 @@
-"""Stage 5, `report`: a markdown report people read, plus CSV and JSON, built only from evaluation files."""
+"""The report's data model: per use case, the models ranked with their criteria, judge, cost and timing, built
+only from evaluation files. The report stage renders it; the viewer shows it."""
 
 from __future__ import annotations
 
@@ -8,15 +9,12 @@ from typing import Any
 
 from gaia_eval import cells
 from gaia_eval.artifacts.evaluation import RATINGS, Evaluation, JudgeSummary
-from gaia_eval.artifacts.store import atomic_write_bytes, atomic_write_text, fingerprint_file, read_artifact, write_json
+from gaia_eval.artifacts.store import fingerprint_file, read_artifact
 from gaia_eval.errors import InputError
 from gaia_eval.metaeval.trust import packaged_trust, trust_for
-from gaia_eval.safe_text import csv_document, markdown_code, markdown_text
 from gaia_eval.scoring import rubric
 from gaia_eval.scoring.judge import criterion_labels
-from gaia_eval.stages.common import StageSummary, check_output_dir
-from gaia_eval.stages.report_junit import junit_xml
-from gaia_eval.stages.report_provenance import groundtruth_origin
+from gaia_eval.reporting.provenance import groundtruth_identity, groundtruth_origin
 
 MIN_ITEMS_FOR_RANKING = 30
 # Below this many items shared by the best two models, the report never calls the lead clear, whatever the paired
@@ -25,7 +23,7 @@ MIN_ITEMS_FOR_CLEAR_LEAD = 10
 USE_CASE_TITLES = {"summarization": "Summarization", "email": "Email summarization", "qa": "Question answering"}
 
 
-def _load_evaluations(eval_dir: Path) -> list[tuple[Path, Evaluation]]:
+def load_evaluations(eval_dir: Path) -> list[tuple[Path, Evaluation]]:
     eval_dir = Path(eval_dir)
     if not eval_dir.is_dir():
         raise InputError("folder not found", file=eval_dir, fix="pass the folder `gaia-eval eval` wrote (-o)")
@@ -257,13 +255,15 @@ def _comparability_warnings(entries: list[tuple[Path, Evaluation]], rows: list[d
             f"the ranked models were scored on different items ({_names(by_items, lambda s: f'{len(s)} items')}; "
             f"{len(shared)} shared by all), so their grades are not over the same questions: compare them on the "
             "shared items (the per-item table) or score every model on the same ground truth")
-    by_truth: dict[tuple[str, str, str], list[str]] = defaultdict(list)
-    for (_, ev), row in zip(entries, rows):
-        by_truth[(ev.groundtruth_source, ev.inputs.get("groundtruth", ""), row["groundtruth_origin"])].append(
-            ev.experiment_name)
+    by_truth: dict[str, list[str]] = defaultdict(list)  # the file scored against -> the models
+    described: dict[str, str] = {}
+    for (path, ev), row in zip(entries, rows):
+        identity = groundtruth_identity(ev, path.parent)
+        by_truth[identity].append(ev.experiment_name)
+        described.setdefault(identity, f"{ev.groundtruth_source}, {row['groundtruth_origin']}")
     if len(by_truth) > 1:
         warnings.append(
-            f"the ranked models were scored against different ground truth ({_names(by_truth, lambda k: k[0] + ', ' + k[2])}), "
+            f"the ranked models were scored against different ground truth ({_names(by_truth, described.get)}), "
             "so a higher grade may only mean an easier reference: score them with the same `eval -g`")
     return warnings
 
@@ -275,7 +275,7 @@ def _long_form(ev: Evaluation) -> bool:
 
 def build_report_data(eval_dir: Path) -> dict[str, Any]:
     eval_dir = Path(eval_dir)
-    loaded = _load_evaluations(eval_dir)
+    loaded = load_evaluations(eval_dir)
     # One section per use case and mode: standalone scores (no ground truth) are on another scale than
     # comparative ones and are never ranked against them.
     # Long-form qa answers (scored with the free-text criteria) are on another scale than short ones, too.
@@ -345,100 +345,3 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
         "min_items_for_clear_lead": MIN_ITEMS_FOR_CLEAR_LEAD,
         "sections": sections,
     }
-
-
-class _Markdown(str):
-    """Markdown we wrote ourselves: rendered as is, not escaped like names and model fields."""
-
-
-def _md_escape(value: Any) -> Any:
-    """Every string a user or a model supplied (experiment names, model ids, judge specs) as inert text in
-    report.md (safe_text.markdown_text: no HTML, link, image, `|` or line break)."""
-    if not isinstance(value, str) or isinstance(value, _Markdown):
-        return value
-    return markdown_text(value)
-
-
-def _timing(row: dict[str, Any]) -> list[Any]:
-    timing = row["timing"] or {}
-    return [timing.get(k) for k in ("min_s", "p50_s", "p95_s", "max_s")]
-
-
-def _csv(data: dict[str, Any]) -> str:
-    """report.csv through safe_text.csv_document: CRLF rows, formula-like strings from data as text."""
-    rows: list[list[Any]] = []
-    # One row per model x criterion x scorer. Judge rows carry the judge's grade, judged items and the judge's
-    # own cost, never the model's.
-    rows.append(
-        ["use_case", "rank", "experiment", "provider", "model", "criterion", "criterion_score", "excellent", "good",
-         "fair", "poor", "mean_value", "quality_score", "overall_rating", "pass_rate", "items", "errors", "cost_usd",
-         "cost_status", "latency_mean_s", "scorer", "latency_min_s", "latency_p50_s", "latency_p95_s",
-         "latency_max_s", "input_tokens", "output_tokens", "cost_per_item_usd", "groundtruth"]
-    )
-    for section in data["sections"]:
-        for row in section["models"]:
-            for crit, c in row["criteria"].items():
-                rows.append(
-                    [section["use_case"], row["rank"], row["experiment_name"], row["provider"], row["model"], crit,
-                     c["score"], *(c["counts"].get(r, 0) for r in RATINGS), c["mean_value"], row["quality_score"],
-                     row["overall_rating"], row["pass_rate"], row["n_items"], row["errors"], row["cost_usd"],
-                     row["cost_status"], row["latency_mean_s"], "deterministic", *_timing(row),
-                     row["input_tokens"], row["output_tokens"], row["cost_per_item_usd"], row["groundtruth_origin"]]
-                )
-            judge = row["judge"]
-            if judge is None:
-                continue
-            for crit, c in judge["criteria"].items():
-                rows.append(
-                    [section["use_case"], row["rank"], row["experiment_name"], row["provider"], row["model"], crit,
-                     c["score"], *(c["counts"].get(r, 0) for r in RATINGS), None, judge["quality_score"],
-                     judge["overall_rating"], None, judge["judged_items"], row["errors"], judge["cost_usd"],
-                     judge["cost_status"], None, f"judge:{judge['spec']}", None, None, None, None,
-                     judge["input_tokens"], judge["output_tokens"], None, row["groundtruth_origin"]]
-                )
-    return csv_document(rows)
-
-
-def render_markdown(data: dict[str, Any]) -> str:
-    import jinja2
-
-    env = jinja2.Environment(
-        loader=jinja2.PackageLoader("gaia_eval", "templates"),
-        undefined=jinja2.StrictUndefined,
-        trim_blocks=True,
-        lstrip_blocks=True,
-        keep_trailing_newline=True,
-        finalize=_md_escape,  # every {{ value }} the template prints is escaped, but our own markdown
-    )
-    env.filters["code"] = lambda value: _Markdown(markdown_code(str(value)))  # a path shown as it is
-    return env.get_template("report.md.j2").render(data=data, rubric_markdown=_Markdown(rubric.rubric_markdown()))
-
-
-def run_report(eval_dir: Path, output_file: Path = Path("reports/report.md")) -> StageSummary:
-    """Write FILE.md, FILE.csv and FILE.json. Unchanged content is not rewritten (mtimes stay)."""
-    output_file = Path(output_file)
-    if output_file.is_dir() or str(output_file).endswith(("/", "\\")):
-        output_file = output_file / "report.md"  # `-o reports`: an existing folder is written into
-    if output_file.suffix != ".md":
-        output_file = output_file.with_suffix(".md")
-    data = build_report_data(Path(eval_dir))
-    check_output_dir(output_file.parent, "-o/--output-file")
-    summary = StageSummary("report")
-    from gaia_eval.stages.report_charts import write_charts  # matplotlib loads only when a report is written
-
-    charts = write_charts(data, output_file)
-    if charts:
-        summary.notes.append(f"charts: {len(charts)} written in {charts[0].parent}")
-    for path, written in (
-        (output_file, atomic_write_text(output_file, render_markdown(data))),
-        (output_file.with_suffix(".csv"), atomic_write_text(output_file.with_suffix(".csv"), _csv(data))),
-        (output_file.with_suffix(".json"), write_json(output_file.with_suffix(".json"), data)),
-        (output_file.with_suffix(".junit.xml"),
-         atomic_write_bytes(output_file.with_suffix(".junit.xml"), junit_xml(_load_evaluations(Path(eval_dir)), Path(eval_dir)))),
-    ):
-        summary.outputs.append(path)
-        if written:
-            summary.made += 1
-        else:
-            summary.skipped += 1
-    return summary

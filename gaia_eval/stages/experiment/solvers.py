@@ -19,8 +19,8 @@ from gaia_eval.prompts import prompts_fingerprint, render
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message, Provider, TaskContext
 from gaia_eval.providers.limits import unusable_reason
 from gaia_eval.providers.names import LOCAL_PRESETS
-from gaia_eval.stages.experiment_inputs import WorkItem
-from gaia_eval.stages.long_documents import (
+from gaia_eval.stages.experiment.inputs import WorkItem
+from gaia_eval.stages.experiment.long_documents import (
     document_budget,
     estimate_tokens,
     relevant_chunks,

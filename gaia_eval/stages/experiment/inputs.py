@@ -6,14 +6,15 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gaia_eval.artifacts.groundtruth import (
-    ConsolidatedGroundTruth,
     GroundTruth,
     QAPair,
     SourceDocument,
     Summaries,
+    read_groundtruth_file,
 )
-from gaia_eval.artifacts.store import fingerprint, fingerprint_bytes, load_json_file, parse_artifact, read_text_input
-from gaia_eval.errors import ArtifactError, InputError
+from gaia_eval.artifacts.inputs import refuse_special_file
+from gaia_eval.artifacts.store import fingerprint, fingerprint_bytes, read_text_input
+from gaia_eval.errors import InputError
 from gaia_eval.stages.common import relative_id
 
 RAW_SUFFIXES = (".txt", ".md")
@@ -111,23 +112,14 @@ def _raw_documents(files: list[Path], root: Path, path: Path) -> Workload:
 
 
 def load_groundtruth_file(path: Path) -> list[GroundTruth]:
-    data = load_json_file(path)
-    kind = data.get("kind") if isinstance(data, dict) else None
-    if kind == "consolidated_groundtruth":
-        return parse_artifact(path, data, ConsolidatedGroundTruth).items
-    if kind == "groundtruth":
-        return [parse_artifact(path, data, GroundTruth)]
-    raise ArtifactError(
-        f"is not a ground-truth file (kind: {kind or 'missing'})",
-        file=path,
-        fix="pass a *.groundtruth.json written by `gaia-eval groundtruth`, or a folder of .txt documents",
-    )
+    return read_groundtruth_file(path)
 
 
 def load_workload(input_path: Path, option: str = "-i") -> Workload:
     """The items to run or template: ground truth (a file or a folder of them) or raw documents. `option` is
     the command's name for the input (`-i` for batch-experiment, `-d` for create-template), for the hints."""
     path = Path(input_path)
+    refuse_special_file(path, "ground truth, a document or a folder")
     if not path.exists():
         raise InputError("not found", file=path, fix=f"check {option}, or run `gaia-eval groundtruth` first")
     if path.is_file():

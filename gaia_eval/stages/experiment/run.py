@@ -24,9 +24,11 @@ from gaia_eval.artifacts.experiment import (
     ExperimentSpec,
     ExperimentTotals,
     ItemResult,
+    experiment_file,
     safe_name,
 )
 from gaia_eval.artifacts.batch_journal import batch_journal_path
+from gaia_eval.artifacts.names import file_stem
 from gaia_eval.artifacts.journal import JournalWriter, journal_path, read_journal, remove_journal
 from gaia_eval.artifacts.store import (
     Freshness,
@@ -60,11 +62,11 @@ from gaia_eval.providers.cache import with_cache
 from gaia_eval.providers.base import Provider
 from gaia_eval.providers.batch import batch_enabled, batch_gate, with_batch
 from gaia_eval.providers.pricing import PriceQuote, batch_quote
-from gaia_eval.stages.experiment_totals import compute_totals, item_cost, price_quote, refreshed
-from gaia_eval.stages.solvers import Solver, prompt_settings_fingerprint
+from gaia_eval.stages.experiment.totals import compute_totals, item_cost, price_quote, refreshed
+from gaia_eval.stages.experiment.solvers import Solver, prompt_settings_fingerprint
 from gaia_eval.stages.common import StageSummary, check_output_dir, holds_output_lock
-from gaia_eval.stages.batch_outputs import check_same_use_case, default_config, output_dir_for_use_case
-from gaia_eval.stages.experiment_inputs import WorkItem, Workload, load_workload
+from gaia_eval.stages.experiment.outputs import check_same_use_case, default_config, output_dir_for_use_case
+from gaia_eval.stages.experiment.inputs import WorkItem, Workload, load_workload
 
 CONSOLIDATED_NAME = "consolidated_experiments_report.json"
 MAX_TOTAL_CONCURRENCY = 512
@@ -205,7 +207,7 @@ def run_batch_experiment(
 
     plans: list[_Plan] = []
     for spec in config.experiments:
-        path = output_dir / f"{safe_name(spec.name)}.experiment.json"
+        path = experiment_file(output_dir, spec.name)
         check_same_use_case(path, workload.use_case)
         # The server chosen through OPENAI_BASE_URL / ANTHROPIC_BASE_URL shapes the answers as a config's would
         settings_fp = fingerprint({**spec.result_settings(), "base_url": chosen_base_url(_provider_settings(spec))})
@@ -252,7 +254,7 @@ def run_batch_experiment(
         if plan.todo:
             try:
                 settings = _provider_settings(plan.spec)
-                journal = batch_journal_path(output_dir, safe_name(plan.spec.name))
+                journal = batch_journal_path(output_dir, file_stem(plan.spec.name, what="experiment name", style="slug"))
                 providers[plan.spec.name] = with_cache(
                     with_batch(create_provider(settings), settings, journal, f"experiment '{plan.spec.name}'"),
                     settings, refresh=force)
@@ -422,7 +424,7 @@ def _finish(plan: _Plan, workload: Workload) -> None:
     else:
         remove_journal(journal_path(plan.path))
     if all(i.status == "ok" for i in items):  # errored requests stay journaled: --retry-errors submits them anew
-        batch_journal_path(plan.path.parent, safe_name(spec.name)).unlink(missing_ok=True)
+        batch_journal_path(plan.path.parent, file_stem(spec.name, what="experiment name", style="slug")).unlink(missing_ok=True)
 
 
 def consolidate_experiments(output_dir: Path, damaged: list[str] | None = None) -> ConsolidatedExperiments:

@@ -1,0 +1,1 @@
+"""Templates: answer templates to fill by hand and response templates read back as experiments."""
