@@ -19,7 +19,7 @@ import pytest
 from gaia_eval.artifacts.experiment import Experiment
 from gaia_eval.artifacts.store import read_artifact
 from gaia_eval.stages.generate import run_generate
-from gaia_eval.stages.groundtruth import run_groundtruth
+from gaia_eval.stages.groundtruth.run import run_groundtruth
 from tests.fakeserver import last_user_text
 
 
@@ -118,7 +118,7 @@ def test_journaled_answers_under_another_system_prompt_are_paid_again(fake_llm, 
 
 
 def test_a_finished_experiment_under_another_system_prompt_is_paid_again(fake_llm, qa_gt, tmp_path):
-    from gaia_eval.stages.batch_experiment import run_batch_experiment
+    from gaia_eval.stages.experiment.run import run_batch_experiment
 
     out = tmp_path / "exp"
     run_batch_experiment(_config(tmp_path / "a.json", fake_llm.openai_base_url, "PROMPT-A"), qa_gt, out,
