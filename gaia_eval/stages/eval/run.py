@@ -188,15 +188,6 @@ def _scoring_input(exp: Experiment, item: ItemResult, external: dict[str, Ground
     )
 
 
-def score_experiment(
-    exp: Experiment | StreamedExperiment, external: dict[str, GroundTruth], exp_path: Path
-) -> tuple[list[ItemEvaluation], str]:
-    """Per-item scores and the mode ("comparative" or "standalone")."""
-    seen = _Seen()
-    items = list(_score_items(exp, external, exp_path, seen))
-    return items, _mode_of(exp, external, exp_path, seen)
-
-
 def _score_items(
     exp: Experiment | StreamedExperiment, external: dict[str, GroundTruth], exp_path: Path, seen: _Seen
 ) -> Iterator[ItemEvaluation]:
@@ -385,7 +376,6 @@ def run_eval(
     output_dir: Path = Path("evaluation"),
     groundtruth: Path | list[Path] | None = None,
     force: bool = False,
-    incremental_update: bool = False,
     regenerate_report: bool = False,
     judge: JudgeSettings | None = None,
     show_progress: bool | None = None,
