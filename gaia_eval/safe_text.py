@@ -1,5 +1,5 @@
 """Text from data (system names, item ids, model replies) made inert in each place the tool writes it: a
-spreadsheet cell (CSV), XML, markdown, a terminal. One function per place, so every writer of that place applies
+spreadsheet cell (CSV), XML, markdown, a chart label, a terminal (`echo`). One function per place, so every writer of that place applies
 the same rule. Imports nothing of gaia_eval: any layer may use it."""
 
 from __future__ import annotations
@@ -12,7 +12,8 @@ from typing import Any
 
 # C0 controls, DEL and C1 controls: never meaningful inside a name, and ESC (\x1b) drives a terminal.
 _CONTROL = re.compile("[\x00-\x1f\x7f-\x9f]")
-_TERMINAL_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # keeps \t and \n: our own messages use them
+# keeps \t and \n (our own messages use them); adds the bidi overrides, which reorder what a terminal shows
+_TERMINAL_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069]")
 # What XML 1.0 cannot hold at all, even escaped (its Char production).
 _XML_INVALID = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ufffe\uffff\ud800-\udfff]")
 

@@ -5,6 +5,7 @@ facts a summary contains) is found to agree best with the scorer that counts pla
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import re
@@ -213,6 +214,7 @@ def test_undo_skip_and_comment_replay_after_a_restart(workspace):
     assert s.state()["unit"]["id"] == first and s.state()["ratings"] == {d: 3 for d in s.sample.dimensions[:-1]}
     s.rate(first, s.sample.dimensions[-1], 5)
     s.comment(second, "too long")
+    assert s.state()["unit"]["id"] == second and s.state()["comment"] == "too long"
     s.skip(second)
     again = open_session(workspace / "evaluation", rater="ann", use_case="summarization").session
     state = again.state()
@@ -367,3 +369,109 @@ def test_a_bad_rating_cell_is_one_line_naming_the_line_and_column(workspace):
     result = runner.invoke(cli, ["meta-eval", "--evaluations", str(workspace / "evaluation"), "-u", "summarization", str(sheet)])
     assert result.exit_code == 2 and f"{sheet}:2: field 'fluency': row 2: 'six' is not a rating" in result.output
     assert "Traceback" not in result.output and lines
+
+
+# --- the real command: kill -9 and two raters at once ------------------------------------------------------------
+
+def _start_annotate(workspace: Path, rater: str) -> tuple[subprocess.Popen, str, str]:
+    child = subprocess.Popen(
+        [sys.executable, "-m", "gaia_eval", "annotate", "-e", str(workspace / "evaluation"), "-u", "qa", "--rater", rater,
+         "--no-browser"], stdout=subprocess.PIPE, text=True, cwd=REPO)
+    for line in child.stdout:
+        found = re.search(r"open (http://127\.0\.0\.1:\d+/)#token=(\S+)", line)
+        if found:
+            return child, found.group(1), found.group(2)
+    raise AssertionError("annotate printed no URL")
+
+
+def _rate_through(base: str, token: str, count: int, acknowledged: list) -> None:
+    """Rate `count` dimensions as the page does; each rating that got its 200 is recorded as acknowledged."""
+    headers = {"X-Annotate-Token": token}
+    for _ in range(count):
+        try:
+            status, body = _request(base + "api/state", headers=headers)
+            state = orjson.loads(body)
+            if state["unit"] is None:
+                return
+            dimension = next(d for d in state["dimensions"] if d not in state["ratings"])
+            status, _ = _request(base + "api/rate", "POST", {"unit": state["unit"]["id"], "dimension": dimension, "value": 3}, headers)
+        except (OSError, http.client.HTTPException, orjson.JSONDecodeError):
+            return  # the server was killed (mid-reply: a cut or empty body)
+        if status == 200:
+            acknowledged.append((state["unit"]["id"], dimension))
+
+
+def test_kill_9_of_annotate_loses_no_acknowledged_rating_and_two_raters_lose_nothing(workspace):
+    import threading
+
+    open_session(workspace / "evaluation", rater="x", use_case="qa", size=40)  # the saved sample both rate
+    raters = {name: _start_annotate(workspace, name) for name in ("ann", "bob")}
+    acknowledged: dict[str, list] = {"ann": [], "bob": []}
+    try:
+        threads = [threading.Thread(target=_rate_through, args=(base, token, 60, acknowledged[name]))
+                   for name, (_, base, token) in raters.items()]
+        for t in threads:
+            t.start()
+        while len(acknowledged["ann"]) < 25:  # ann is killed mid-session, bob goes on
+            threads[0].join(0.05)
+        os.kill(raters["ann"][0].pid, signal.SIGKILL)
+        for t in threads:
+            t.join()
+    finally:
+        for child, _, _ in raters.values():
+            child.kill()
+            child.wait()
+    log = read_ratings(ratings_path(workspace / "evaluation", "qa"))
+    assert len(log.torn_lines) <= 1
+    for name in ("ann", "bob"):
+        written = [(r.unit, r.dimension) for r in log.records if r.rater == name and r.kind == "rating"]
+        assert written[:len(acknowledged[name])] == acknowledged[name]  # every acknowledged rating, in order
+        assert len(written) - len(acknowledged[name]) <= 1  # at most the one in flight beyond them
+    assert len(acknowledged["bob"]) == 60
+
+
+def test_the_judge_is_measured_when_the_evaluation_ran_it(workspace, fake_llm, monkeypatch, tmp_path):
+    """Through the real SDK against the local fake server: eval --judge, then your ratings against it."""
+    from gaia_eval.stages.eval.run import run_eval
+    from tests.test_judge import judge_responder, judge_settings
+
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-openai")
+    monkeypatch.setenv("GAIA_EVAL_CACHE_DIR", str(tmp_path / "cache"))
+    fake_llm.responder = judge_responder
+    run_eval(experiment_dir=workspace / "experiments" / "summarization",
+             output_dir=workspace / "evaluation" / "summarization", judge=judge_settings(fake_llm))
+    _rate_by_hidden_rule(workspace, "summarization", "meetings")
+    run = run_meta_eval_evaluations(workspace / "evaluation", use_case="summarization")
+    judged = {r.scorer for r in run.result.results}
+    assert "judge:openai:gpt-4o-mini" in judged
+    assert any(s.startswith("judge:openai:gpt-4o-mini:") for s in judged)  # and each of its criteria
+    assert "judge:openai:gpt-4o-mini" in run.markdown
+
+
+@pytest.mark.parametrize("args, message", [
+    (["annotate", "-e", "{ws}/nowhere", "--rater", "a"], "field '--evaluations': folder not found"),
+    (["annotate", "-e", "{ws}/evaluation", "--rater", "a"], "holds evaluations of email, qa, summarization (fix: choose one with -u/--use-case)"),
+    (["annotate", "-e", "{ws}/evaluation", "-u", "qa", "--rater", " "], "field '--rater'"),
+    (["annotate", "-e", "{ws}/evaluation", "-u", "qa", "--rater", "a", "--dimensions", "a,,b c"], "field '--dimensions'"),
+    (["meta-eval", "--evaluations", "{ws}/evaluation", "-u", "qa"], "no annotation sample"),
+    (["meta-eval", "--evaluations", "{ws}/evaluation", "-u", "qa", "--judge", "openai:gpt-4o"], "--judge does not apply with --evaluations"),
+    (["meta-eval"], "give RATINGS"),
+])
+def test_bad_input_is_one_line_and_exit_2(workspace, args, message):
+    result = CliRunner().invoke(cli, [a.replace("{ws}", str(workspace)) for a in args])
+    assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output
+    assert len(result.output.strip().splitlines()) == 1
+    assert not (workspace / "evaluation" / "annotation").exists()  # nothing written
+
+
+def test_every_model_and_score_band_is_drawn_from(workspace):
+    from gaia_eval.annotate.sample import SCORE_BANDS, _bands
+
+    evaluated = load_evaluated(workspace / "evaluation", "qa", workspace / "experiments")
+    bands = _bands(evaluated)
+    strata = {(model, bands[(item, model)]) for item, model in evaluated.outputs}
+    assert len(strata) >= 3 and {b for _, b in strata} == set(range(SCORE_BANDS))
+    for seed in range(5):
+        sample = draw_sample(evaluated, len(strata) + len(strata) // 3, seed, ["correctness"])
+        drawn = {(u.model, bands[(u.item_id, u.model)]) for u in sample.units if u.reason == "stratified"}
+        assert drawn == strata, seed

@@ -192,6 +192,7 @@ def test_a_chart_label_shows_control_characters_and_dollars_as_text():
 
 def test_terminal_text_shows_control_characters_instead_of_obeying_them():
     assert terminal_text("a\x1b[2J\rb\x07\tc\nd") == "a\\x1b[2J\\x0db\\x07\tc\nd"
+    assert terminal_text("txt.\u202eexe") == "txt.\\u202eexe"  # a right-to-left override cannot flip the name
 
 
 def test_the_command_line_prints_no_escape_sequence_from_data(tmp_path):

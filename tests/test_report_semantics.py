@@ -114,3 +114,31 @@ def test_chart_titles_say_what_is_plotted_and_name_models_left_off(workspace: Pa
     scored = [{**models[0], "item_scores": []}, models[1]]
     report_charts.distribution_chart({**qa, "models": scored})
     assert f"left off: {models[0]['experiment_name']}" in captured.figures[-1].axes[0].get_title(loc="left")
+
+
+def test_the_same_ground_truth_embedded_or_given_with_g_raises_no_warning(tmp_path: Path):
+    """Baselines run on a consolidated file (embedded) and an import scored with `eval -g` on that same file are
+    scored against the same truth: no warning; a model scored against another file is named."""
+    from gaia_eval.stages.experiment.run import run_batch_experiment
+    from gaia_eval.stages.eval.run import run_eval
+    from gaia_eval.stages.generate import run_generate
+    from gaia_eval.stages.groundtruth.run import run_groundtruth
+    from tests.test_pipeline import QA_CONFIG, write_config
+
+    run_generate("meeting", tmp_path / "docs", types=["standup"], seed=3)
+    run_groundtruth(input_dir=tmp_path / "docs", use_case="qa", output_dir=tmp_path / "gt")
+    consolidated = tmp_path / "gt" / "consolidated_qa_groundtruth.json"
+    config = write_config(tmp_path / "qa.json", QA_CONFIG)
+    run_batch_experiment(config, consolidated, tmp_path / "exp", show_progress=False)
+    run_eval(experiment_file=tmp_path / "exp" / "lead.experiment.json", output_dir=tmp_path / "ev")
+    run_eval(experiment_file=tmp_path / "exp" / "retrieval.experiment.json", output_dir=tmp_path / "ev",
+             groundtruth=consolidated)
+    assert section(build_report_data(tmp_path / "ev"), "qa")["warnings"] == []
+    run_generate("meeting", tmp_path / "docs2", types=["standup"], seed=4)
+    run_groundtruth(input_dir=tmp_path / "docs2", use_case="qa", output_dir=tmp_path / "gt2")
+    run_batch_experiment(config, tmp_path / "gt2" / "consolidated_qa_groundtruth.json", tmp_path / "exp2",
+                         show_progress=False)
+    shutil.copy(tmp_path / "exp2" / "lead.experiment.json", tmp_path / "exp" / "other-lead.experiment.json")
+    run_eval(experiment_file=tmp_path / "exp" / "other-lead.experiment.json", output_dir=tmp_path / "ev")
+    warnings = section(build_report_data(tmp_path / "ev"), "qa")["warnings"]
+    assert any("against different ground truth" in w for w in warnings), warnings

@@ -17,6 +17,7 @@ MAX_CELL = 30000  # spreadsheets hold at most 32,767 characters in a cell
 @dataclass
 class RatingsTemplate:
     path: Path
+    use_case: str
     sample_path: Path
     drawn: bool
     rows: int
@@ -43,4 +44,4 @@ def run_ratings_template(
                      "output": _cell((f"Q: {output.query}\n\n" if output.query else "") + output.text)})
     path = Path(output_dir) / f"{evaluated.use_case}.ratings.csv"
     write_ratings_sheet(path, sample.dimensions, rows)
-    return RatingsTemplate(path, sample_file, drawn, len(rows))
+    return RatingsTemplate(path, evaluated.use_case, sample_file, drawn, len(rows))

@@ -14,7 +14,7 @@ from gaia_eval.errors import InputError
 from gaia_eval.metaeval.trust import packaged_trust, trust_for
 from gaia_eval.scoring import rubric
 from gaia_eval.scoring.judge import criterion_labels
-from gaia_eval.reporting.provenance import groundtruth_origin
+from gaia_eval.reporting.provenance import groundtruth_identity, groundtruth_origin
 
 MIN_ITEMS_FOR_RANKING = 30
 # Below this many items shared by the best two models, the report never calls the lead clear, whatever the paired
@@ -255,13 +255,15 @@ def _comparability_warnings(entries: list[tuple[Path, Evaluation]], rows: list[d
             f"the ranked models were scored on different items ({_names(by_items, lambda s: f'{len(s)} items')}; "
             f"{len(shared)} shared by all), so their grades are not over the same questions: compare them on the "
             "shared items (the per-item table) or score every model on the same ground truth")
-    by_truth: dict[tuple[str, str, str], list[str]] = defaultdict(list)
-    for (_, ev), row in zip(entries, rows):
-        by_truth[(ev.groundtruth_source, ev.inputs.get("groundtruth", ""), row["groundtruth_origin"])].append(
-            ev.experiment_name)
+    by_truth: dict[str, list[str]] = defaultdict(list)  # the file scored against -> the models
+    described: dict[str, str] = {}
+    for (path, ev), row in zip(entries, rows):
+        identity = groundtruth_identity(ev, path.parent)
+        by_truth[identity].append(ev.experiment_name)
+        described.setdefault(identity, f"{ev.groundtruth_source}, {row['groundtruth_origin']}")
     if len(by_truth) > 1:
         warnings.append(
-            f"the ranked models were scored against different ground truth ({_names(by_truth, lambda k: k[0] + ', ' + k[2])}), "
+            f"the ranked models were scored against different ground truth ({_names(by_truth, described.get)}), "
             "so a higher grade may only mean an easier reference: score them with the same `eval -g`")
     return warnings
 

@@ -95,9 +95,9 @@ def main() -> None:
             first, nbytes = timed_get(base + path)
             times = sorted(timed_get(base + path)[0] for _ in range(warm))
             now, peak = rss_mb(server.pid)
-            median = times[len(times) // 2] if times else float("nan")
-            print(f"{label:<28} first {first:8.3f} s   warm median {median:6.3f} s  max {max(times, default=0):6.3f} s"
-                  f"   ({nbytes / 1e3:.0f} KB)   RSS {now:.0f} MB, peak {peak:.0f} MB")
+            warm_text = (f"warm median {times[len(times) // 2]:6.3f} s  max {max(times):6.3f} s" if times
+                         else f"{'(no warm request)':<34}")
+            print(f"{label:<28} first {first:8.3f} s   {warm_text}   ({nbytes / 1e3:.0f} KB)   RSS {now:.0f} MB, peak {peak:.0f} MB")
 
         page("/api/dashboard", "/api/dashboard", args.warm)
         one = next((work / "evaluation" / "qa").glob("*.experiment.eval.json"))
