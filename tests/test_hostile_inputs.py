@@ -173,6 +173,10 @@ def test_the_size_limit_reads_the_environment_and_the_flag_wins(tmp_path: Path) 
     assert _run("import-groundtruth", str(rows), "-o", str(tmp_path / "o3")).exit_code == 0  # default: 100 MB
     bad = _run("import-groundtruth", str(rows), "-o", str(tmp_path / "o4"), env={MAX_INPUT_ENV: "lots"})
     assert bad.exit_code == 2 and f"{MAX_INPUT_ENV}='lots' is not a positive number" in bad.stderr
+    unlimited = _run("--max-input-mb", "inf", "import-groundtruth", str(rows), "-o", str(tmp_path / "o5"), env=env)
+    assert unlimited.exit_code == 0, unlimited.output
+    nan = _run("--max-input-mb", "nan", "import-groundtruth", str(rows), "-o", str(tmp_path / "o6"))
+    assert nan.exit_code == 2 and len(nan.stderr.strip().splitlines()) == 1 and "Traceback" not in nan.output
 
 
 def test_the_limit_is_per_invocation(tmp_path: Path) -> None:
