@@ -111,7 +111,7 @@ def test_every_field_of_a_request_that_is_sent_changes_the_key():
         "messages": (Message(role="user", content="hi!"),), "system": "s", "max_tokens": 7, "temperature": 0.5,
         "stop": ("x",), "top_p": 0.5, "seed": 3, "json_schema": {"type": "object"}, "schema_name": "other",
         "tools": (ToolSpec(name="t", description="d", parameters={}),), "sample_index": 1,
-        "timeout_s": 5.0, "task": TaskContext(kind="generic"), "refresh": True,
+        "timeout_s": 5.0, "task": TaskContext(kind="generic"), "refresh": True, "top_logprobs": 5,
     }
     assert set(changed) == {f.name for f in dataclasses.fields(ChatRequest)}  # a new field needs a line here
     same = {"timeout_s", "task", "refresh"}

@@ -10,9 +10,8 @@ import click
 from gaia_eval.cli.checks import one_kind
 from gaia_eval.cli.group import DEFAULTS, cli, print_summary, split_types
 from gaia_eval.cli.lists import ListOptionsCommand
-from gaia_eval.cli.options import batch_options, cache_options, llm_call_options, print_batch_status
+from gaia_eval.cli.options import ProviderChoice, batch_options, cache_options, llm_call_options, print_batch_status
 from gaia_eval.errors import RunFailed
-from gaia_eval.providers.names import LLM_PROVIDERS
 from gaia_eval.safe_text import echo
 
 
@@ -29,7 +28,7 @@ from gaia_eval.safe_text import echo
 @click.option("--count-per-type", type=int, default=1, help="Documents per type.")
 @click.option("--target-tokens", type=int, default=None, help="Target length in tokens [default: 1000 meetings, 800 emails, 1500 PDFs].")
 @click.option("--seed", type=int, default=0, help="Random seed: same seed, same documents (with an LLM: same briefs).")
-@click.option("--provider", type=click.Choice(["offline", *LLM_PROVIDERS]), default="offline", help="Who writes the documents: the offline generator or an LLM.")
+@click.option("--provider", type=ProviderChoice(follows_prompts=True, extra=("offline",)), default="offline", help="Who writes the documents: the offline generator or an LLM.")
 @click.option("--model", default=None, help="Model of the LLM provider (required with one).")
 @click.option("--base-url", default=None, help="Endpoint of the LLM provider (a local server's URL, a proxy).")
 @llm_call_options
@@ -65,7 +64,7 @@ def generate(kinds, output_dir, meeting_types, email_types, pdf_types, count_per
 @click.option("-p", "--pattern", default=None, help="Glob of input files inside -d (recursive); .txt, .md, .html and .pdf are read.  [default: *.txt and *.pdf; a PDF with a .txt twin is read once]")
 @click.option("-u", "--use-case", default="summarization", help="summarization, qa or email.")
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["groundtruth"], help="Folder to write into.")
-@click.option("--provider", type=click.Choice(["offline", *LLM_PROVIDERS]), default="offline", help="Who builds the ground truth: planted facts (offline) or an LLM.")
+@click.option("--provider", type=ProviderChoice(follows_prompts=True, extra=("offline",)), default="offline", help="Who builds the ground truth: planted facts (offline) or an LLM.")
 @click.option("--model", default=None, help="Model of the LLM provider (required with one).")
 @click.option("--base-url", default=None, help="Endpoint of the LLM provider (a local server's URL, a proxy).")
 @click.option("--num-samples", type=click.IntRange(min=1), default=5, help="qa with an LLM: question-answer pairs per document.")
@@ -168,7 +167,7 @@ def write_sample_config_path(path: Path) -> Path:
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["evaluation"], help="Folder to write into.")
 @click.option("-g", "--groundtruth", type=click.Path(path_type=Path), multiple=True, help="External ground truth (for experiments run on raw documents); several files (a shell glob) merge.")
 @click.option("--force", is_flag=True, help="Re-score even evaluations that are up to date (with --judge: judge every item again).")
-@click.option("--incremental-update", is_flag=True, help="Evaluate new and changed experiments, skip up-to-date ones, and update consolidated_evaluations_report.json from the changed evaluation files only (what a plain run does).")
+@click.option("--incremental-update", is_flag=True, expose_value=False, help="Evaluate new and changed experiments, skip up-to-date ones, and update consolidated_evaluations_report.json from the changed evaluation files only (what a plain run does).")
 @click.option("--regenerate-report", is_flag=True, help="Only rebuild consolidated_evaluations_report.json from every evaluation file; nothing is scored.")
 @click.option("--judge", "judge_spec", default=None, metavar="PROVIDER:MODEL", help="Also grade with an LLM judge, e.g. anthropic:claude-sonnet-4-5, openai:gpt-4o-mini, ollama:llama3.2:3b (split on the first colon). The deterministic rubric always runs too.")
 @click.option("--judge-base-url", default=None, help="Base URL of the judge's endpoint (an OpenAI-compatible server, a proxy).")
@@ -177,7 +176,7 @@ def write_sample_config_path(path: Path) -> Path:
 @click.option("--judge-timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS", help="Per-attempt timeout of a judge call; a call silent for longer is retried.  [default: 60]")
 @click.option("--judge-criteria", default=None, metavar="NAMES|FILE.json", help="The judge's summary criteria instead of the meeting ones: names among coherence, consistency, fluency, relevance, or a JSON list of {id, label, question}.")
 def eval_command(
-    directory, experiment_file, output_dir, groundtruth, force, incremental_update, regenerate_report,
+    directory, experiment_file, output_dir, groundtruth, force, regenerate_report,
     judge_spec, judge_base_url, judge_samples, judge_concurrency, judge_timeout, judge_criteria, batch_status,
 ) -> None:
     """Score each experiment against ground truth (deterministic rubric), optionally also with an LLM judge."""
@@ -208,7 +207,6 @@ def eval_command(
         output_dir=output_dir,
         groundtruth=list(groundtruth) or None,
         force=force,
-        incremental_update=incremental_update,
         regenerate_report=regenerate_report,
         judge=judge,
     )
