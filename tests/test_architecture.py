@@ -93,7 +93,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("gaia_eval.providers",),
     ("gaia_eval.extract",),
     ("gaia_eval.concurrency", "gaia_eval.progress", "gaia_eval.prompts", "gaia_eval.plotting", "gaia_eval.cells",
-     "gaia_eval.registry"),
+     "gaia_eval.registry", "gaia_eval.number_words"),
     ("gaia_eval.artifacts", "gaia_eval.safe_text"),
     ("gaia_eval.errors", "gaia_eval.lazy", "gaia_eval"),
 )
