@@ -462,3 +462,16 @@ def test_bad_input_is_one_line_and_exit_2(workspace, args, message):
     assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output
     assert len(result.output.strip().splitlines()) == 1
     assert not (workspace / "evaluation" / "annotation").exists()  # nothing written
+
+
+def test_every_model_and_score_band_is_drawn_from(workspace):
+    from gaia_eval.annotate.sample import SCORE_BANDS, _bands
+
+    evaluated = load_evaluated(workspace / "evaluation", "qa", workspace / "experiments")
+    bands = _bands(evaluated)
+    strata = {(model, bands[(item, model)]) for item, model in evaluated.outputs}
+    assert len(strata) >= 3 and {b for _, b in strata} == set(range(SCORE_BANDS))
+    for seed in range(5):
+        sample = draw_sample(evaluated, len(strata) + len(strata) // 3, seed, ["correctness"])
+        drawn = {(u.model, bands[(u.item_id, u.model)]) for u in sample.units if u.reason == "stratified"}
+        assert drawn == strata, seed

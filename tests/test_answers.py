@@ -196,8 +196,8 @@ def test_check_answers_file_reads_utf8_lines_and_names_unreadable_files(tmp_path
     assert [row["correct"] for row in check_answers_file(str(good))] == [True]
     latin1 = tmp_path / "latin1.jsonl"
     latin1.write_bytes('{"expected": "S\u00e3o", "answer": "x"}\n'.encode("latin-1"))
-    for path, message in [(latin1, "is not UTF-8 text"), (tmp_path / "missing.jsonl", "does not exist"),
-                          (tmp_path, "is a directory")]:
+    for path, message in [(latin1, "is not UTF-8 text"), (tmp_path / "missing.jsonl", "file not found"),
+                          (tmp_path, "is a folder")]:
         with pytest.raises(InputError, match=message) as info:
             list(check_answers_file(str(path)))
         assert str(path) in str(info.value)

@@ -89,14 +89,16 @@ def test_a_rater_rates_ten_items_by_keyboard_undoes_and_a_reload_continues(works
     try:
         page.goto(server.url)
         _at(page, "u001")
-        page.screenshot(path=str(SHOTS / "annotate.png"))
         typed = {}
         for n in range(1, 11):
             unit = f"u{n:03d}"
             _at(page, unit)
             values = (1 + n % 5, 1 + (n * 2) % 5)
-            for value in values:
+            for k, value in enumerate(values):
                 page.keyboard.press(str(value))
+                if n == 1 and k == 0:  # one dimension rated, the next one marked: the README's picture
+                    page.locator(".scale[data-dimension='correctness'] button.on").wait_for()
+                    page.screenshot(path=str(SHOTS / "annotate.png"))
             typed[unit] = values
         _at(page, "u011")
         assert page.locator("#progress").inner_text().startswith("ann · 10 of ")

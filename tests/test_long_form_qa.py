@@ -185,3 +185,22 @@ def test_long_form_answers_are_judged_when_asked_against_the_whole_reference_ans
     assert ev.judge is not None and [c.criterion for c in ev.judge.criteria] == [c.id for c in COMPARATIVE_QA]
     versus = ev.judge.judge_vs_rubric
     assert versus is not None and versus.criteria == {"completeness": "content_coverage", "faithfulness": "source_consistency"}
+
+
+def test_eval_takes_the_summaries_and_the_questions_ground_truth_of_the_same_documents_at_once(tmp_path: Path, qa_gt: Path) -> None:
+    """Regression: `eval -g consolidated_*_groundtruth.json` merged import-groundtruth's two files by item id (a
+    document's summaries and its questions share it), so one use case's experiments were refused."""
+    refs = json.loads((QMSUM / f"{MEETING}.references.json").read_text())
+    summaries = _rows(tmp_path / "s.jsonl", [{"item_id": MEETING, "system": "writer", "output": refs["general_queries"][0]["answer"]}])
+    answers = _rows(tmp_path / "a.jsonl", [{"item_id": f"{MEETING}#q01", "system": "answerer", "output": _answers()[0]}])
+    summary_gt = qa_gt.with_name("consolidated_summarization_groundtruth.json")
+    assert _run("import-outputs", str(summaries), "-g", str(summary_gt), "-o", str(tmp_path / "exp" / "s")).exit_code == 0
+    assert _run("import-outputs", str(answers), "-g", str(qa_gt), "-o", str(tmp_path / "exp" / "q")).exit_code == 0
+    for order in ((qa_gt, summary_gt), (summary_gt, qa_gt)):
+        out = tmp_path / f"ev-{order[0].name}"
+        result = _run("eval", "-d", str(tmp_path / "exp"), "-g", str(order[0]), "-g", str(order[1]), "-o", str(out))
+        assert result.exit_code == 0, result.output
+        writer = json.loads((out / "s" / "writer.experiment.eval.json").read_text())
+        answerer = json.loads((out / "q" / "answerer.experiment.eval.json").read_text())
+        assert {c["criterion"]: c["mean_value"] for c in writer["criteria"]}["reference_overlap"] == 1.0  # its references
+        assert answerer["items"][0]["criteria"][0]["criterion"] == "reference_overlap" and answerer["grade"]["n_items"] == 1

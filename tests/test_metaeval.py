@@ -222,7 +222,7 @@ def test_csv_input_gives_the_same_result_as_jsonl(ratings, tmp_path):
 @pytest.mark.parametrize(
     ("line", "expected"),
     [
-        ("{not json", "ratings.jsonl:3: is not valid JSON"),
+        ("{not json", "ratings.jsonl:3: not valid JSON"),
         ('{"item_id": "d9", "system": "x", "output": "hi"}', "ratings.jsonl:3: field 'human': is missing"),
         ('{"item_id": "d9", "system": "x", "output": "hi", "human": {"relevance": "high"}}',
          "ratings.jsonl:3: field 'human.relevance': 'high' is not a number"),

@@ -124,7 +124,7 @@ def test_openai_request_carries_system_prompt_sampling_and_stop(fake_llm) -> Non
 def test_openai_cloud_uses_max_completion_tokens(monkeypatch) -> None:
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
     provider = OpenAIProvider(ProviderSettings("openai", "gpt-5"), KEY)
-    params = provider._build_params(user("hi", max_tokens=50))
+    params = provider.build_params(user("hi", max_tokens=50))
     asyncio.run(provider.aclose())
     assert params["max_completion_tokens"] == 50 and "max_tokens" not in params
 

@@ -2,9 +2,27 @@
 
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Annotated, Any
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, Field
 
 SCHEMA_VERSION = 1
+MAX_COUNT = 10**15  # far above any real token count; 1e30 tokens is a broken file, not a big run
+
+
+def _not_a_bool(value: Any) -> Any:
+    # pydantic reads true as 1 and 1.0 in lax mode: a flag where a number belongs is a mistake, not a one.
+    if isinstance(value, bool):
+        raise ValueError("must be a number, not true or false")
+    return value
+
+
+# The numeric fields of every artifact: counts are whole and non-negative, measures finite (never NaN or
+# infinite), costs, times and rates also non-negative. A file breaking one is refused with its field named.
+Count = Annotated[int, BeforeValidator(_not_a_bool), Field(ge=0, le=MAX_COUNT)]
+NonNegative = Annotated[float, BeforeValidator(_not_a_bool), Field(ge=0, allow_inf_nan=False)]
+Finite = Annotated[float, BeforeValidator(_not_a_bool), Field(allow_inf_nan=False)]
+Share = Annotated[float, BeforeValidator(_not_a_bool), Field(ge=0, le=1, allow_inf_nan=False)]
 
 
 class Strict(BaseModel):
@@ -22,8 +40,8 @@ class Artifact(Strict):
 
 
 class Usage(Strict):
-    input_tokens: int = 0
-    output_tokens: int = 0
+    input_tokens: Count = 0
+    output_tokens: Count = 0
 
     def __add__(self, other: "Usage") -> "Usage":
         return Usage(

@@ -6,7 +6,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from gaia_eval.artifacts.base import Artifact, Strict, Usage
+from gaia_eval.artifacts.base import Artifact, Count, Finite, NonNegative, Strict, Usage
 
 MEETING_TYPES = (
     "standup",
@@ -58,7 +58,7 @@ class KeyFigure(Strict):
     label: str  # what the figure is, e.g. "approved budget for the vendor migration"
     value: str  # as written in the document, e.g. "$48,500"
     kind: Literal["amount", "date", "count", "percent", "duration"]
-    number: float | None = None  # numeric value for amounts, counts, percents
+    number: Finite | None = None  # numeric value for amounts, counts, percents
     unit: str | None = None
 
 
@@ -91,15 +91,15 @@ class DocumentMeta(Artifact):
     doc_type: str  # standup, project_update, ...
     generator: str  # "offline" or "<provider>:<model>"
     seed: int
-    variant: int  # 1 for <type>_meeting.txt, 2 for <type>_meeting_2.txt, ...
-    target_tokens: int
-    word_count: int
-    estimated_tokens: int
+    variant: Count  # 1 for <type>_meeting.txt, 2 for <type>_meeting_2.txt, ...
+    target_tokens: Count
+    word_count: Count
+    estimated_tokens: Count
     token_method: str  # "words*1.33" or a tokenizer name
     facts: PlantedFacts | None = None
     headers: EmailHeaders | None = None
     usage: Usage | None = None
-    cost_usd: float | None = None
+    cost_usd: NonNegative | None = None
 
 
 class IndexEntry(Strict):
@@ -107,13 +107,13 @@ class IndexEntry(Strict):
     meta_file: str
     doc_type: str
     fingerprint: str
-    estimated_tokens: int
+    estimated_tokens: Count
 
 
 class GenerationInfo(Strict):
     generator: str
-    total_files: int
-    target_tokens_per_file: int
+    total_files: Count
+    target_tokens_per_file: Count
     types: list[str]
 
 
@@ -138,14 +138,14 @@ class PdfDocumentMeta(Artifact):
     title: str
     generator: str  # "<provider>:<model>"
     seed: int
-    variant: int
-    target_tokens: int
-    word_count: int
-    estimated_tokens: int
+    variant: Count
+    target_tokens: Count
+    word_count: Count
+    estimated_tokens: Count
     token_method: str
-    pages: int
+    pages: Count
     usage: Usage | None = None
-    cost_usd: float | None = None
+    cost_usd: NonNegative | None = None
 
 
 class PdfIndexEntry(Strict):
@@ -155,8 +155,8 @@ class PdfIndexEntry(Strict):
     doc_type: str
     fingerprint: str
     text_fingerprint: str
-    estimated_tokens: int
-    pages: int
+    estimated_tokens: Count
+    pages: Count
 
 
 class PdfIndex(Artifact):

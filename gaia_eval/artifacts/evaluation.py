@@ -8,7 +8,7 @@ from typing import Literal
 
 from pydantic import Field
 
-from gaia_eval.artifacts.base import Artifact, Strict, Usage
+from gaia_eval.artifacts.base import Artifact, Count, Finite, NonNegative, Share, Strict, Usage
 from gaia_eval.artifacts.experiment import CostStatus
 from gaia_eval.artifacts.groundtruth import UseCase
 
@@ -24,7 +24,7 @@ class CriterionResult(Strict):
     criterion: str
     rating: CriterionRating
     measure: str  # what was measured, e.g. "F1 of fuzzy-matched action items"
-    value: float | None  # the measurement the rating was read from
+    value: Finite | None  # the measurement the rating was read from
     explanation: str  # what matched and what did not, in a sentence
 
 
@@ -36,7 +36,7 @@ class JudgeVerdict(Strict):
 class JudgeSample(Strict):
     """One independent judgement of an item: the judge's verdict per criterion, or why there is none."""
 
-    index: int  # 0..K-1; sample i is reused on a later run only for the same judged content and judge
+    index: Count  # 0..K-1; sample i is reused on a later run only for the same judged content and judge
     # "scored": every criterion has a valid verdict. "unscored": the reply was unusable (not JSON, wrong schema,
     # cut off, refused) even after one repair request; kept as done. "failed": the call itself failed after
     # retries (network, server, auth); never kept as done, so the next run calls it again.
@@ -45,8 +45,8 @@ class JudgeSample(Strict):
     raw: str | None = None  # unscored only: the unusable reply (at most 2000 characters)
     error: str | None = None
     repaired: bool = False  # a repair request (the problem quoted back to the judge) was needed
-    calls: int = 0
-    attempts: int = 0
+    calls: Count = 0
+    attempts: Count = 0
     usage: Usage = Field(default_factory=Usage)
     # Replies answered from the response cache cost nothing: `cached` when every one was, and their tokens.
     cached: bool = False
@@ -85,44 +85,44 @@ class ItemEvaluation(Strict):
 
 class CriterionSummary(Strict):
     criterion: str
-    counts: dict[str, int]  # rating -> count, errors counted as Poor
-    mean_value: float | None
+    counts: dict[str, Count]  # rating -> count, errors counted as Poor
+    mean_value: Finite | None
 
 
 class Grade(Strict):
-    quality_score: float  # ((4E + 3G + 2F + 1P) / N - 1) * 100 / 3 over every rating, errors as Poor
+    quality_score: Finite  # ((4E + 3G + 2F + 1P) / N - 1) * 100 / 3 over every rating, errors as Poor
     overall_rating: Rating
-    counts: dict[str, int]
-    n_ratings: int
-    n_items: int
-    n_errors: int
-    pass_rate: float | None = None  # qa: passed / items with a pass/fail (errored items fail; long-form answers have none)
-    passed: int | None = None
+    counts: dict[str, Count]
+    n_ratings: Count
+    n_items: Count
+    n_errors: Count
+    pass_rate: Share | None = None  # qa: passed / items with a pass/fail (errored items fail; long-form answers have none)
+    passed: Count | None = None
 
 
 class InferenceSummary(Strict):
     usage: Usage
-    cost_usd: float | None
+    cost_usd: NonNegative | None
     cost_status: CostStatus
-    latency_mean_s: float
-    latency_p50_s: float
-    latency_p95_s: float
-    wall_time_s: float
-    time_to_success_p50_s: float = 0.0  # retries, hangs and backoff included
-    time_to_success_p95_s: float = 0.0
-    retried_items: int = 0
-    latency_min_s: float = 0.0  # over the items the model answered
-    latency_max_s: float = 0.0
-    items_answered: int = 0  # ok items: the denominator of cost per item
-    batched_items: int = 0  # items answered through a provider batch (--batch), at the batch price
+    latency_mean_s: NonNegative
+    latency_p50_s: NonNegative
+    latency_p95_s: NonNegative
+    wall_time_s: NonNegative
+    time_to_success_p50_s: NonNegative = 0.0  # retries, hangs and backoff included
+    time_to_success_p95_s: NonNegative = 0.0
+    retried_items: Count = 0
+    latency_min_s: NonNegative = 0.0  # over the items the model answered
+    latency_max_s: NonNegative = 0.0
+    items_answered: Count = 0  # ok items: the denominator of cost per item
+    batched_items: Count = 0  # items answered through a provider batch (--batch), at the batch price
 
 
 class SampleAgreement(Strict):
     """How much the K judge samples of an item agree (defined from K = 2)."""
 
-    items_compared: int  # items with at least two scored samples
-    unanimous_share: float | None  # share of those items whose samples agree on every criterion
-    krippendorff_alpha: float | None  # ordinal alpha; units are (item, criterion), coders are samples
+    items_compared: Count  # items with at least two scored samples
+    unanimous_share: Share | None  # share of those items whose samples agree on every criterion
+    krippendorff_alpha: Finite | None  # ordinal alpha; units are (item, criterion), coders are samples
     alpha_note: str | None = None  # why alpha is None
 
 
@@ -130,10 +130,10 @@ class RubricAgreement(Strict):
     """How the judge's ratings compare with the deterministic rubric's on the criteria both measure."""
 
     criteria: dict[str, str]  # judge criterion -> rubric criterion
-    pairs: int  # (item, criterion) pairs rated by both; items the model failed are left out (no judgement)
-    exact_agreement: float | None
-    within_one: float | None  # share of pairs at most one rating step apart
-    krippendorff_alpha: float | None
+    pairs: Count  # (item, criterion) pairs rated by both; items the model failed are left out (no judgement)
+    exact_agreement: Share | None
+    within_one: Share | None  # share of pairs at most one rating step apart
+    krippendorff_alpha: Finite | None
     alpha_note: str | None = None
 
 
@@ -144,25 +144,25 @@ class JudgeSummary(Strict):
     base_url: str | None
     mode: Literal["comparative", "standalone"]
     mode_note: str
-    samples_per_item: int
+    samples_per_item: Count
     median_rule: str
     prompts_fingerprint: str
     criteria: list[CriterionSummary]  # median ratings of judged items, model errors as Poor; unscored left out
     # Same formula as the rubric's grade over the judged ratings; None when no item could be judged.
     grade: Grade | None
-    judged_items: int  # items whose ratings enter the grade: scored ones plus model errors (as Poor)
-    unscored_items: int  # items no sample could score: judge failures, not model failures; outside the grade
-    unscored_samples: int
-    failed_samples: int  # calls that failed after retries; the evaluation is redone (only them) on the next run
-    excerpted_items: int
+    judged_items: Count  # items whose ratings enter the grade: scored ones plus model errors (as Poor)
+    unscored_items: Count  # items no sample could score: judge failures, not model failures; outside the grade
+    unscored_samples: Count
+    failed_samples: Count  # calls that failed after retries; the evaluation is redone (only them) on the next run
+    excerpted_items: Count
     agreement: SampleAgreement
     judge_vs_rubric: RubricAgreement | None  # None when no judge criterion has a rubric counterpart
     usage: Usage
-    calls: int
-    cost_usd: float | None
+    calls: Count
+    cost_usd: NonNegative | None
     cost_status: CostStatus
     pricing: str
-    batched_samples: int = 0  # samples answered through a provider batch (--batch), at the batch price
+    batched_samples: Count = 0  # samples answered through a provider batch (--batch), at the batch price
 
 
 class Evaluation(Artifact):
@@ -197,11 +197,11 @@ class EvaluationFileEntry(Strict):
 class JudgeEntry(Strict):
     spec: str
     mode: str
-    samples_per_item: int
+    samples_per_item: Count
     grade: Grade | None
-    unscored_items: int
+    unscored_items: Count
     usage: Usage
-    cost_usd: float | None
+    cost_usd: NonNegative | None
     cost_status: CostStatus
 
 

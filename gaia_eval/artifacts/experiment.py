@@ -4,33 +4,37 @@ from __future__ import annotations
 
 import re
 from datetime import datetime
+from pathlib import Path
 from typing import Any, Literal
 
 from pydantic import Field, field_validator, model_validator
 
-from gaia_eval.artifacts.base import Artifact, Strict, Usage
+from gaia_eval.artifacts.base import Artifact, Count, Finite, NonNegative, Strict, Usage
 from gaia_eval.artifacts.groundtruth import QAPair, SourceDocument, Summaries, UseCase
+from gaia_eval.artifacts.names import NameClaims, file_stem, safe_name  # noqa: F401 - safe_name re-exported
+from gaia_eval.errors import InputError
 
 CostStatus = Literal["priced", "local", "unpriced", "partial"]
 
 
-def safe_name(name: str) -> str:
-    """File-safe experiment name, as the reference tool built it: keep alphanumerics, space, '-' and '_',
-    turn '.' into '_', drop the rest, then spaces into '_'. `Qwen3-1.7B Basic` -> `Qwen3-1_7B_Basic`."""
-    kept = "".join(c if (c.isalnum() or c in " -_") else ("_" if c == "." else "") for c in name)
-    return re.sub(r" +", "_", kept.strip())
+EXPERIMENT_SUFFIX = ".experiment.json"
+
+
+def experiment_file(folder: Path, name: str, *, file: str | Path | None = None, field: str | None = None) -> Path:
+    """Where the experiment named `name` (data: a config's name, a system, a template's name) is written."""
+    return Path(folder) / f"{file_stem(name, what='experiment name', style='slug', file=file, field=field)}{EXPERIMENT_SUFFIX}"
 
 
 class ExperimentParameters(Strict):
     combined_prompt: bool = False  # one call returning every summary style as JSON, instead of one per style
     stop: list[str] | None = None
-    top_p: float | None = None
+    top_p: Finite | None = None
     seed: int | None = None
 
 
 class PriceOverride(Strict):
-    input_per_mtok: float = Field(ge=0)  # USD per million input tokens
-    output_per_mtok: float = Field(ge=0)
+    input_per_mtok: NonNegative  # USD per million input tokens
+    output_per_mtok: NonNegative
 
 
 class ExperimentSpec(Strict):
@@ -38,17 +42,17 @@ class ExperimentSpec(Strict):
     provider: str
     model: str
     system_prompt: str = ""
-    max_tokens: int = Field(default=1024, gt=0)
-    temperature: float = Field(default=0.0, ge=0.0, le=2.0)
+    max_tokens: Count = Field(default=1024, gt=0)
+    temperature: Finite = Field(default=0.0, ge=0.0, le=2.0)
     parameters: ExperimentParameters = Field(default_factory=ExperimentParameters)
     base_url: str | None = None
     api_key_env: str | None = None  # the NAME of an environment variable holding the key; never the key
-    max_concurrency: int | None = Field(default=None, gt=0)
-    requests_per_minute: float | None = Field(default=None, gt=0)
-    max_retries: int | None = Field(default=None, ge=0)
-    timeout_s: float | None = Field(default=None, gt=0)
+    max_concurrency: Count | None = Field(default=None, gt=0)
+    requests_per_minute: Finite | None = Field(default=None, gt=0)
+    max_retries: Count | None = Field(default=None, ge=0)
+    timeout_s: Finite | None = Field(default=None, gt=0)
     # The model's context window in tokens; None: asked of a local server (llama.cpp reports it), else unlimited.
-    context_tokens: int | None = Field(default=None, gt=0)
+    context_tokens: Count | None = Field(default=None, gt=0)
     price: PriceOverride | None = None  # overrides the shipped pricing table for this model
 
     @field_validator("api_key_env")
@@ -62,8 +66,10 @@ class ExperimentSpec(Strict):
     @field_validator("name")
     @classmethod
     def _name_is_usable(cls, v: str) -> str:
-        if not safe_name(v):
-            raise ValueError("name must contain at least one letter or digit")
+        try:
+            file_stem(v, what="name", style="slug")
+        except InputError as exc:
+            raise ValueError(exc.message) from None
         return v
 
     def result_settings(self) -> dict[str, Any]:
@@ -83,15 +89,13 @@ class ExperimentConfig(Strict):
 
     @model_validator(mode="after")
     def _unique_names(self) -> "ExperimentConfig":
-        seen: dict[str, str] = {}
+        claims = NameClaims("experiment name", ".experiment.json")
         for i, exp in enumerate(self.experiments):
-            key = safe_name(exp.name).lower()
-            if key in seen:
-                raise ValueError(
-                    f"experiments[{i}].name '{exp.name}' duplicates '{seen[key]}' (names must differ after "
-                    "file-name cleaning, ignoring case)"
-                )
-            seen[key] = exp.name
+            try:
+                claims.claim(exp.name, file_stem(exp.name, what="name", style="slug"))
+            except InputError as exc:
+                raise ValueError(f"experiments[{i}].name '{exp.name}' duplicates another: {exc.message} (names "
+                                 "must differ after file-name cleaning, ignoring case)") from None
         return self
 
 
@@ -107,14 +111,14 @@ class ItemResult(Strict):
     groundtruth_answer: QAPair | None = None
     groundtruth_summaries: Summaries | None = None
     usage: Usage = Field(default_factory=Usage)
-    cost_usd: float | None = None
+    cost_usd: NonNegative | None = None
     cost_status: CostStatus = "local"
-    latency_s: float = 0.0  # the model's reply time of the successful attempts (summed over the item's calls)
+    latency_s: NonNegative = 0.0  # the model's reply time of the successful attempts (summed over the item's calls)
     # From the first attempt to the last reply, retries, hangs and backoff waits included: what the item cost in
     # time. Equal to latency_s when nothing was retried.
-    time_to_success_s: float = 0.0
-    calls: int = 0
-    attempts: int = 0
+    time_to_success_s: NonNegative = 0.0
+    calls: Count = 0
+    attempts: Count = 0
     retries: list[str] = Field(default_factory=list)
     finish_reason: str | None = None
     # Calls answered from the response cache cost nothing: `cached` when every call was, and the tokens of
@@ -133,24 +137,24 @@ class ItemResult(Strict):
 
 
 class ExperimentTotals(Strict):
-    items: int
-    ok: int
-    errors: int
+    items: Count
+    ok: Count
+    errors: Count
     usage: Usage
-    cost_usd: float | None
-    input_cost_usd: float | None
-    output_cost_usd: float | None
+    cost_usd: NonNegative | None
+    input_cost_usd: NonNegative | None
+    output_cost_usd: NonNegative | None
     cost_status: CostStatus
-    latency_p50_s: float
-    latency_p95_s: float
-    latency_max_s: float
-    latency_mean_s: float
-    wall_time_s: float
-    time_to_success_p50_s: float = 0.0
-    time_to_success_p95_s: float = 0.0
-    retried_items: int = 0  # ok items that needed more than one attempt for some call
-    throughput_items_per_s: float
-    batched_items: int = 0  # items answered through a provider batch (--batch), at the batch price
+    latency_p50_s: NonNegative
+    latency_p95_s: NonNegative
+    latency_max_s: NonNegative
+    latency_mean_s: NonNegative
+    wall_time_s: NonNegative
+    time_to_success_p50_s: NonNegative = 0.0
+    time_to_success_p95_s: NonNegative = 0.0
+    retried_items: Count = 0  # ok items that needed more than one attempt for some call
+    throughput_items_per_s: NonNegative
+    batched_items: Count = 0  # items answered through a provider batch (--batch), at the batch price
 
 
 class ExperimentHeader(Artifact):
@@ -187,19 +191,19 @@ class ExperimentRunEntry(Strict):
     provider: str
     model: str
     use_case: UseCase
-    items: int
-    errors: int
+    items: Count
+    errors: Count
     usage: Usage
-    cost_usd: float | None
+    cost_usd: NonNegative | None
     cost_status: CostStatus
-    wall_time_s: float
+    wall_time_s: NonNegative
 
 
 class ConsolidatedExperiments(Artifact):
     """`consolidated_experiments_report.json`, rebuilt from the experiment files of the output folder."""
 
     kind: Literal["consolidated_experiments"] = "consolidated_experiments"
-    total_experiments: int
+    total_experiments: Count
     total_usage: Usage
-    total_cost_usd: float | None
+    total_cost_usd: NonNegative | None
     experiments: list[ExperimentRunEntry]

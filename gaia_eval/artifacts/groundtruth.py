@@ -7,7 +7,7 @@ from typing import Literal
 
 from pydantic import Field, model_serializer
 
-from gaia_eval.artifacts.base import Artifact, Strict, Usage
+from gaia_eval.artifacts.base import Artifact, Count, NonNegative, Strict, Usage
 from gaia_eval.artifacts.documents import PlantedFacts
 from gaia_eval.artifacts.store import load_json_file, parse_artifact
 from gaia_eval.errors import ArtifactError
@@ -55,7 +55,7 @@ class Provenance(Strict):
     kind: Literal["human"] = "human"
     file: str
     fingerprint: str  # sha256 of the imported file's bytes
-    line: int  # the item's line (jsonl, csv) or position (json, 1-based) in that file
+    line: Count  # the item's line (jsonl, csv) or position (json, 1-based) in that file
 
 
 class GroundTruth(Artifact):
@@ -71,7 +71,7 @@ class GroundTruth(Artifact):
     qa_pairs: list[QAPair] | None = None
     facts: PlantedFacts | None = None  # kept when known: lets deterministic checkers match owners and dates
     usage: Usage | None = None
-    cost_usd: float | None = None
+    cost_usd: NonNegative | None = None
     # Imported human ground truth only (absent from generated files, so their bytes and fingerprints are unchanged):
     provenance: Provenance | None = None
     references: list[str] | None = None  # every human reference summary, free text; scored best-of (see freetext)

@@ -24,6 +24,7 @@ import orjson
 from pydantic import Field, ValidationError
 
 from gaia_eval.artifacts.base import Artifact, Strict
+from gaia_eval.artifacts.inputs import read_input_bytes
 from gaia_eval.errors import InputError, StorageError
 
 try:
@@ -140,12 +141,9 @@ def read_ratings(path: Path) -> RatingsLog:
     number reported; a JSON line that is not a rating is an InputError naming the line and the field."""
     path = Path(path)
     log = RatingsLog()
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
+    if not os.path.lexists(path):
         return log
-    except OSError as exc:
-        raise InputError(f"cannot read the ratings file ({exc.strerror})", file=path) from None
+    data = read_input_bytes(path, "a ratings file")  # the input policy: a FIFO is refused, the size bounded
     for number, raw in enumerate(data.split(b"\n"), start=1):
         if not raw.strip():
             continue

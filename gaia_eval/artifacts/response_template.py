@@ -20,6 +20,7 @@ from typing import Any
 
 import orjson
 
+from gaia_eval.artifacts.inputs import read_input_text
 from gaia_eval.artifacts.store import atomic_write_text, load_json_file, read_text_input
 from gaia_eval.errors import GaiaEvalError, InputError
 from gaia_eval.safe_text import csv_document, csv_uncell, scrub_xml_tree
@@ -175,6 +176,9 @@ def _from_rows(path: Path, rows: list[Any]) -> ResponseTemplate:
     if not all(isinstance(row, dict) for row in rows):
         n = next(n for n, row in enumerate(rows, 1) if not isinstance(row, dict))
         raise _bad(path, f"record {n} is not an object of fields")
+    for n, row in enumerate(rows, 1):
+        if not isinstance(row.get("test_id", ""), (str, int)) or isinstance(row.get("test_id"), bool):
+            raise _bad(path, f"record {n} has a test_id that is not text", "test_id")
     first = rows[0]
     use_case = str(first.get("use_case") or "")
     records = []
@@ -211,7 +215,7 @@ def read_template(path: Path) -> ResponseTemplate:
             t = _from_rows(path, rows)
             t.instructions = str(data.get("instructions") or "")
             return t
-        text = path.read_text(encoding="utf-8-sig")
+        text = read_input_text(path, "a template file")
         if fmt == "jsonl":
             rows = []
             for n, line in enumerate(text.splitlines(), 1):

@@ -21,6 +21,7 @@ from typing import Any, BinaryIO, TypeVar
 import orjson
 from pydantic import BaseModel, ValidationError
 
+from gaia_eval.artifacts.inputs import json_bytes, parse_json, read_input_bytes, read_input_text
 from gaia_eval.errors import ArtifactError, InputError, StorageError, storage_error
 
 M = TypeVar("M", bound=BaseModel)
@@ -252,31 +253,17 @@ def write_json(path: Path, value: Any) -> bool:
 
 
 def _read_input_bytes(path: Path) -> bytes:
-    try:
-        return path.read_bytes()
-    except FileNotFoundError:
-        raise InputError("file not found", file=path, fix="check the path") from None
-    except IsADirectoryError:
-        raise InputError("is a folder, expected a JSON file", file=path, fix="pass a .json file") from None
-    except OSError as exc:
-        raise InputError(f"cannot read file ({exc.strerror})", file=path) from None
+    return json_bytes(path, read_input_bytes(path, "a JSON file"))
 
 
 def load_json_file(path: Path) -> Any:
-    """Parse a JSON file; a missing, unreadable or malformed file is an InputError naming it."""
+    """Parse a JSON file; a missing, unreadable, oversized or malformed file is an InputError naming it."""
     path = Path(path)
-    return _parse_json(path, _read_input_bytes(path))
+    return parse_json(path, _read_input_bytes(path))
 
 
 def _parse_json(path: Path, data: bytes) -> Any:
-    try:
-        return orjson.loads(data)
-    except orjson.JSONDecodeError as exc:
-        raise InputError(
-            f"is not valid JSON ({exc.msg} at line {exc.lineno} column {exc.colno})",
-            file=path,
-            fix="repair or regenerate the file",
-        ) from None
+    return parse_json(path, data)
 
 
 def describe_validation_error(exc: ValidationError) -> tuple[str, str]:
@@ -341,24 +328,9 @@ def freshness(path: Path, model: type[M], expected_inputs: dict[str, str]) -> tu
 
 
 def read_text_input(path: Path) -> str:
-    """Read a user's text document; a binary or non-UTF-8 file is an InputError that says so."""
+    """Read a user's text document (the policy of inputs.py: regular, bounded, UTF-8); an empty one is refused."""
     path = Path(path)
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise InputError("file not found", file=path, fix="check the path") from None
-    except OSError as exc:
-        raise InputError(f"cannot read file ({exc.strerror})", file=path) from None
-    if b"\x00" in data[:8192]:
-        raise InputError("is a binary file, expected UTF-8 text", file=path, fix="pass a .txt/.md file or convert it to text")
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        raise InputError(
-            f"is not UTF-8 text (bad byte at offset {exc.start})",
-            file=path,
-            fix="re-save the file as UTF-8",
-        ) from None
+    text = read_input_text(path, "a text file")
     if not text.strip():
         raise InputError("is empty", file=path, fix="remove it or give it content")
     return text

@@ -14,6 +14,8 @@ from pathlib import Path
 
 import orjson
 
+from gaia_eval.artifacts.inputs import open_input
+
 CHUNK = 1 << 22
 # A whole string (escapes included), a lone quote (a string the chunk cuts: read more), or a bracket.
 _TOKEN = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|["{}\[\]]')
@@ -36,7 +38,14 @@ class Layout:
     members: dict[str, dict[str, tuple[int, int]]] = field(default_factory=dict)
 
 
-def scan(path: Path, containers: frozenset[str]) -> Layout:  # noqa: C901 - one state machine, kept in one place
+def scan(path: Path, containers: frozenset[str]) -> Layout:
+    try:
+        return _scan(path, containers)
+    except orjson.JSONDecodeError:  # a key that is not UTF-8 or not a JSON string
+        raise Unreadable from None
+
+
+def _scan(path: Path, containers: frozenset[str]) -> Layout:  # noqa: C901 - one state machine, kept in one place
     layout = Layout()
     stack: list[int] = []
     key: str | None = None  # the top-level key whose value comes next or is being read
@@ -48,7 +57,7 @@ def scan(path: Path, containers: frozenset[str]) -> Layout:  # noqa: C901 - one 
     base = 0
     buf = b""
     resume = 0  # where in buf the next token search starts
-    with open(path, "rb") as fh:
+    with open_input(path, "an artifact file") as fh:
         while True:
             chunk = fh.read(CHUNK)
             buf += chunk
@@ -173,7 +182,7 @@ class SpanReader:
 
     def __init__(self, path: Path) -> None:
         self.path = Path(path)
-        self._fh = open(self.path, "rb")
+        self._fh = open_input(self.path, "an artifact file")
 
     def read(self, span: tuple[int, int]) -> bytes:
         self._fh.seek(span[0])

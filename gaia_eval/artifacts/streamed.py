@@ -28,6 +28,7 @@ from gaia_eval.artifacts.store import (
     read_artifact,
 )
 from gaia_eval.artifacts.stream import Layout, SpanReader, Unreadable, scan
+from gaia_eval.errors import InputError
 
 M = TypeVar("M", bound=BaseModel)
 _ELEMENT = orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2
@@ -39,7 +40,7 @@ def _read_header(path: Path, header_model: type[M], big: dict[str, type[BaseMode
     element of those is validated on the way and dropped. None: not followable or not valid (read it whole)."""
     try:
         layout = scan(path, frozenset(big))
-    except (Unreadable, OSError):
+    except (Unreadable, OSError, InputError):  # InputError: not a regular file
         return None
     if any(key not in layout.elements and key not in layout.members for key in big):
         return None  # missing, or not a container of objects: the full read names the field
@@ -253,7 +254,7 @@ def top_level_values(path: Path, big: frozenset[str]) -> dict[str, Any] | None:
     missing, not JSON or not an object."""
     try:
         layout = scan(Path(path), big)
-    except (Unreadable, OSError):
+    except (Unreadable, OSError, InputError):  # InputError: not a regular file
         return None
     reader = SpanReader(Path(path))
     try:
@@ -270,7 +271,7 @@ def iter_elements(path: Path, key: str) -> Iterator[Any]:
     cannot be followed or has no such array."""
     try:
         layout = scan(Path(path), frozenset({key}))
-    except (Unreadable, OSError):
+    except (Unreadable, OSError, InputError):  # InputError: not a regular file
         return
     reader = SpanReader(Path(path))
     try:

@@ -10,8 +10,9 @@ import math
 from dataclasses import dataclass
 from pathlib import Path
 
-from pydantic import BaseModel, ConfigDict, Field, ValidationError
+from pydantic import BaseModel, ConfigDict, ValidationError
 
+from gaia_eval.artifacts.base import Count, NonNegative, Share
 from gaia_eval.artifacts.store import describe_validation_error, load_json_file, write_json
 from gaia_eval.bench.metrics import EvalReport
 from gaia_eval.errors import InputError, UsageError
@@ -28,10 +29,10 @@ class Baseline(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
 
-    success_rate: float = Field(ge=0, le=1)
-    avg_steps: float | None = Field(default=None, ge=0)
-    tool_error_rate: float | None = Field(default=None, ge=0)
-    n: int | None = Field(default=None, ge=0)
+    success_rate: Share
+    avg_steps: NonNegative | None = None
+    tool_error_rate: NonNegative | None = None
+    n: Count | None = None
     suite: str | None = None
     suite_fingerprint: str | None = None
     runner: str | None = None  # the runner that produced it: a run with another runner is not comparable

@@ -10,8 +10,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import orjson
 
+from gaia_eval.artifacts.inputs import parse_json, read_input_text, refuse_special_file
 from gaia_eval.artifacts.store import fingerprint, load_json_file
 from gaia_eval.bench.tasks import TaskSpec, TaskSpecError
 from gaia_eval.errors import InputError, UsageError
@@ -103,16 +103,7 @@ def task_from_record(record: Any, position: int) -> TaskSpec:
 
 
 def _read_text(path: Path) -> str:
-    try:
-        return path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise InputError("suite file not found", file=path, fix="check the path") from None
-    except IsADirectoryError:
-        raise InputError("is a folder, expected a suite file", file=path, fix="pass a .json or .jsonl file") from None
-    except UnicodeDecodeError:
-        raise InputError("is not UTF-8 text", file=path, fix="save the suite as UTF-8 JSON or JSONL") from None
-    except OSError as exc:
-        raise InputError(f"cannot read suite ({exc.strerror})", file=path) from None
+    return read_input_text(path, "a suite file")
 
 
 def _jsonl_records(path: Path) -> list[tuple[str, Any]]:
@@ -120,12 +111,7 @@ def _jsonl_records(path: Path) -> list[tuple[str, Any]]:
     for line_no, line in enumerate(_read_text(path).splitlines(), start=1):
         if not line.strip():
             continue
-        try:
-            records.append((f"{path}:{line_no}", orjson.loads(line)))
-        except orjson.JSONDecodeError as exc:
-            raise InputError(
-                f"not valid JSON ({exc.msg})", file=f"{path}:{line_no}", fix="write one JSON task per line"
-            ) from None
+        records.append((f"{path}:{line_no}", parse_json(Path(f"{path}:{line_no}"), line, fix="write one JSON task per line")))
     return records
 
 
@@ -182,6 +168,7 @@ def load_builtin(name: str) -> Suite:
 def resolve_suite(spec: str) -> Suite:
     """A builtin name or a path: an existing file wins, then a builtin of that name."""
     path = Path(spec)
+    refuse_special_file(path, "a suite file")
     if path.is_file():
         return load_suite(path)
     if spec in builtin_paths():

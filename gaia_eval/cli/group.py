@@ -33,6 +33,12 @@ class GaiaGroup(click.Group):
         except GaiaEvalError as exc:
             echo(f"error: {exc.one_line()}", err=True)
             ctx.exit(exc.exit_code)
+        except click.UsageError as exc:
+            # click's own refusals (a missing file, a bad option value) keep the one-line promise too.
+            command = exc.ctx.command_path if exc.ctx is not None else ctx.command_path
+            message = " ".join(exc.format_message().split())
+            echo(f"error: {message} (fix: see '{command} --help')", err=True)
+            ctx.exit(exc.exit_code)
         except OSError as exc:
             # Last resort for a file-system refusal no stage anticipated: still one line, never a traceback.
             where = f"{exc.filename}: " if exc.filename else ""
@@ -71,13 +77,18 @@ def split_types(value: str | None) -> list[str] | None:
 
 @click.group(cls=GaiaGroup, context_settings={"help_option_names": ["-h", "--help"], "show_default": True})
 @click.version_option(__version__, prog_name="gaia-eval")
-def cli() -> None:
+@click.option("--max-input-mb", type=click.FloatRange(min=0, min_open=True), default=None,
+              help="Largest input file read, in MB (default 100, or GAIA_EVAL_MAX_INPUT_MB); a bigger one is refused.")
+def cli(max_input_mb: float | None) -> None:
     """gaia-eval: measure which LLM or agent is better at your task.
 
     Pipeline: generate -> groundtruth -> batch-experiment -> eval -> report. Each stage reads and writes
     fingerprinted JSON, skips outputs that are up to date, and resumes after an interruption.
     Try `gaia-eval quickstart` for an offline run of all five stages.
     """
+    from gaia_eval.artifacts.inputs import set_max_input_mb
+
+    set_max_input_mb(max_input_mb)
 
 
 def main() -> None:

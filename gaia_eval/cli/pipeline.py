@@ -10,9 +10,8 @@ import click
 from gaia_eval.cli.checks import one_kind
 from gaia_eval.cli.group import DEFAULTS, cli, print_summary, split_types
 from gaia_eval.cli.lists import ListOptionsCommand
-from gaia_eval.cli.options import batch_options, cache_options, llm_call_options, print_batch_status
+from gaia_eval.cli.options import ProviderChoice, batch_options, cache_options, llm_call_options, print_batch_status
 from gaia_eval.errors import RunFailed
-from gaia_eval.providers.names import LLM_PROVIDERS
 from gaia_eval.safe_text import echo
 
 
@@ -29,7 +28,7 @@ from gaia_eval.safe_text import echo
 @click.option("--count-per-type", type=int, default=1, help="Documents per type.")
 @click.option("--target-tokens", type=int, default=None, help="Target length in tokens [default: 1000 meetings, 800 emails, 1500 PDFs].")
 @click.option("--seed", type=int, default=0, help="Random seed: same seed, same documents (with an LLM: same briefs).")
-@click.option("--provider", type=click.Choice(["offline", *LLM_PROVIDERS]), default="offline", help="Who writes the documents: the offline generator or an LLM.")
+@click.option("--provider", type=ProviderChoice(follows_prompts=True, extra=("offline",)), default="offline", help="Who writes the documents: the offline generator or an LLM.")
 @click.option("--model", default=None, help="Model of the LLM provider (required with one).")
 @click.option("--base-url", default=None, help="Endpoint of the LLM provider (a local server's URL, a proxy).")
 @llm_call_options
@@ -65,7 +64,7 @@ def generate(kinds, output_dir, meeting_types, email_types, pdf_types, count_per
 @click.option("-p", "--pattern", default=None, help="Glob of input files inside -d (recursive); .txt, .md, .html and .pdf are read.  [default: *.txt and *.pdf; a PDF with a .txt twin is read once]")
 @click.option("-u", "--use-case", default="summarization", help="summarization, qa or email.")
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["groundtruth"], help="Folder to write into.")
-@click.option("--provider", type=click.Choice(["offline", *LLM_PROVIDERS]), default="offline", help="Who builds the ground truth: planted facts (offline) or an LLM.")
+@click.option("--provider", type=ProviderChoice(follows_prompts=True, extra=("offline",)), default="offline", help="Who builds the ground truth: planted facts (offline) or an LLM.")
 @click.option("--model", default=None, help="Model of the LLM provider (required with one).")
 @click.option("--base-url", default=None, help="Endpoint of the LLM provider (a local server's URL, a proxy).")
 @click.option("--num-samples", type=click.IntRange(min=1), default=5, help="qa with an LLM: question-answer pairs per document.")

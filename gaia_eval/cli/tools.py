@@ -11,8 +11,8 @@ from gaia_eval.cli.annotate import sample_options
 from gaia_eval.cli.checks import check_named_folders
 from gaia_eval.cli.group import DEFAULTS, cli, print_summary, split_types
 from gaia_eval.cli.lists import ListOptionsCommand
+from gaia_eval.cli.options import ProviderChoice
 from gaia_eval.errors import RunFailed
-from gaia_eval.providers.names import KNOWN_PROVIDERS
 from gaia_eval.scoring.answers.mode_names import MODES as MATCH_MODES
 from gaia_eval.safe_text import echo
 
@@ -56,7 +56,7 @@ def import_outputs(file, output_dir, groundtruth, use_case) -> None:
 @click.option("-i", "--input", "input_file", type=click.Path(path_type=Path), required=True, help="The document to summarize (.txt, .md, .html or .pdf).")
 @click.option("--styles", default="all", help="Styles, as words or commas: all, or brief detailed bullets executive participants action_items (and gaia-eval's own names).")
 @click.option("--combined-prompt", is_flag=True, help="One call for every style (cheaper, less focused) instead of one call per style.")
-@click.option("--provider", type=click.Choice(KNOWN_PROVIDERS), default="baseline", help="Who summarizes: an offline baseline or an LLM.")
+@click.option("--provider", type=ProviderChoice(), default="baseline", help="Who summarizes: an offline baseline or an LLM.")
 @click.option("--model", default=None, help="Model of the provider [default with baseline: textrank].")
 @click.option("--base-url", default=None, help="Endpoint of the provider (a local server's URL, a proxy).")
 @click.option("--max-tokens", type=click.IntRange(min=1), default=1024, help="Output budget of each reply.")

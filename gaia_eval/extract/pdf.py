@@ -3,12 +3,14 @@ Imported only when a PDF is read, so pypdf never slows down the CLI's start."""
 
 from __future__ import annotations
 
+import io
 import logging
 from pathlib import Path
 
 from pypdf import PdfReader
 from pypdf.errors import PdfReadError
 
+from gaia_eval.artifacts.inputs import read_input_bytes
 from gaia_eval.errors import InputError
 
 
@@ -32,7 +34,7 @@ def pdf_text(path: Path) -> str:
 
 def _page_texts(path: Path) -> list[str]:
     try:
-        reader = PdfReader(path)
+        reader = PdfReader(io.BytesIO(read_input_bytes(path, "a PDF file")))
         if reader.is_encrypted:
             raise InputError("is an encrypted PDF", file=path, fix="save an unencrypted copy and pass that")
         return [page.extract_text() or "" for page in reader.pages]
@@ -40,5 +42,5 @@ def _page_texts(path: Path) -> list[str]:
         raise InputError("file not found", file=path, fix="check the path") from None
     except OSError as exc:
         raise InputError(f"cannot read file ({exc.strerror})", file=path) from None
-    except (PdfReadError, ValueError, KeyError, TypeError) as exc:
+    except (PdfReadError, ValueError, KeyError, TypeError, RecursionError) as exc:
         raise InputError(f"is not a readable PDF ({exc})", file=path, fix="re-export or repair the PDF") from None

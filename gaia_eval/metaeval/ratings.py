@@ -10,12 +10,13 @@ text), and one `human.<dim>` column per dimension whose cell is a number, a JSON
 from __future__ import annotations
 
 import csv
-import json
+import io
 import math
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gaia_eval.artifacts.inputs import parse_json
 from gaia_eval.artifacts.store import read_text_input
 from gaia_eval.errors import InputError
 
@@ -101,8 +102,8 @@ def _csv_cell(cell: str, path: Path, line: int, field: str) -> Any:
         return None
     if text.startswith("["):
         try:
-            return json.loads(text)
-        except json.JSONDecodeError:
+            return parse_json(path, text)
+        except InputError:
             raise _fail(path, line, field, "is not a valid JSON list", "write e.g. [4, 5, 3]") from None
     parts = [p.strip() for p in text.split(";")]
     try:
@@ -113,7 +114,8 @@ def _csv_cell(cell: str, path: Path, line: int, field: str) -> Any:
 
 
 def _csv_rows(text: str, path: Path) -> list[tuple[int, Any]]:
-    reader = csv.DictReader(text.splitlines())
+    csv.field_size_limit(max(csv.field_size_limit(), len(text)))  # a long summary fits in a cell
+    reader = csv.DictReader(io.StringIO(text, newline=""))
     columns = reader.fieldnames or []
     dims = [c for c in columns if c.startswith(HUMAN_PREFIX)]
     missing = [c for c in _TEXT_FIELDS if c not in columns]
@@ -153,10 +155,7 @@ def load_ratings(path: Path) -> list[RatedOutput]:
         for number, line in enumerate(text.splitlines(), start=1):
             if not line.strip():
                 continue
-            try:
-                raw.append((number, json.loads(line)))
-            except json.JSONDecodeError as exc:
-                raise _fail(path, number, None, f"is not valid JSON ({exc.msg})", "one JSON object per line") from None
+            raw.append((number, parse_json(Path(f"{path}:{number}"), line, fix="one JSON object per line")))
     rows = [_row(data, path, line) for line, data in raw]
     seen: dict[tuple[str, str], int] = {}
     for row in rows:

@@ -19,7 +19,7 @@ from gaia_eval.artifacts.base import Usage
 from gaia_eval.concurrency import DEFAULT_TIMEOUT_S
 from gaia_eval.providers import ProviderSettings, effective_base_url
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message, ToolCall, ToolSpec
-from gaia_eval.providers.sdk_errors import call_sdk, malformed, read_billed
+from gaia_eval.providers.sdk_errors import SdkAccess, call_sdk, malformed, read_billed
 from gaia_eval.providers.limits import length_stop_reason
 from gaia_eval.providers.structured import cut_off
 
@@ -84,8 +84,10 @@ def _reported_usage(reply: Any) -> Usage | None:
     return Usage(input_tokens=input_tokens, output_tokens=getattr(usage, "output_tokens", 0) or 0)
 
 
-class AnthropicProvider:
+class AnthropicProvider(SdkAccess):
     """Messages API through `anthropic.AsyncAnthropic`; one client (and connection pool) per provider."""
+
+    _sdk = anthropic
 
     def __init__(self, settings: ProviderSettings, api_key: str | None) -> None:
         self.name = settings.provider
@@ -101,7 +103,7 @@ class AnthropicProvider:
             http_client=_http_client(),
         )
 
-    def _build_params(self, request: ChatRequest) -> dict[str, Any]:
+    def build_params(self, request: ChatRequest) -> dict[str, Any]:
         params: dict[str, Any] = {
             "model": self.model,
             "max_tokens": request.max_tokens,
@@ -126,16 +128,16 @@ class AnthropicProvider:
         return params
 
     async def complete(self, request: ChatRequest) -> ChatResponse:
-        params = self._build_params(request)
+        params = self.build_params(request)
         timeout = request.timeout_s or self._settings.timeout_s or DEFAULT_TIMEOUT_S
         started = time.monotonic()
         reply = await call_sdk(
             lambda: self._client.messages.create(**params, timeout=timeout), anthropic, self.name, self._secret
         )
         latency = time.monotonic() - started
-        return self._to_response(reply, request, latency)
+        return self.to_response(reply, request, latency)
 
-    def _to_response(self, reply: Any, request: ChatRequest, latency: float) -> ChatResponse:
+    def to_response(self, reply: Any, request: ChatRequest, latency: float) -> ChatResponse:
         usage = _reported_usage(reply)
         return read_billed(usage, lambda: self._read_message(reply, request, latency, usage or Usage()))
 

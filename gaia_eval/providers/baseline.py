@@ -86,3 +86,8 @@ class BaselineProvider:
 
     async def aclose(self) -> None:
         """Nothing to release: no connections or processes."""
+
+
+def create(settings: object, api_key: str | None) -> BaselineProvider:
+    """The registry's factory: a baseline needs only its model name (lead, textrank, retrieval...)."""
+    return BaselineProvider(settings.model)  # type: ignore[attr-defined]

@@ -18,9 +18,9 @@ import orjson
 
 from gaia_eval.artifacts.base import Usage
 from gaia_eval.concurrency import DEFAULT_TIMEOUT_S
-from gaia_eval.providers import LOCAL_PRESETS, ProviderSettings, effective_base_url
+from gaia_eval.providers import ProviderSettings, effective_base_url, is_local
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message, TokenLogprob, ToolCall, ToolSpec
-from gaia_eval.providers.sdk_errors import call_sdk, malformed, read_billed
+from gaia_eval.providers.sdk_errors import SdkAccess, call_sdk, malformed, read_billed
 from gaia_eval.providers.limits import length_stop_reason
 from gaia_eval.providers.structured import parse_json_reply, schema_instruction
 
@@ -100,13 +100,15 @@ def _reported_usage(completion: Any) -> Usage | None:
     )
 
 
-class OpenAIProvider:
+class OpenAIProvider(SdkAccess):
     """Chat Completions through `openai.AsyncOpenAI`; one client (and connection pool) per provider."""
+
+    _sdk = openai
 
     def __init__(self, settings: ProviderSettings, api_key: str | None) -> None:
         self.name = settings.provider
         self.model = settings.model
-        self.is_local = settings.provider in LOCAL_PRESETS
+        self.is_local = is_local(settings.provider)
         self._settings = settings
         self._secret = api_key
         # Presets always have a URL, so OPENAI_BASE_URL only ever redirects the "openai" provider. The URL is the
@@ -123,7 +125,7 @@ class OpenAIProvider:
             http_client=_http_client(),
         )
 
-    def _build_params(self, request: ChatRequest) -> dict[str, Any]:
+    def build_params(self, request: ChatRequest) -> dict[str, Any]:
         system = request.system
         if request.json_schema is not None and self.is_local:
             # Many local servers treat response_format as a hint (or ignore it); small models follow an
@@ -157,7 +159,7 @@ class OpenAIProvider:
         return params
 
     async def complete(self, request: ChatRequest) -> ChatResponse:
-        params = self._build_params(request)
+        params = self.build_params(request)
         timeout = request.timeout_s or self._settings.timeout_s or DEFAULT_TIMEOUT_S
         started = time.monotonic()
         # The documented generic `post` instead of `chat.completions.create`: same endpoint, auth, errors and
@@ -175,9 +177,9 @@ class OpenAIProvider:
             completion = orjson.loads(body)
         except orjson.JSONDecodeError:
             raise malformed(self.name, "reply body is not JSON", body.decode("utf-8", "replace"), self._secret) from None
-        return self._to_response(completion, request, latency)
+        return self.to_response(completion, request, latency)
 
-    def _to_response(self, completion: Any, request: ChatRequest, latency: float) -> ChatResponse:
+    def to_response(self, completion: Any, request: ChatRequest, latency: float) -> ChatResponse:
         usage = _reported_usage(completion)
         return read_billed(usage, lambda: self._read_completion(completion, request, latency, usage or Usage()))
 

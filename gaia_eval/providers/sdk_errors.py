@@ -190,3 +190,20 @@ def read_billed(usage: Any, read: Callable[[], T]) -> T:
     except MalformedResponseError as exc:
         exc.usage = usage
         raise
+
+
+class SdkAccess:
+    """What a batch adapter may use of an SDK provider: its client (one connection pool) and SDK calls mapped like
+    the provider's own, with the key scrubbed from messages, so the key never leaves the provider."""
+
+    name: str
+    _client: Any
+    _secret: str | None
+    _sdk: Any  # the SDK module whose exceptions call_sdk maps
+
+    @property
+    def client(self) -> Any:
+        return self._client
+
+    async def sdk_call(self, make_call: Any) -> Any:
+        return await call_sdk(make_call, self._sdk, self.name, self._secret)

@@ -8,8 +8,9 @@ leaves no file behind; outputs are written atomically.
 from __future__ import annotations
 
 import csv
-import json
-from dataclasses import dataclass, field
+import io
+import string
+from dataclasses import dataclass
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -20,12 +21,16 @@ from gaia_eval.artifacts.experiment import (
     ExperimentSpec,
     ExperimentTotals,
     ItemResult,
+    experiment_file,
     safe_name,
 )
 from gaia_eval.artifacts.groundtruth import GroundTruth, Provenance, QAPair, SourceDocument, Summaries
+from gaia_eval.artifacts.inputs import max_input_bytes, parse_json, read_input_text
+from gaia_eval.artifacts.names import NameClaims, file_stem
 from gaia_eval.artifacts.store import (
     atomic_write_many,
     canonical_json,
+    describe_validation_error,
     fingerprint,
     fingerprint_bytes,
     fingerprint_file,
@@ -62,35 +67,32 @@ class _Row:
 
 
 def _rows(path: Path) -> list[_Row]:
-    """Rows of a .jsonl (one object a line), .csv (a header line) or .json (an object or a list of objects)."""
+    """Rows of a .jsonl (one object a line), .csv (a header line) or .json (an object or a list of objects).
+    Any line that does not read is an error naming it: no row is ever skipped."""
     path = Path(path)
-    if not path.is_file():
-        raise InputError("file not found", file=path, fix="check the path")
     suffix = path.suffix.lower()
     if suffix not in IMPORT_SUFFIXES:
         raise InputError(f"has an unsupported extension '{suffix}'", file=path, fix="pass a .jsonl, .csv or .json file")
-    text = path.read_text(encoding="utf-8-sig")
+    text = read_input_text(path, "a data file")
     rows: list[_Row] = []
     if suffix == ".jsonl":
         for number, line in enumerate(text.splitlines(), 1):
             if not line.strip():
                 continue
-            try:
-                data = json.loads(line)
-            except json.JSONDecodeError as exc:
-                raise InputError(f"line {number}: not JSON ({exc.msg})", file=path, fix="one JSON object per line") from None
+            data = parse_json(path, line, where=f"line {number}: ", fix="one JSON object per line")
             if not isinstance(data, dict):
                 raise InputError(f"line {number}: expected a JSON object", file=path, fix="one JSON object per line")
             rows.append(_Row(path, number, data))
     elif suffix == ".csv":
-        reader = csv.DictReader(text.splitlines())
-        for data in reader:
-            rows.append(_Row(path, reader.line_num, {k: v for k, v in data.items() if k is not None}))
-    else:
+        csv.field_size_limit(max(csv.field_size_limit(), max_input_bytes()))  # a long document fits in a cell
+        reader = csv.DictReader(io.StringIO(text, newline=""))
         try:
-            data = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise InputError(f"line {exc.lineno}: not JSON ({exc.msg})", file=path, fix="fix the JSON syntax") from None
+            for data in reader:
+                rows.append(_Row(path, reader.line_num, {k: v for k, v in data.items() if k is not None}))
+        except csv.Error as exc:
+            raise InputError(f"line {reader.line_num}: not CSV ({exc})", file=path, fix="write a CSV with a header line") from None
+    else:
+        data = parse_json(path, text, fix="fix the JSON syntax")
         items = data if isinstance(data, list) else [data]
         for number, item in enumerate(items, 1):
             if not isinstance(item, dict):
@@ -129,8 +131,8 @@ def _texts(row: _Row, field_name: str) -> list[str]:
         stripped = value.strip()
         if stripped.startswith("[") and row.file.suffix.lower() == ".csv":
             try:
-                value = json.loads(stripped)
-            except json.JSONDecodeError:
+                value = parse_json(row.file, stripped)
+            except InputError:
                 return [value]
         else:
             return [value]
@@ -140,12 +142,32 @@ def _texts(row: _Row, field_name: str) -> list[str]:
 
 
 def _item_id(row: _Row, fields: GroundTruthFields, default: str | None) -> str:
+    """The row's id, checked to name a file (`file_stem`): text or a whole number, never a list or a flag."""
     value = _get(row.data, fields.id)
     if value in (None, ""):
         if default is None:
             raise _fail(row, fields.id, "missing", f"give every row an id in '{fields.id}' (or name the field with --id-field)")
-        return default
-    return str(value)
+        value = default
+    if isinstance(value, int) and not isinstance(value, bool):
+        value = str(value)
+    try:
+        file_stem(value, what="item id")
+    except InputError as exc:
+        raise _fail(row, fields.id, exc.message, exc.fix or "") from None
+    return value
+
+
+def _source_file_template(template: str) -> None:
+    """--source-file may name only {item_id}: anything else is refused before a row is read."""
+    try:
+        names = [name for _, name, _, _ in string.Formatter().parse(template) if name is not None]
+    except ValueError as exc:
+        raise InputError(f"'{template}' is not a valid template ({exc})", field="--source-file",
+                         fix="write e.g. '{item_id}.txt' (double a literal brace: '{{')") from None
+    unknown = [name for name in names if name != "item_id"]
+    if unknown:
+        raise InputError(f"'{template}' names {{{unknown[0]}}}; only {{item_id}} can be filled in", field="--source-file",
+                         fix="write e.g. '{item_id}.txt'")
 
 
 def _source(row: _Row, fields: GroundTruthFields, item_id: str) -> SourceDocument:
@@ -174,8 +196,8 @@ def _qa_pairs(row: _Row, fields: GroundTruthFields) -> list[QAPair]:
         return []
     if isinstance(value, str) and row.file.suffix.lower() == ".csv":
         try:
-            value = json.loads(value)
-        except json.JSONDecodeError:
+            value = parse_json(row.file, value)
+        except InputError:
             raise _fail(row, fields.qa, "not a JSON list", "write the cell as a JSON list of {question, answer} objects") from None
     if not isinstance(value, list):
         raise _fail(row, fields.qa, "expected a list of question-answer objects", "e.g. [{\"question\": ..., \"answer\": ...}]")
@@ -200,6 +222,9 @@ def run_import_groundtruth(
     summary = StageSummary("import-groundtruth")
     built: dict[str, list[GroundTruth]] = {"summarization": [], "qa": []}
     seen: dict[str, str] = {}
+    claims = NameClaims("item id")
+    if fields.source_file:
+        _source_file_template(fields.source_file)
     for path in files:
         path = Path(path)
         rows = _rows(path)
@@ -210,6 +235,10 @@ def run_import_groundtruth(
             if item_id in seen:
                 raise _fail(row, fields.id, f"duplicate id '{item_id}' (also in {seen[item_id]})", "give every item its own id")
             seen[item_id] = f"{path.name} {_where(row)}"
+            try:
+                claims.claim(item_id, file_stem(item_id, what="item id"))
+            except InputError as exc:
+                raise _fail(row, fields.id, exc.message, exc.fix or "") from None
             references = _texts(row, fields.references)
             qa = _qa_pairs(row, fields)
             if not references and not qa:
@@ -239,7 +268,7 @@ def run_import_groundtruth(
         known: dict[Path, tuple[GroundTruth, str]] = {}
         for gt in gts:
             gt = gt.model_copy(update={"inputs": {"file": gt.provenance.fingerprint if gt.provenance else ""}})
-            out = groundtruth_path(Path(output_dir), gt.item_id, use_case)
+            out = groundtruth_path(Path(output_dir), gt.item_id, use_case, file=gt.provenance.file if gt.provenance else None)
             data = canonical_json(gt)
             files.append((out, data))
             known[out] = (gt, fingerprint_bytes(data))
@@ -305,6 +334,49 @@ def _row_source(row: _Row, file: Path, item_id: str, gts: dict[str, GroundTruth]
                 f"key the row by an item of the ground truth (e.g. '{next(iter(gts), '')}'), or add a source column")
 
 
+_NUMBERS = ("input_tokens", "output_tokens", "cost_usd", "latency_s")
+
+
+def _item_result(row: _Row, item_id: str, system: str, question: tuple[GroundTruth, QAPair] | None) -> ItemResult:
+    """The row as a model answer (to `question` for qa); its numbers checked by the artifact's constraints (whole
+    non-negative tokens, finite non-negative cost and latency), a broken one named with its line."""
+    from pydantic import ValidationError
+
+    numbers: dict[str, object] = {}
+    for key in _NUMBERS:
+        value = row.data.get(key)
+        if value in (None, ""):
+            continue
+        if isinstance(value, str):  # a CSV cell
+            try:
+                value = float(value) if key in ("cost_usd", "latency_s") or not value.strip().isdigit() else int(value)
+            except ValueError:
+                raise _fail(row, key, f"'{value}' is not a number", "leave it empty or give a number") from None
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise _fail(row, key, f"{value!r} is not a number", "leave it empty or give a number")
+        numbers[key] = value
+    text = row.data["output"]
+    answer = dict(query=question[1].query, answer=text, groundtruth_answer=question[1]) if question else dict(
+        summaries=Summaries(executive_summary=text, detailed_summary=text))
+    try:
+        return ItemResult(
+            item_id=item_id,
+            source=question[0].item_id if question else item_id,
+            fingerprint=fingerprint([item_id, system, text]),
+            status="ok",
+            **answer,
+            usage=Usage(input_tokens=numbers.get("input_tokens", 0), output_tokens=numbers.get("output_tokens", 0)),
+            cost_usd=numbers.get("cost_usd"),
+            cost_status="priced" if "cost_usd" in numbers else "unpriced",
+            latency_s=numbers.get("latency_s", 0.0),
+        )
+    except ValidationError as exc:
+        field_path, problem = describe_validation_error(exc)
+        key = field_path.split(".")[-1]
+        raise _fail(row, key, f"{problem} (got {numbers.get(key)!r})",
+                    "give a finite, non-negative number (a whole one for tokens)") from None
+
+
 def run_import_outputs(
     file: Path,
     output_dir: Path,
@@ -323,6 +395,8 @@ def run_import_outputs(
     gts = {gt.item_id: gt for gt in load_groundtruth_file(Path(groundtruth))} if groundtruth else {}
     use_case, why = _outputs_use_case(use_case, gts, groundtruth)
     systems: dict[str, list[tuple[_Row, ItemResult, SourceDocument]]] = {}
+    claims = NameClaims("system", ".experiment.json")
+    pairs: dict[tuple[str, str], str] = {}
     for row in rows:
         for key in ("item_id", "system", "output"):
             if not isinstance(row.data.get(key), str) or not str(row.data.get(key)).strip():
@@ -330,36 +404,27 @@ def run_import_outputs(
                     continue  # an empty output is scored as empty, not rejected
                 raise _fail(row, key, "missing or not text", "every row needs item_id, system and output")
         item_id, system = row.data["item_id"], row.data["system"]
+        stems = {}
+        for key, what, style in (("item_id", "item id", "id"), ("system", "system", "slug")):
+            try:
+                stems[key] = file_stem(row.data[key], what=what, style=style)  # type: ignore[arg-type]
+            except InputError as exc:
+                raise _fail(row, key, exc.message, exc.fix or "") from None
+        if system not in systems:
+            try:
+                claims.claim(system, stems["system"])
+            except InputError as exc:
+                raise _fail(row, "system", exc.message, exc.fix or "") from None
         question = _question(row, item_id, gts, groundtruth) if use_case == "qa" else None  # type: ignore[arg-type]
         if question is not None and not (isinstance(row.data.get("source"), str) and row.data["source"].strip()):
             source = question[0].source
         else:
             source = _row_source(row, file, item_id, gts, groundtruth)
-        numbers = {}
-        for key in ("input_tokens", "output_tokens", "cost_usd", "latency_s"):
-            value = row.data.get(key)
-            if value in (None, ""):
-                continue
-            try:
-                numbers[key] = float(value)
-            except (TypeError, ValueError):
-                raise _fail(row, key, f"'{value}' is not a number", "leave it empty or give a number") from None
-        text = row.data["output"]
-        answer = dict(query=question[1].query, answer=text, groundtruth_answer=question[1]) if question else dict(
-            summaries=Summaries(executive_summary=text, detailed_summary=text))
-        result = ItemResult(
-            item_id=item_id,
-            source=question[0].item_id if question else item_id,
-            fingerprint=fingerprint([item_id, system, text]),
-            status="ok",
-            **answer,
-            usage=Usage(input_tokens=int(numbers.get("input_tokens", 0)), output_tokens=int(numbers.get("output_tokens", 0))),
-            cost_usd=numbers.get("cost_usd"),
-            cost_status="priced" if "cost_usd" in numbers else "unpriced",
-            latency_s=numbers.get("latency_s", 0.0),
-        )
-        if any(r.item_id == item_id for _, r, _ in systems.get(system, [])):
-            raise _fail(row, "item_id", f"system '{system}' has item '{item_id}' twice", "one row per item and system")
+        result = _item_result(row, item_id, system, question)
+        if (system, item_id) in pairs:
+            raise _fail(row, "item_id", f"system '{system}' has item '{item_id}' twice (also {pairs[system, item_id]})",
+                        "one row per item and system")
+        pairs[system, item_id] = _where(row)
         systems.setdefault(system, []).append((row, result, source))
     check_output_dir(Path(output_dir))
     summary = StageSummary("import-outputs")
@@ -394,7 +459,7 @@ def run_import_outputs(
             started_at=now,
             finished_at=now,
         )
-        out = Path(output_dir) / f"{safe_name(system)}.experiment.json"
+        out = experiment_file(Path(output_dir), system)
         write_artifact(out, exp)
         summary.made += 1
         summary.outputs.append(out)

@@ -17,20 +17,20 @@ from typing import Any
 from gaia_eval.artifacts.base import Usage
 from gaia_eval.concurrency import ProviderGate, RetryPolicy, call_with_retries
 from gaia_eval.errors import MalformedResponseError, UsageError
-from gaia_eval.providers import LOCAL_PRESETS, ProviderSettings
+from gaia_eval.providers import ProviderSettings
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message, Provider
-
-LLM_PROVIDERS: tuple[str, ...] = ("anthropic", "openai", *LOCAL_PRESETS)
+from gaia_eval.registry import provider_names
 
 
 def llm_provider_settings(provider: str, model: str | None, base_url: str | None, timeout_s: float) -> ProviderSettings:
     """The settings of an LLM provider named on the command line; an unknown provider or a missing --model is a
     UsageError before anything is read or written. (A missing API key is reported by create_provider.)"""
-    if provider not in LLM_PROVIDERS:
+    llm_providers = provider_names(follows_prompts=True)
+    if provider not in llm_providers:
         raise UsageError(
             f"unknown provider '{provider}'",
             field="--provider",
-            fix=f"use offline or one of: {', '.join(LLM_PROVIDERS)}",
+            fix=f"use offline or one of: {', '.join(llm_providers)}",
         )
     if not model:
         raise UsageError(

@@ -10,8 +10,6 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from typing import Any
 
-import anthropic
-
 from gaia_eval.providers.base import ChatRequest, ChatResponse
 from gaia_eval.providers.batch.api import (
     CLOCK_SKEW_S,
@@ -21,19 +19,18 @@ from gaia_eval.providers.batch.api import (
     Found,
     RequestResult,
 )
-from gaia_eval.providers.sdk_errors import call_sdk
 
 
 class AnthropicBatchAPI:
     def __init__(self, provider: Any) -> None:
         self.provider = provider
-        self._batches = provider._client.messages.batches
+        self._batches = provider.client.messages.batches
 
     async def _sdk(self, make_call):
-        return await call_sdk(make_call, anthropic, self.provider.name, self.provider._secret)
+        return await self.provider.sdk_call(make_call)
 
     async def create(self, entries: list[tuple[str, ChatRequest]], run_id: str, local_id: str) -> str:
-        requests = [{"custom_id": cid, "params": self.provider._build_params(request)} for cid, request in entries]
+        requests = [{"custom_id": cid, "params": self.provider.build_params(request)} for cid, request in entries]
         batch = await self._sdk(lambda: self._batches.create(requests=requests, timeout=TRANSFER_TIMEOUT_S))
         return batch.id
 
@@ -82,4 +79,4 @@ class AnthropicBatchAPI:
         await self._sdk(lambda: self._batches.cancel(batch_id, timeout=CONTROL_TIMEOUT_S))
 
     def to_response(self, raw: Any, request: ChatRequest) -> ChatResponse:
-        return self.provider._to_response(raw, request, 0.0)
+        return self.provider.to_response(raw, request, 0.0)

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 from typing import Any
 
-import openai
 import orjson
 
 from gaia_eval.errors import BadRequestError, UsageError
@@ -24,7 +23,6 @@ from gaia_eval.providers.batch.api import (
     Found,
     RequestResult,
 )
-from gaia_eval.providers.sdk_errors import call_sdk
 
 ENDPOINT = "/v1/chat/completions"
 ENDED = {"completed", "failed", "expired", "cancelled"}
@@ -33,15 +31,15 @@ ENDED = {"completed", "failed", "expired", "cancelled"}
 class OpenAIBatchAPI:
     def __init__(self, provider: Any) -> None:
         self.provider = provider
-        self._client = provider._client
+        self._client = provider.client
 
     async def _sdk(self, make_call):
-        return await call_sdk(make_call, openai, self.provider.name, self.provider._secret)
+        return await self.provider.sdk_call(make_call)
 
     async def create(self, entries: list[tuple[str, ChatRequest]], run_id: str, local_id: str) -> str:
         lines = b"".join(
             orjson.dumps({"custom_id": cid, "method": "POST", "url": ENDPOINT,
-                          "body": self.provider._build_params(request)}) + b"\n"
+                          "body": self.provider.build_params(request)}) + b"\n"
             for cid, request in entries
         )
         try:
@@ -106,7 +104,7 @@ class OpenAIBatchAPI:
         await self._sdk(lambda: self._client.batches.cancel(batch_id, timeout=CONTROL_TIMEOUT_S))
 
     def to_response(self, raw: Any, request: ChatRequest) -> ChatResponse:
-        return self.provider._to_response(raw, request, 0.0)
+        return self.provider.to_response(raw, request, 0.0)
 
 
 def _reason(response: dict[str, Any], error: Any) -> str:

@@ -23,6 +23,7 @@ string such as "NYC | New York City" into alternatives; without it the string is
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -251,16 +252,14 @@ def check_answers_file(path: str, default_mode: str = "gaia",
     if path == "-":
         yield from check_answers_jsonl(sys.stdin, "<stdin>", default_mode, default_options)
         return
-    try:
-        with open(path, encoding="utf-8") as handle:
-            yield from check_answers_jsonl(handle, path, default_mode, default_options)
-    except FileNotFoundError as exc:
-        raise InputError("the file does not exist", file=path, fix="give the path of a JSONL file") from exc
-    except IsADirectoryError as exc:
-        raise InputError("this is a directory, not a file", file=path, fix="give the path of a JSONL file") from exc
-    except UnicodeDecodeError as exc:
-        raise InputError(f"the file is not UTF-8 text ({exc.reason} at byte {exc.start})", file=path,
-                         fix="save the file as UTF-8 JSON Lines") from exc
+    from gaia_eval.artifacts.inputs import read_input_text
+
+    # The one input policy: a regular file, bounded in size, UTF-8 (a BOM dropped); a FIFO is refused, not waited on.
+    lines = read_input_text(Path(path), "a JSONL file").splitlines()
+    if not any(line.strip() for line in lines):
+        raise InputError("holds no lines to check", file=path,
+                         fix='write one JSON object per line, e.g. {"expected": "Paris", "answer": "paris"}')
+    yield from check_answers_jsonl(lines, path, default_mode, default_options)
 
 
 def format_verdict(result: MatchResult) -> str:

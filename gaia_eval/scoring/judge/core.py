@@ -19,7 +19,6 @@ from gaia_eval.artifacts.groundtruth import Summaries
 from gaia_eval.artifacts.store import fingerprint
 from gaia_eval.concurrency import Attempted, ProviderGate, RetryPolicy, call_with_retries
 from gaia_eval.errors import InputError, MalformedResponseError, UsageError
-from gaia_eval.providers import LLM_PROVIDERS
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message, Provider, TaskContext
 from gaia_eval.scoring.judge.geval import expected_ratings
 from gaia_eval.scoring.judge.criteria import (
@@ -35,7 +34,6 @@ from gaia_eval.scoring.judge.prompt import JudgePrompt, judge_prompts_fingerprin
 
 # Bump on any change to how replies are read or samples combined: it is part of the eval fingerprint.
 JUDGE_VERSION = "1"
-JUDGE_PROVIDERS: tuple[str, ...] = LLM_PROVIDERS
 DEFAULT_JUDGE_CONCURRENCY = 8
 # Per attempt. A judge reply is at most JUDGE_MAX_TOKENS; a cloud model writes that in well under a minute, so a
 # call silent for longer is hung and is better retried than waited on (raise it for a slow local model).
@@ -102,12 +100,13 @@ def parse_judge_spec(
     example = "e.g. --judge anthropic:claude-sonnet-4-5 or --judge ollama:llama3.2:3b"
     if not provider or not model:
         raise UsageError(f"--judge '{spec}' is not PROVIDER:MODEL", field="--judge", fix=example)
-    if provider == "baseline":
-        raise UsageError(
-            "the offline baselines cannot judge", field="--judge", fix=f"use one of: {', '.join(JUDGE_PROVIDERS)}"
-        )
-    if provider not in JUDGE_PROVIDERS:
-        raise UsageError(f"unknown provider '{provider}'", field="--judge", fix=f"use one of: {', '.join(JUDGE_PROVIDERS)}")
+    from gaia_eval.registry import PROVIDERS, provider_entry, provider_names
+
+    judges = provider_names(follows_prompts=True)
+    if provider in PROVIDERS and not provider_entry(provider).follows_prompts:
+        raise UsageError(f"the offline {provider}s cannot judge", field="--judge", fix=f"use one of: {', '.join(judges)}")
+    if provider not in judges:
+        raise UsageError(f"unknown provider '{provider}'", field="--judge", fix=f"use one of: {', '.join(judges)}")
     if samples < 1:
         raise UsageError(f"--judge-samples {samples} is below 1", field="--judge-samples", fix="pass 1 or more")
     if concurrency < 1:

@@ -199,18 +199,18 @@ def criteria_for(
 def parse_criteria(value: str) -> tuple[JudgeCriterion, ...]:
     """--judge-criteria: comma-separated names of NAMED_CRITERIA, or a JSON file holding a list of
     {"id", "label", "question"} objects. Raises ValueError with a one-line reason."""
-    import json
     import re
     from pathlib import Path
 
     if value.strip().endswith(".json"):
         path = Path(value.strip())
+        from gaia_eval.artifacts.inputs import parse_json, read_input_bytes
+        from gaia_eval.errors import InputError
+
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
-        except OSError as exc:
-            raise ValueError(f"{path}: cannot read ({exc.strerror})") from None
-        except json.JSONDecodeError as exc:
-            raise ValueError(f"{path}: line {exc.lineno}: not JSON ({exc.msg})") from None
+            data = parse_json(path, read_input_bytes(path, "a JSON file"))
+        except InputError as exc:
+            raise ValueError(exc.one_line()) from None
         if not isinstance(data, list) or not data:
             raise ValueError(f"{path}: expected a non-empty list of {{\"id\", \"label\", \"question\"}} objects")
         criteria = []

@@ -18,7 +18,8 @@ from gaia_eval.artifacts.groundtruth import QAPair
 from gaia_eval.scoring.rubric.grading import SHORT_ANSWER_WORDS, not_applicable
 
 LONG_FORM_CRITERIA: tuple[str, ...] = ("reference_overlap", "content_coverage", "source_consistency", "conciseness")
-# ...unless it is a list of short items ("Alice Moreau, Bongani Dlamini, Chen Wei, ..."): each at most this long.
+# A reference longer than SHORT_ANSWER_WORDS is still a short answer when it is a list of short items ("Alice
+# Moreau, Bongani Dlamini, Chen Wei, ..."): each at most this long.
 LIST_ITEM_WORDS = 4
 _LIST_SEPARATORS = re.compile(r"[,;]|\n")
 

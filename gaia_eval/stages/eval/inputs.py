@@ -7,6 +7,7 @@ from pathlib import Path
 
 from gaia_eval.artifacts.experiment import Experiment
 from gaia_eval.artifacts.response_template import TEMPLATE_SUFFIXES, is_response_template, template_stem
+from gaia_eval.artifacts.names import file_stem
 from gaia_eval.artifacts.store import fingerprint_file
 from gaia_eval.artifacts.streamed import StreamedExperiment, read_experiment
 from gaia_eval.errors import InputError
@@ -63,7 +64,7 @@ def unevaluated_experiments(experiments: Path | None, output_dir: Path) -> list[
 def evaluation_name(path: Path, experiment: Experiment | StreamedExperiment) -> str:
     """`X.experiment.json` -> `X.experiment.eval.json`; a template is named after the system it holds."""
     if is_template(path):
-        return f"{experiment.safe_name}.experiment.eval.json"
+        return f"{file_stem(experiment.experiment_name, what='template name', style='slug', file=path)}.experiment.eval.json"
     return path.name.removesuffix(".json") + ".eval.json"
 
 

@@ -12,6 +12,7 @@ from gaia_eval.artifacts.evaluation import Evaluation, InferenceSummary, ItemEva
 from gaia_eval.artifacts.experiment import Experiment, ItemResult
 from gaia_eval.artifacts.groundtruth import GroundTruth, Summaries
 from gaia_eval.artifacts.journal import remove_journal
+from gaia_eval.artifacts.inputs import refuse_special_file
 from gaia_eval.artifacts.streamed import ListSpool, StreamedExperiment, evaluation_freshness
 from gaia_eval.artifacts.store import (
     Freshness,
@@ -104,6 +105,7 @@ class _Pending:
     seen: _Seen
     spool: ListSpool | None = None
     rated: list[_Rated] = field(default_factory=list)
+    external: dict[str, GroundTruth] = field(default_factory=dict)  # -g's ground truth of its use case
 
 
 def _experiment_files(experiment_dir: Path | None, experiment_file: Path | None) -> tuple[Path, list[Path]]:
@@ -114,6 +116,7 @@ def _experiment_files(experiment_dir: Path | None, experiment_file: Path | None)
     # -f wins over -d (the reference tool's -f was silently ignored because -d had a default).
     if experiment_file is not None:
         path = Path(experiment_file)
+        refuse_special_file(path, "an experiment file")
         if not path.is_file():
             raise InputError("not found", file=path, fix="check -f/--file, or run `gaia-eval batch-experiment` first")
         return path.parent, [path]
@@ -135,16 +138,23 @@ def _groundtruth_paths(groundtruth: Path | list[Path] | tuple[Path, ...] | None)
     return [Path(groundtruth)]
 
 
-def _load_external(paths: list[Path]) -> tuple[dict[str, GroundTruth], str]:
-    """Ground truth from -g (several files merge, e.g. a shell glob of consolidated_*.json), by item id."""
+def _load_external(paths: list[Path]) -> tuple[dict[str, dict[str, GroundTruth]], str]:
+    """Ground truth from -g (several files merge, e.g. a shell glob of consolidated_*.json), by use case and item
+    id: import-groundtruth gives a document's summaries and its questions the same item id."""
     if not paths:
         return {}, "none"
-    found: dict[str, GroundTruth] = {}
+    found: dict[str, dict[str, GroundTruth]] = {}
     for path in paths:
         for gt in load_groundtruth_file(path):
-            found[gt.item_id] = gt
+            found.setdefault(gt.use_case, {})[gt.item_id] = gt
     fps = [fingerprint_file(p) for p in paths]
     return found, fps[0] if len(fps) == 1 else fingerprint(fps)
+
+
+def _external_of(by_use_case: dict[str, dict[str, GroundTruth]], use_case: str) -> dict[str, GroundTruth]:
+    """The -g ground truth an experiment of `use_case` is scored against (summarization and email share theirs)."""
+    kin = ("summarization", "email") if use_case in ("summarization", "email") else (use_case,)
+    return {item_id: gt for uc in kin for item_id, gt in by_use_case.get(uc, {}).items()}
 
 
 def _external_for(source: str, external: dict[str, GroundTruth]) -> GroundTruth | None:
@@ -324,10 +334,10 @@ def _keeps_judge(existing: Evaluation | None, inputs: dict[str, str]) -> bool:
     return {k: v for k, v in existing.inputs.items() if k not in JUDGE_INPUT_KEYS} == inputs
 
 
-def _judge_targets(pending: list[_Pending], judge: JudgeSettings, external: dict[str, GroundTruth]) -> list[JudgeTarget]:
+def _judge_targets(pending: list[_Pending], judge: JudgeSettings) -> list[JudgeTarget]:
     targets = []
     for p in pending:
-        exp = p.experiment
+        exp, external = p.experiment, p.external
         requests = {}
         for item in exp.items:
             if item.status == "error":
@@ -400,7 +410,7 @@ def run_eval(
 
     root, files = _experiment_files(experiment_dir, experiment_file)
     gt_paths = _groundtruth_paths(groundtruth)
-    external, gt_fp = _load_external(gt_paths)
+    by_use_case, gt_fp = _load_external(gt_paths)
     gt_source = "external:" + ", ".join(p.as_posix() for p in gt_paths) if gt_paths else "embedded"
     gt_names = " ".join(p.as_posix() for p in gt_paths)
     # Read and check every experiment before writing anything.
@@ -416,11 +426,11 @@ def run_eval(
         if empty:
             more = f" and {len(empty) - 2} more" if len(empty) > 2 else ""
             summary.empty_responses.append(f"{path.name}: {', '.join(empty[:2])}{more}")
-        if external:
-            gt_use_cases = {gt.use_case for gt in external.values()}
-            if exp.use_case not in gt_use_cases and not (exp.use_case in ("summarization", "email") and gt_use_cases & {"summarization", "email"}):
+        external = _external_of(by_use_case, exp.use_case)
+        if by_use_case:
+            if not external:
                 raise InputError(
-                    f"is a {exp.use_case} experiment but the ground truth {gt_names} is {', '.join(sorted(gt_use_cases))}",
+                    f"is a {exp.use_case} experiment but the ground truth {gt_names} is {', '.join(sorted(by_use_case))}",
                     file=path,
                     fix="pass ground truth of the same use case with -g, or leave -g out",
                 )
@@ -441,6 +451,7 @@ def run_eval(
     claimed: dict[Path, Path] = {}
     try:  # a spool not committed (an error in a later experiment, an interrupt) leaves nothing behind
         for path, exp in loaded:
+            external = _external_of(by_use_case, exp.use_case)
             rel = path.relative_to(root) if root in path.parents else Path(path.name)
             out = output_dir / rel.with_name(evaluation_name(path, exp))
             if out in claimed:
@@ -477,16 +488,17 @@ def run_eval(
             seen = _Seen()
             if judge is None:
                 spool, rated, mode = _spool_scores(out, exp, external, path, seen)
-                pending.append(_Pending(path, exp, out, inputs, before, existing, None, mode, seen, spool, rated))
+                pending.append(_Pending(path, exp, out, inputs, before, existing, None, mode, seen, spool, rated, external))
             else:
                 items = list(_score_items(exp, external, path, seen))
-                pending.append(_Pending(path, exp, out, inputs, before, existing, items, _mode_of(exp, external, path, seen), seen))
+                pending.append(_Pending(path, exp, out, inputs, before, existing, items, _mode_of(exp, external, path, seen), seen,
+                                        external=external))
 
         # Every judge call happens before any evaluation is written, so a missing key or a bad spec touches nothing.
         outcomes: list[JudgeOutcome | None] = [None] * len(pending)
         if judge is not None and pending:
             judged = judge_experiments(
-                _judge_targets(pending, judge, external), judge, reuse=not force, show_progress=show_progress
+                _judge_targets(pending, judge), judge, reuse=not force, show_progress=show_progress
             )
             outcomes = list(judged)
             summary.notes.append(_judge_note(judge, judged))

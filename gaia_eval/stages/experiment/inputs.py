@@ -12,6 +12,7 @@ from gaia_eval.artifacts.groundtruth import (
     Summaries,
     read_groundtruth_file,
 )
+from gaia_eval.artifacts.inputs import refuse_special_file
 from gaia_eval.artifacts.store import fingerprint, fingerprint_bytes, read_text_input
 from gaia_eval.errors import InputError
 from gaia_eval.stages.common import relative_id
@@ -118,6 +119,7 @@ def load_workload(input_path: Path, option: str = "-i") -> Workload:
     """The items to run or template: ground truth (a file or a folder of them) or raw documents. `option` is
     the command's name for the input (`-i` for batch-experiment, `-d` for create-template), for the hints."""
     path = Path(input_path)
+    refuse_special_file(path, "ground truth, a document or a folder")
     if not path.exists():
         raise InputError("not found", file=path, fix=f"check {option}, or run `gaia-eval groundtruth` first")
     if path.is_file():

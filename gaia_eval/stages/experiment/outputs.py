@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from gaia_eval.artifacts.experiment import Experiment, ExperimentConfig, safe_name
+from gaia_eval.artifacts.experiment import Experiment, ExperimentConfig, experiment_file
 from gaia_eval.artifacts.store import read_artifact
 from gaia_eval.errors import ArtifactError, InputError
 
@@ -27,7 +27,7 @@ def output_dir_for_use_case(output_dir: Path, config: ExperimentConfig, use_case
     workflow 1, summarization, then workflow 2, email, into one ./experiments): then -o/<use_case>, which
     `eval -d -o` finds too, with a note saying so. Never overwrites the other use case's results."""
     clashes = sorted({other for spec in config.experiments
-                      if (other := _other_use_case(output_dir / f"{safe_name(spec.name)}.experiment.json", use_case))})
+                      if (other := _other_use_case(experiment_file(output_dir, spec.name), use_case))})
     if not clashes:
         return output_dir, None
     moved = output_dir / use_case

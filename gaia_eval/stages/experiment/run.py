@@ -24,9 +24,11 @@ from gaia_eval.artifacts.experiment import (
     ExperimentSpec,
     ExperimentTotals,
     ItemResult,
+    experiment_file,
     safe_name,
 )
 from gaia_eval.artifacts.batch_journal import batch_journal_path
+from gaia_eval.artifacts.names import file_stem
 from gaia_eval.artifacts.journal import JournalWriter, journal_path, read_journal, remove_journal
 from gaia_eval.artifacts.store import (
     Freshness,
@@ -205,7 +207,7 @@ def run_batch_experiment(
 
     plans: list[_Plan] = []
     for spec in config.experiments:
-        path = output_dir / f"{safe_name(spec.name)}.experiment.json"
+        path = experiment_file(output_dir, spec.name)
         check_same_use_case(path, workload.use_case)
         # The server chosen through OPENAI_BASE_URL / ANTHROPIC_BASE_URL shapes the answers as a config's would
         settings_fp = fingerprint({**spec.result_settings(), "base_url": chosen_base_url(_provider_settings(spec))})
@@ -252,7 +254,7 @@ def run_batch_experiment(
         if plan.todo:
             try:
                 settings = _provider_settings(plan.spec)
-                journal = batch_journal_path(output_dir, safe_name(plan.spec.name))
+                journal = batch_journal_path(output_dir, file_stem(plan.spec.name, what="experiment name", style="slug"))
                 providers[plan.spec.name] = with_cache(
                     with_batch(create_provider(settings), settings, journal, f"experiment '{plan.spec.name}'"),
                     settings, refresh=force)
@@ -422,7 +424,7 @@ def _finish(plan: _Plan, workload: Workload) -> None:
     else:
         remove_journal(journal_path(plan.path))
     if all(i.status == "ok" for i in items):  # errored requests stay journaled: --retry-errors submits them anew
-        batch_journal_path(plan.path.parent, safe_name(spec.name)).unlink(missing_ok=True)
+        batch_journal_path(plan.path.parent, file_stem(spec.name, what="experiment name", style="slug")).unlink(missing_ok=True)
 
 
 def consolidate_experiments(output_dir: Path, damaged: list[str] | None = None) -> ConsolidatedExperiments:

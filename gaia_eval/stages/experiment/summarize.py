@@ -9,6 +9,7 @@ from typing import Any
 
 from gaia_eval.artifacts.experiment import ExperimentParameters, ExperimentSpec
 from gaia_eval.artifacts.groundtruth import SUMMARY_STYLES
+from gaia_eval.artifacts.inputs import refuse_special_file
 from gaia_eval.artifacts.store import fingerprint_bytes, write_json
 from gaia_eval.concurrency import DEFAULT_MAX_RETRIES, DEFAULT_TIMEOUT_S, ProviderGate, RetryPolicy, run_async
 from gaia_eval.errors import InputError, RunFailed, UsageError
@@ -74,6 +75,7 @@ def run_summarize(
     from gaia_eval.extract import extract_text
 
     path = Path(input_file)
+    refuse_special_file(path, "a document")
     if not path.is_file():
         raise InputError("is a folder, not a file" if path.is_dir() else "not found", file=path,
                          fix="pass one document to summarize with -i FILE (for a folder: `gaia-eval batch-experiment -i "

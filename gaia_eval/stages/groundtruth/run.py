@@ -16,6 +16,7 @@ from gaia_eval.artifacts.groundtruth import (
     GroundTruth,
     SourceDocument,
 )
+from gaia_eval.artifacts.names import file_stem
 from gaia_eval.artifacts.store import (
     Freshness,
     fingerprint,
@@ -46,8 +47,13 @@ FACTS_GROUNDTRUTH_VERSION = "1"
 GROUNDTRUTH_SUFFIX = ".groundtruth.json"
 
 
-def groundtruth_path(output_dir: Path, item_id: str, use_case: str) -> Path:
-    return Path(output_dir) / f"{item_id}.{use_case}{GROUNDTRUTH_SUFFIX}"
+def groundtruth_path(output_dir: Path, item_id: str, use_case: str, *, nested: bool = False,
+                     file: str | Path | None = None, field: str | None = None) -> Path:
+    """Where an item's ground truth goes. `nested`: the id is an input's path relative to its folder ('sub/doc',
+    made by this stage from the file tree), kept as folders; otherwise (an id from data) it is one file name."""
+    parts = item_id.split("/") if nested else [item_id]
+    stems = [file_stem(part, what="item id", file=file, field=field) for part in parts]
+    return Path(output_dir).joinpath(*stems[:-1]) / f"{stems[-1]}.{use_case}{GROUNDTRUTH_SUFFIX}"
 
 
 def consolidated_path(output_dir: Path, use_case: str) -> Path:
@@ -213,7 +219,7 @@ def run_groundtruth(
         from gaia_eval.stages.groundtruth.llm import build_with_llm
 
         def output_path(item_id: str) -> Path:
-            return groundtruth_path(output_dir, item_id, use_case)
+            return groundtruth_path(output_dir, item_id, use_case, nested=True)
 
         written = build_with_llm(sources, use_case, output_path, force, llm_options, summary)
 
@@ -261,7 +267,7 @@ def _build_all_offline(
     settings = fingerprint({"method": "planted_facts", "version": FACTS_GROUNDTRUTH_VERSION, "use_case": use_case})
     written: list[tuple[str, Path]] = []
     for source in sources:
-        out = groundtruth_path(output_dir, source.item_id, use_case)
+        out = groundtruth_path(output_dir, source.item_id, use_case, nested=True)
         inputs = {"source": source.text_fingerprint, "meta": source.meta_fingerprint, "settings": settings}
         state, _ = freshness(out, GroundTruth, inputs)
         if state is Freshness.CURRENT and not force:

@@ -11,7 +11,8 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from pathlib import Path
 
-from gaia_eval.artifacts.experiment import Experiment, ExperimentSpec, ItemResult, safe_name
+from gaia_eval.artifacts.experiment import Experiment, ExperimentSpec, ItemResult, experiment_file, safe_name
+from gaia_eval.artifacts.names import file_stem
 from gaia_eval.artifacts.groundtruth import SUMMARY_STYLES, Summaries
 from gaia_eval.artifacts.store import (
     Freshness,
@@ -22,7 +23,7 @@ from gaia_eval.artifacts.store import (
     write_artifact,
 )
 from gaia_eval.artifacts.template import AnswerTemplate, TemplateItem
-from gaia_eval.errors import InputError, UsageError
+from gaia_eval.errors import InputError
 from gaia_eval.providers.pricing import lookup_price
 from gaia_eval.stages.experiment.run import compute_totals
 from gaia_eval.stages.experiment.inputs import load_workload
@@ -36,15 +37,14 @@ INSTRUCTIONS = {
 
 
 def template_path(output_dir: Path, name: str) -> Path:
-    return Path(output_dir) / f"{safe_name(name)}.template.json"
+    return Path(output_dir) / f"{file_stem(name, what='template name', style='slug', field='--name')}.template.json"
 
 
 def run_create_template(groundtruth: Path, output_dir: Path, name: str, *, model: str = "manual") -> Path:
     workload = load_workload(Path(groundtruth))
     if workload.groundtruth != "embedded":
         raise InputError("holds no ground truth", file=groundtruth, fix="pass the output of `gaia-eval groundtruth`")
-    if not safe_name(name):
-        raise UsageError("must contain a letter or digit", field="--name")
+    file_stem(name, what="template name", style="slug", field="--name")  # refused before any work
     qa = workload.use_case == "qa"
     items = [
         TemplateItem(
@@ -95,7 +95,7 @@ def run_import_template(template_file: Path, output_dir: Path, *, groundtruth: P
     else:
         experiment, inputs = answer_template_experiment(Path(template_file), groundtruth)
         empty = [i.item_id for i in experiment.items if i.status == "error"]
-    path = Path(output_dir) / f"{experiment.safe_name}.experiment.json"
+    path = experiment_file(output_dir, experiment.experiment_name, file=template_file, field="name")
     state, existing = freshness(path, Experiment, inputs)
     if state is Freshness.CURRENT and existing is not None:
         return path, existing.totals.errors  # already imported from these exact answers: nothing rewritten

@@ -14,6 +14,7 @@ from pathlib import Path
 import orjson
 
 from gaia_eval.artifacts.experiment import Experiment, ExperimentSpec, ItemResult, safe_name
+from gaia_eval.artifacts.names import file_stem
 from gaia_eval.artifacts.groundtruth import SUMMARY_STYLES, SourceDocument, Summaries
 from gaia_eval.artifacts.response_template import (
     FORMATS,
@@ -130,8 +131,7 @@ def run_create_response_template(
         raise UsageError(f"unknown format '{fmt}'", field="--format", fix="use one of: " + ", ".join(FORMATS))
     workload = _workload_for(Path(input_path), use_case)
     use_case = use_case or workload.use_case
-    if name is not None and not safe_name(name):
-        raise UsageError("must contain a letter or digit", field="--name")
+    stem = file_stem(name, what="template name", style="slug", field="--name") if name else use_case
     mode = "comparative" if workload.groundtruth == "embedded" else "standalone"
     records = [
         ResponseRecord(
@@ -143,7 +143,6 @@ def run_create_response_template(
         )
         for item in workload.items
     ]
-    stem = safe_name(name) if name else use_case
     path = Path(output_dir) / f"{stem}.template.{fmt}"
     if path.exists():
         raise InputError("already exists; it may hold responses someone filled in", file=path,

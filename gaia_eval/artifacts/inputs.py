@@ -1,0 +1,182 @@
+"""Reading what a user hands us, one policy for every command: regular files only (a FIFO, a device or a socket
+is refused by name, so a command never hangs on one), at most `max_input_bytes()` read (100 MB unless
+`--max-input-mb` or GAIA_EVAL_MAX_INPUT_MB says otherwise), text decoded as UTF-8 (a UTF-8 BOM dropped; UTF-16,
+binary and other encodings refused with the offset of the first bad byte), JSON parsed by orjson, whose nesting
+is bounded (1024 levels: deeper is refused, never a RecursionError).
+"""
+
+from __future__ import annotations
+
+import os
+import stat
+from pathlib import Path
+from typing import Any, BinaryIO
+
+import orjson
+
+from gaia_eval.errors import InputError, UsageError
+
+DEFAULT_MAX_INPUT_MB = 100
+MAX_INPUT_ENV = "GAIA_EVAL_MAX_INPUT_MB"
+MAX_JSON_DEPTH = 1024  # orjson's own bound; no artifact nests deeper than about ten
+_MB = 1_000_000
+_max_input_mb: float | None = None  # set by --max-input-mb for one command
+
+
+def set_max_input_mb(value: float | None) -> None:
+    """--max-input-mb for the command being run (None: the environment variable, else the default)."""
+    global _max_input_mb
+    _max_input_mb = value
+
+
+def max_input_bytes() -> int:
+    if _max_input_mb is not None:
+        return int(_max_input_mb * _MB)
+    raw = os.environ.get(MAX_INPUT_ENV, "").strip()
+    if not raw:
+        return DEFAULT_MAX_INPUT_MB * _MB
+    try:
+        value = float(raw)
+    except ValueError:
+        value = -1.0
+    if not (0 < value < float("inf")):
+        raise UsageError(f"{MAX_INPUT_ENV}={raw!r} is not a positive number of megabytes",
+                         fix=f"unset it or set e.g. {MAX_INPUT_ENV}=500")
+    return int(value * _MB)
+
+
+def _too_big(path: Path, size: int, limit: int) -> InputError:
+    return InputError(
+        f"is {size / _MB:.1f} MB, over the {limit / _MB:g} MB input limit",
+        file=path,
+        fix=f"check it is the right file, or raise the limit with --max-input-mb (or {MAX_INPUT_ENV})",
+    )
+
+
+def _kind(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a named pipe (FIFO)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a regular file"
+
+
+def refuse_special_file(path: Path, what: str = "a file") -> None:
+    """For a command that tells a file from a folder itself: a path that exists but is neither (a FIFO, a
+    device, a socket) is refused by name, instead of being called missing or read as a folder."""
+    try:
+        mode = os.stat(path).st_mode
+    except (OSError, ValueError):
+        return
+    if not (stat.S_ISREG(mode) or stat.S_ISDIR(mode)):
+        raise InputError(f"is {_kind(mode)}, expected {what}", file=path, fix="pass a regular file")
+
+
+def _open_regular(path: Path, what: str) -> int:
+    """An fd on `path`, checked to be a regular file before anything is read. O_NONBLOCK makes opening a FIFO
+    return at once instead of waiting for a writer; it changes nothing for a regular file."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except FileNotFoundError:
+        raise InputError("file not found", file=path, fix="check the path") from None
+    except IsADirectoryError:
+        raise InputError(f"is a folder, expected {what}", file=path, fix="pass a file") from None
+    except OSError as exc:
+        raise InputError(f"cannot read {what} ({exc.strerror or type(exc).__name__})", file=path,
+                         fix="check the path and its permissions") from None
+    mode = os.fstat(fd).st_mode
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        raise InputError(f"is {_kind(mode)}, expected {what}", file=path, fix="pass a regular file")
+    return fd
+
+
+def open_input(path: Path, what: str = "a file") -> BinaryIO:
+    """A binary file object on a regular file (not size-bounded: for readers that hold one element at a time)."""
+    return os.fdopen(_open_regular(Path(path), what), "rb")
+
+
+def check_input_file(path: Path, what: str = "a file") -> int:
+    """Refuse what `read_input_bytes` would refuse, for files a library opens itself (PDF); returns the size."""
+    fd = _open_regular(Path(path), what)
+    try:
+        size = os.fstat(fd).st_size
+    finally:
+        os.close(fd)
+    limit = max_input_bytes()
+    if size > limit:
+        raise _too_big(Path(path), size, limit)
+    return size
+
+
+def read_input_bytes(path: Path, what: str = "a file") -> bytes:
+    """The bytes of a regular file of at most `max_input_bytes()` (never more is read, even from a file that
+    grows); anything else is an InputError naming the file."""
+    path = Path(path)
+    fd = _open_regular(path, what)
+    limit = max_input_bytes()
+    try:
+        size = os.fstat(fd).st_size
+        if size > limit:
+            raise _too_big(path, size, limit)
+        chunks, total = [], 0
+        while chunk := os.read(fd, min(1 << 22, limit + 1 - total) or 1):
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limit:
+                raise _too_big(path, total, limit)
+    except OSError as exc:
+        raise InputError(f"cannot read {what} ({exc.strerror or type(exc).__name__})", file=path) from None
+    finally:
+        os.close(fd)
+    return b"".join(chunks)
+
+
+def decode_text(path: Path, data: bytes) -> str:
+    """UTF-8 text (a UTF-8 BOM dropped); UTF-16, binary or another encoding is an InputError saying which."""
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")):
+        raise InputError("is UTF-16 text, expected UTF-8", file=path, fix="re-save the file as UTF-8")
+    if b"\x00" in data:
+        raise InputError("is a binary file (it holds NUL bytes), expected UTF-8 text", file=path,
+                         fix="pass a text file, or re-save it as UTF-8 if it is UTF-16")
+    try:
+        return data.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise InputError(f"is not UTF-8 text (bad byte at offset {exc.start})", file=path,
+                         fix="re-save the file as UTF-8") from None
+
+
+def read_input_text(path: Path, what: str = "a text file") -> str:
+    path = Path(path)
+    return decode_text(path, read_input_bytes(path, what))
+
+
+def json_bytes(path: Path, data: bytes) -> bytes:
+    """The text policy for a JSON file read as bytes: a UTF-8 BOM dropped, UTF-16 and binary refused."""
+    if data.startswith(b"\xef\xbb\xbf"):
+        return data[3:]
+    if data.startswith((b"\xff\xfe", b"\xfe\xff")) or b"\x00" in data:
+        decode_text(path, data)  # raises the policy's message
+    return data
+
+
+def parse_json(path: Path, data: bytes | str, *, where: str = "", fix: str = "repair or regenerate the file") -> Any:
+    """orjson's reading of `data`; malformed or too deeply nested JSON is an InputError naming the file, `where`
+    (e.g. "line 3: ") and the position."""
+    if isinstance(data, bytes):
+        data = json_bytes(path, data)
+    try:
+        return orjson.loads(data)
+    except orjson.JSONDecodeError as exc:
+        if isinstance(data, bytes) and "UTF-8" in exc.msg:
+            decode_text(path, data)  # the policy's message, with the offset of the bad byte
+        if "recursion" in exc.msg or "depth" in exc.msg:
+            raise InputError(f"{where}JSON nested deeper than {MAX_JSON_DEPTH} levels", file=path,
+                             fix="flatten the data; no gaia-eval file nests that deep") from None
+        one_line = exc.lineno == 1 and not (exc.doc or "").count("\n")
+        position = f"column {exc.colno}" if one_line else f"line {exc.lineno} column {exc.colno}"
+        raise InputError(f"{where}not valid JSON ({exc.msg} at {position})", file=path, fix=fix) from None

@@ -1,0 +1,141 @@
+"""THE provider registry: which providers exist, by name, and what each needs (key, URL, batch adapter).
+
+Every entry names its code as a `"module:attr"` string, so listing or checking names imports nothing heavy; the
+code behind a name is imported when it is used (`load`). It is open: a third-party package adds providers
+through the Python entry-point group `gaia_eval.providers` (read only when a name is not built in, or when every
+name is listed), each pointing at a `ProviderEntry`. `load` also takes `path/to/file.py:attr`.
+
+A provider entry points at a `ProviderEntry` (what a provider module declares beside its class): its factory,
+its batch adapter, the environment variable of its key, its default URL, and whether it is local.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from gaia_eval.errors import ConfigError
+
+
+@dataclass(frozen=True)
+class ProviderEntry:
+    """What the registry knows about a provider. `factory(settings, api_key)` builds it; `batch(provider)` builds
+    its batch adapter (None: the provider has no batch API)."""
+
+    factory: str  # "module:attr" of a callable (ProviderSettings, api_key | None) -> Provider
+    key_env: str | None = None  # environment variable holding its API key (None: no key)
+    base_url: str | None = None  # default endpoint: a local server's preset, a cloud SDK's own default
+    base_url_env: str | None = None  # environment variable the SDK reads for another endpoint (cloud providers)
+    local: bool = False  # local servers and baselines cost $0
+    follows_prompts: bool = True  # False for the offline baselines: they cannot generate, build ground truth or judge
+    batch: str | None = None  # "module:attr" of a callable (provider) -> BatchAPI
+    key_optional_with_base_url: bool = False  # a compatible server at a custom URL often needs no key
+
+
+_OPENAI = "gaia_eval.providers.openai_api:OpenAIProvider"
+_OPENAI_BATCH = "gaia_eval.providers.batch.openai_batch:OpenAIBatchAPI"
+
+# Built-in providers. The values are entries, not imports: nothing here loads an SDK.
+BUILTIN_PROVIDERS: dict[str, ProviderEntry] = {
+    "baseline": ProviderEntry("gaia_eval.providers.baseline:create", local=True, follows_prompts=False),
+    "anthropic": ProviderEntry("gaia_eval.providers.anthropic_api:AnthropicProvider", key_env="ANTHROPIC_API_KEY",
+                               base_url="https://api.anthropic.com", base_url_env="ANTHROPIC_BASE_URL",
+                               batch="gaia_eval.providers.batch.anthropic_batch:AnthropicBatchAPI"),
+    "openai": ProviderEntry(_OPENAI, key_env="OPENAI_API_KEY", base_url="https://api.openai.com/v1",
+                            base_url_env="OPENAI_BASE_URL", batch=_OPENAI_BATCH, key_optional_with_base_url=True),
+    # OpenAI-compatible local servers: no key needed, $0 cost, base URL overridable in the config.
+    "lemonade": ProviderEntry(_OPENAI, base_url="http://localhost:8000/api/v1", local=True, batch=_OPENAI_BATCH),
+    "ollama": ProviderEntry(_OPENAI, base_url="http://localhost:11434/v1", local=True, batch=_OPENAI_BATCH),
+    "vllm": ProviderEntry(_OPENAI, base_url="http://localhost:8000/v1", local=True, batch=_OPENAI_BATCH),
+    "lmstudio": ProviderEntry(_OPENAI, base_url="http://localhost:1234/v1", local=True, batch=_OPENAI_BATCH),
+    "llamacpp": ProviderEntry(_OPENAI, base_url="http://localhost:8080/v1", local=True, batch=_OPENAI_BATCH),
+}
+
+def load(target: str, *, what: str = "entry", field: str | None = None) -> Any:
+    """The object `"module:attr"` or `"path/to/file.py:attr"` names, imported now; a bad target is a ConfigError
+    naming it."""
+    module_name, sep, attr = target.rpartition(":")
+    if not sep or not module_name or not attr:
+        raise ConfigError(f"bad {what} '{target}'", field=field, fix="write module:function or path/to/file.py:function")
+    try:
+        if module_name.endswith(".py"):
+            path = Path(module_name)
+            if not path.is_file():
+                raise ConfigError(f"{what} file not found: {path}", field=field, fix="give an existing .py file")
+            spec = importlib.util.spec_from_file_location(f"gaia_eval_user_{path.stem}", path)
+            assert spec is not None and spec.loader is not None
+            module = importlib.util.module_from_spec(spec)
+            spec.loader.exec_module(module)
+        else:
+            module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise ConfigError(f"cannot import {what} '{target}': {exc}", field=field, fix="check the module name and that it is installed") from None
+    try:
+        return getattr(module, attr)
+    except AttributeError:
+        raise ConfigError(f"{what} '{target}': {module_name} has no '{attr}'", field=field, fix="check the name after ':'") from None
+
+
+class Registry:
+    """Built-in names plus those third-party packages declare under an entry-point group, loaded on first need."""
+
+    def __init__(self, group: str, builtin: dict[str, Any]) -> None:
+        self.group = group
+        self.builtin = builtin
+        self._plugins: dict[str, str] | None = None
+
+    def plugins(self) -> dict[str, str]:
+        if self._plugins is None:
+            from importlib.metadata import entry_points
+
+            self._plugins = {ep.name: ep.value for ep in entry_points(group=self.group) if ep.name not in self.builtin}
+        return self._plugins
+
+    def names(self) -> tuple[str, ...]:
+        return (*self.builtin, *sorted(self.plugins()))
+
+    def __contains__(self, name: str) -> bool:
+        return name in self.builtin or name in self.plugins()
+
+    def entry(self, name: str) -> Any:
+        """The built-in entry, or the loaded object a plugin's entry point names; KeyError when unknown."""
+        if name in self.builtin:
+            return self.builtin[name]
+        return load(self.plugins()[name], what=self.group)
+
+    def refresh(self) -> None:
+        """Read the entry points again (a package installed while the process runs; tests)."""
+        self._plugins = None
+
+
+PROVIDERS = Registry("gaia_eval.providers", BUILTIN_PROVIDERS)
+
+
+def provider_entry(name: str) -> ProviderEntry:
+    check_name(PROVIDERS, name, what="provider")
+    entry = PROVIDERS.entry(name)
+    if not isinstance(entry, ProviderEntry):
+        raise ConfigError(f"provider '{name}' ({PROVIDERS.plugins().get(name)}) is not a ProviderEntry",
+                          fix="point the gaia_eval.providers entry point at a gaia_eval.registry.ProviderEntry")
+    return entry
+
+
+def provider_names(*, follows_prompts: bool | None = None) -> tuple[str, ...]:
+    """Every provider name (built in first), or those that do (or do not) follow prompts."""
+    names = PROVIDERS.names()
+    if follows_prompts is None:
+        return names
+    return tuple(n for n in names if provider_entry(n).follows_prompts == follows_prompts)
+
+
+def check_name(registry: Registry, name: str, *, what: str, file: str | None = None, field: str | None = None,
+               error: Callable[..., Exception] = ConfigError) -> None:
+    if name not in registry:
+        raise error(f"unknown {what} '{name}'", file=file, field=field, fix=f"use one of: {', '.join(registry.names())}")
+
+
+__all__ = ["PROVIDERS", "ProviderEntry", "Registry", "check_name", "load", "provider_entry", "provider_names"]
