@@ -19,7 +19,7 @@ from gaia_eval.baselines.summarize import summarize
 from gaia_eval.errors import BadRequestError, ConfigError
 from gaia_eval.providers import ProviderSettings, create_provider
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message, TaskContext
-from gaia_eval.providers.baseline import BaselineProvider
+from gaia_eval.baselines.provider import BaselineProvider
 
 MEETING = """Budget Planning Meeting - Q3 Vendor Migration
 Date: March 14, 2025

@@ -22,6 +22,7 @@ from gaia_eval.stages.generate import run_generate
 from gaia_eval.stages.groundtruth.run import run_groundtruth
 from tests.fakebatch import FakeBatchServer
 from tests.fakeserver import FakeLLMServer
+from tests.processes import interruptible_cli
 
 ROOT = Path(__file__).resolve().parent.parent
 MODELS = {"openai": "gpt-4o-mini", "anthropic": "claude-haiku-4-5"}
@@ -64,7 +65,8 @@ def _batch_ids(out: Path, name: str = "m") -> set[str | None]:
 
 
 def _spawn(args: list[str]) -> subprocess.Popen:
-    return subprocess.Popen([sys.executable, "-m", "gaia_eval", *args], cwd=ROOT, env=dict(os.environ),
+    # interruptible: the Ctrl-C test's SIGINT reaches the run even if this process inherited SIGINT ignored
+    return subprocess.Popen(interruptible_cli(*args), cwd=ROOT, env=dict(os.environ),
                             stdout=subprocess.PIPE, stderr=subprocess.PIPE)
 
 

@@ -68,7 +68,7 @@ def test_numbers_spelled_out_in_the_source_support_digits_in_the_summary() -> No
 
 
 def test_prices_and_years_said_as_two_numbers_support_their_digits() -> None:
-    from gaia_eval.scoring.rubric.freetext import spelled_numbers
+    from gaia_eval.number_words import spelled_numbers
 
     assert {"12.5", "1250"} <= spelled_numbers("our twelve fifty Euro goal")
     assert "1980" in spelled_numbers("back in nineteen eighty")

@@ -221,7 +221,7 @@ def test_consolidated_evaluations_keep_entries_and_hash_content(docs: Path, tmp_
     run_eval(experiment_dir=exp, output_dir=ev, regenerate_report=True)
     index = orjson.loads((ev / "consolidated_evaluations_report.json").read_bytes())
     assert len(index["evaluations"]) == 2
-    run_eval(experiment_dir=exp, output_dir=ev, incremental_update=True)
+    run_eval(experiment_dir=exp, output_dir=ev)
     again = orjson.loads((ev / "consolidated_evaluations_report.json").read_bytes())
     assert {e["file_path"]: e["added_at"] for e in again["evaluation_files"]} == {
         e["file_path"]: e["added_at"] for e in index["evaluation_files"]

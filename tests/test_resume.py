@@ -19,6 +19,7 @@ from gaia_eval.artifacts.store import read_artifact
 from gaia_eval.stages.generate import run_generate
 from gaia_eval.stages.groundtruth.run import run_groundtruth
 from tests.fakeserver import default_responder
+from tests.processes import interruptible_cli
 
 TIMING_FIELDS = {"latency_s", "time_to_success_s"}
 
@@ -185,7 +186,8 @@ def test_ctrl_c_stops_cleanly_and_the_same_command_resumes(fake_llm, qa_groundtr
     config = _config(tmp_path / "c.json", fake_llm.openai_base_url)
     out = tmp_path / "exp"
     args = _cli("batch-experiment", "-c", str(config), "-i", str(qa_groundtruth), "-o", str(out), "--concurrency", "4", "--quiet")
-    proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    # the child handles SIGINT even when this test process inherited it ignored (tests/processes.py)
+    proc = subprocess.Popen(interruptible_cli(*args[3:]), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     journal = out / "local-model.experiment.journal.jsonl"
     _wait_for(lambda: _journal_lines(journal) >= 8, "8 items were journaled", proc)
     proc.send_signal(signal.SIGINT)

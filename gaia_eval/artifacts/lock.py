@@ -9,8 +9,6 @@ never runs unlocked. The holder writes its pid, command line and start time into
 one-line message the second run prints, and removes the file when it is done (and the folder, if the run
 created it and left it empty), so a run refused for bad input leaves no trace. A lock file left by a killed
 run is a dot file that every folder reader skips.
-
-`take_lock_file` is the flock pattern shared with the response cache's per-key fetch locks.
 """
 
 from __future__ import annotations

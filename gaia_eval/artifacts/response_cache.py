@@ -13,10 +13,11 @@ the thread writes a temp file beside the entry and renames it (a reader never se
 the cache under its size bound by deleting the least recently used entries (a hit touches the entry's mtime)
 down to 80 % of the bound.
 
-Fetch locks: a caller takes `<key>.lock` beside the entry (flock, tried without blocking and polled from the
-event loop) before it reads the entry and, on a miss, asks the model. A second caller for the same key, in this
-process or another, waits for it and then reads what it wrote instead of paying for the same reply again. The
-writer thread releases the lock only once the entry is in place; the kernel releases it if the holder dies.
+Fetch locks: a caller takes the key's lock (a one-byte record lock in `<root>/v2/fetch.lock`, tried without
+blocking and polled from the event loop) before it reads the entry and, on a miss, asks the model. A second
+caller for the same key, in this process or another, waits for it and then reads what it wrote instead of
+paying for the same reply again. The writer thread releases the lock only once the entry is in place; the
+kernel releases it if the holder dies.
 """
 
 from __future__ import annotations
@@ -25,11 +26,11 @@ import asyncio
 import atexit
 import errno
 import hashlib
+import itertools
 import os
 import queue
 import stat
 import sys
-import tempfile
 import threading
 from pathlib import Path
 from typing import Any
@@ -38,7 +39,6 @@ import orjson
 from pydantic import ConfigDict, ValidationError
 
 from gaia_eval.artifacts.base import Strict, Usage
-from gaia_eval.artifacts.lock import release_lock_file, take_lock_file
 from gaia_eval.errors import StorageError
 
 try:
@@ -121,33 +121,76 @@ def decode_entry(key: str, raw: bytes) -> tuple[CachedReply | None, str | None]:
         return None, f"is malformed ({where}: {exc.errors()[0]['msg']})"
 
 
-class KeyLock:
-    """The fetch lock of one key: an exclusive flock on `<key>.lock`, removed by its holder on release."""
+class _RangeLocks:
+    """Per-key fetch locks as one-byte POSIX record locks (fcntl F_SETLK) at the key's offset in one lock file:
+    taking or releasing one is a single system call, with no file created or removed per request (creating a
+    lock file per key put directory operations on the calling path). Record locks belong to the process, so
+    this process's holders are also kept in `held`, and the file is opened once and never closed (closing any
+    descriptor of it would drop every lock the process holds on it)."""
 
     def __init__(self, path: Path) -> None:
         self.path = path
+        self.held: set[str] = set()
         self._fd: int | None = None
+        self._opened = False
 
-    def try_acquire(self) -> bool:
-        """True when the lock is ours now (or cannot exist: no fcntl, or a cache folder we cannot write, where
-        the call goes on unlocked and a concurrent twin may pay twice); False while someone else holds it."""
-        if fcntl is None:
-            return True
-        try:
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd, locked = take_lock_file(self.path)
-        except OSError:
-            return True
-        if not locked:
-            os.close(fd)
+    def _descriptor(self) -> int | None:
+        if not self._opened:
+            self._opened = True
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_CLOEXEC, 0o600)
+            except OSError:
+                self._fd = None  # a cache folder we cannot write: calls go on unlocked (and uncached)
+        return self._fd
+
+    def try_lock(self, key: str) -> bool:
+        if key in self.held:
             return False
-        self._fd = fd
+        fd = self._descriptor()
+        if fd is not None and fcntl is not None:
+            try:
+                fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, _offset(key))
+            except OSError as exc:
+                if exc.errno in (errno.EACCES, errno.EAGAIN):
+                    return False  # another process holds it
+        self.held.add(key)
         return True
 
+    def unlock(self, key: str) -> None:
+        fd = self._fd
+        if fd is not None and fcntl is not None:
+            try:
+                fcntl.lockf(fd, fcntl.LOCK_UN, 1, _offset(key))
+            except OSError:
+                pass
+        self.held.discard(key)  # after the unlock: a caller of this process then takes it anew
+
+
+def _offset(key: str) -> int:
+    return int(key[:15], 16)  # 60 bits of the key: a byte offset no two keys of one cache share in practice
+
+
+_RANGE_LOCKS: dict[Path, _RangeLocks] = {}
+_TEMP_NAMES = itertools.count()
+
+
+class KeyLock:
+    """The fetch lock of one key, held until `release` (by the caller, or by the writer thread once the
+    entry is in place)."""
+
+    def __init__(self, locks: _RangeLocks, key: str) -> None:
+        self._locks, self._key = locks, key
+        self._held = False
+
+    def try_acquire(self) -> bool:
+        self._held = self._locks.try_lock(self._key)
+        return self._held
+
     def release(self) -> None:
-        fd, self._fd = self._fd, None
-        if fd is not None:
-            release_lock_file(self.path, fd)
+        if self._held:
+            self._held = False
+            self._locks.unlock(self._key)
 
 
 class ResponseStore:
@@ -158,13 +201,14 @@ class ResponseStore:
         self.max_bytes = max_bytes
         self.failure: StorageError | None = None  # the first write the writer thread could not make
         self._size: int | None = None  # bytes in the cache, counted by the writer thread after its first walk
+        self._lock_file = self.root.resolve() / "fetch.lock"  # one lock table per file, however the root is spelled
 
     def _path(self, key: str) -> Path:
         return self.root / key[:2] / f"{key[2:]}.json"
 
     async def lock(self, key: str) -> KeyLock:
         """The key's fetch lock, waiting (without blocking the event loop) while another caller holds it."""
-        lock = KeyLock(self.root / key[:2] / f"{key[2:]}.lock")
+        lock = KeyLock(_RANGE_LOCKS.setdefault(self._lock_file, _RangeLocks(self._lock_file)), key)
         pause = _POLL_FIRST_S
         while not lock.try_acquire():
             await asyncio.sleep(pause)
@@ -215,15 +259,22 @@ class ResponseStore:
 
     def write(self, key: str, data: bytes) -> None:
         path = self._path(key)
+        # A temp name of our own (pid and a counter) rather than tempfile.mkstemp: the same atomic create, without
+        # its random names and retries, which were most of the writer thread's time per entry.
+        tmp = path.with_name(f".{path.stem}.{os.getpid()}.{next(_TEMP_NAMES)}.tmp")
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            fd, tmp = tempfile.mkstemp(prefix=".", suffix=".tmp", dir=path.parent)
             try:
-                with os.fdopen(fd, "wb") as fh:
-                    fh.write(data)
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+            except FileNotFoundError:  # the entry's shard folder does not exist yet
+                path.parent.mkdir(parents=True, exist_ok=True)
+                fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_CLOEXEC, 0o600)
+            try:
+                with os.fdopen(fd, "wb", buffering=0) as fh:
+                    if fh.write(data) != len(data):
+                        raise OSError(errno.ENOSPC, "short write")
                 os.replace(tmp, path)
             except BaseException:
-                _remove(Path(tmp))
+                _remove(tmp)
                 raise
         except OSError as exc:
             raise StorageError(

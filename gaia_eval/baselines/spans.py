@@ -8,6 +8,7 @@ import re
 from dataclasses import dataclass
 
 from gaia_eval.baselines.text import stem
+from gaia_eval.number_words import WORD_VALUES
 
 MONTHS: dict[str, int] = {}
 for _number, _name in enumerate(calendar.month_name):
@@ -133,16 +134,7 @@ _AMOUNT_RE = re.compile(
 )
 _PERCENT_RE = re.compile(r"\b\d+(?:\.\d+)?\s?(?:%|percent\b|per cent\b)")
 _TIME_RE = re.compile(r"\b\d{1,2}(?::\d{2})?\s?(?:am|pm|a\.m\.|p\.m\.)|\b\d{1,2}:\d{2}\b", re.I)
-NUMBER_WORDS: dict[str, int] = {
-    word: value
-    for value, word in enumerate(
-        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-        "seventeen eighteen nineteen twenty".split()
-    )
-}
-NUMBER_WORDS.update({"thirty": 30, "forty": 40, "fifty": 50, "sixty": 60, "seventy": 70, "eighty": 80,
-                     "ninety": 90, "hundred": 100, "dozen": 12})
-_NUMBER = _DIGITS + "|" + "|".join(sorted(NUMBER_WORDS, key=len, reverse=True))
+_NUMBER = _DIGITS + "|" + "|".join(sorted(WORD_VALUES, key=len, reverse=True))
 _COUNT_RE = re.compile(rf"\b(?P<n>{_NUMBER})\s+(?:(?:new|more|additional|full-time|senior|junior|open|active|of)\s+)?"
                        rf"(?P<noun>[a-z][a-z\-]+)", re.I)
 _DURATION_RE = re.compile(rf"\b(?:{_NUMBER}|a|an)\s*(?:more\s+)?(?:business\s+)?"
@@ -173,7 +165,7 @@ def find_durations(text: str) -> list[Span]:
 def number_value(text: str) -> str:
     """'twelve' -> '12', '1,200' -> '1,200': the bare number of a count as a reader would compare it."""
     lowered = text.lower()
-    return str(NUMBER_WORDS[lowered]) if lowered in NUMBER_WORDS else text
+    return str(WORD_VALUES[lowered]) if lowered in WORD_VALUES else text
 
 
 def find_counts(text: str, noun_hint: set[str] | None = None) -> list[Span]:

@@ -1,5 +1,5 @@
 """`gaia-eval bench`: everything the command does (resolve suite, runner and baseline, run, print, save, gate),
-as one function returning the exit code, so cli.py only declares the click options.
+as one function returning the exit code, so cli/tools.py only declares the click options.
 
 Exit codes: 0 OK (or skipped: the runner's API key is not set), 1 REGRESSION, 2 bad input or a runner that
 cannot run (every attempt raised), or a skip under --strict.

@@ -167,7 +167,7 @@ def write_sample_config_path(path: Path) -> Path:
 @click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["evaluation"], help="Folder to write into.")
 @click.option("-g", "--groundtruth", type=click.Path(path_type=Path), multiple=True, help="External ground truth (for experiments run on raw documents); several files (a shell glob) merge.")
 @click.option("--force", is_flag=True, help="Re-score even evaluations that are up to date (with --judge: judge every item again).")
-@click.option("--incremental-update", is_flag=True, help="Evaluate new and changed experiments, skip up-to-date ones, and update consolidated_evaluations_report.json from the changed evaluation files only (what a plain run does).")
+@click.option("--incremental-update", is_flag=True, expose_value=False, help="Evaluate new and changed experiments, skip up-to-date ones, and update consolidated_evaluations_report.json from the changed evaluation files only (what a plain run does).")
 @click.option("--regenerate-report", is_flag=True, help="Only rebuild consolidated_evaluations_report.json from every evaluation file; nothing is scored.")
 @click.option("--judge", "judge_spec", default=None, metavar="PROVIDER:MODEL", help="Also grade with an LLM judge, e.g. anthropic:claude-sonnet-4-5, openai:gpt-4o-mini, ollama:llama3.2:3b (split on the first colon). The deterministic rubric always runs too.")
 @click.option("--judge-base-url", default=None, help="Base URL of the judge's endpoint (an OpenAI-compatible server, a proxy).")
@@ -176,7 +176,7 @@ def write_sample_config_path(path: Path) -> Path:
 @click.option("--judge-timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS", help="Per-attempt timeout of a judge call; a call silent for longer is retried.  [default: 60]")
 @click.option("--judge-criteria", default=None, metavar="NAMES|FILE.json", help="The judge's summary criteria instead of the meeting ones: names among coherence, consistency, fluency, relevance, or a JSON list of {id, label, question}.")
 def eval_command(
-    directory, experiment_file, output_dir, groundtruth, force, incremental_update, regenerate_report,
+    directory, experiment_file, output_dir, groundtruth, force, regenerate_report,
     judge_spec, judge_base_url, judge_samples, judge_concurrency, judge_timeout, judge_criteria, batch_status,
 ) -> None:
     """Score each experiment against ground truth (deterministic rubric), optionally also with an LLM judge."""
@@ -207,7 +207,6 @@ def eval_command(
         output_dir=output_dir,
         groundtruth=list(groundtruth) or None,
         force=force,
-        incremental_update=incremental_update,
         regenerate_report=regenerate_report,
         judge=judge,
     )

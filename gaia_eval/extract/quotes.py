@@ -67,9 +67,6 @@ class QuoteFinder:
             return None
         return self.document[self._origin[start] : self._origin[start + len(wanted) - 1] + 1]
 
-    def contains(self, quote: str) -> bool:
-        return self.find(quote) is not None
-
 
 def _runs_on(haystack: str, index: int, step: int, edge: str) -> bool:
     """Whether the word at the phrase's `edge` character runs on into haystack[index] (step -1: the character

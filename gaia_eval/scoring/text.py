@@ -1,6 +1,6 @@
 """Text measurements for deterministic scoring: tokens, ROUGE-L, fuzzy one-to-one item and name matching.
 
-Everything here is pure and deterministic; the rubric (thresholds, ratings) lives in `rubric.py`.
+Everything here is pure and deterministic; the rubric (thresholds, ratings) lives in `scoring/rubric/`.
 
 Tokens: lowercased NFKC text split into Unicode word tokens. Numbers are normalized so that "$48,500",
 "48500" and "48.5k" are the same token "48500", and "12 percent" equals "12%". Dates are normalized to

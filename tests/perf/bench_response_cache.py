@@ -7,7 +7,8 @@ Starts the local fake OpenAI server with a fixed latency and runs batch-experime
 "openai" experiment (a cached provider) as a subprocess, alternately with --no-cache and with the cache on (a
 fresh, empty cache folder each time, so every reply is a miss that is written), and prints for each run the
 calling-phase throughput over the ideal one (ideal = concurrency / latency), then the median ratio of each mode
-and their difference. `--prefill N` first fills each cache folder with N unrelated entries, as a cache in daily
+and their difference, beside the CLI process's CPU time per item (steadier than the ratio on a loaded
+machine). `--prefill N` first fills each cache folder with N unrelated entries, as a cache in daily
 use holds. A last run into a new folder with a warm cache checks that it sends no request. The figures are noisy
 on a shared machine: the rounds alternate the two modes so that load hits both alike.
 """
@@ -31,7 +32,7 @@ sys.path.insert(0, str(ROOT))
 from gaia_eval.artifacts.base import Usage  # noqa: E402
 from gaia_eval.artifacts.response_cache import CachedReply, ResponseStore  # noqa: E402
 from tests.fakeserver import FakeLLMServer  # noqa: E402
-from tests.perf.bench_batch_experiment import cli, make_groundtruth  # noqa: E402
+from tests.perf.bench_batch_experiment import child_cpu, cli, make_groundtruth  # noqa: E402
 
 
 def prefill(cache: Path, entries: int) -> None:
@@ -43,19 +44,20 @@ def prefill(cache: Path, entries: int) -> None:
 
 
 def one_run(work: Path, tag: str, gt: Path, config: Path, server: FakeLLMServer, args: argparse.Namespace,
-            cached: bool, cache_tag: str | None = None) -> tuple[float, int]:
-    """(calling-phase ratio to ideal, requests the server got) of one batch-experiment run."""
+            cached: bool, cache_tag: str | None = None) -> tuple[float, int, float]:
+    """(calling-phase ratio to ideal, requests the server got, the CLI's CPU ms per item) of one run."""
     cache = work / f"cache-{cache_tag or tag}"
     if cached and args.prefill and not cache.exists():
         prefill(cache, args.prefill)
     out = work / f"out-{tag}"
     env = {**os.environ, "GAIA_EVAL_CACHE_DIR": str(cache), "OPENAI_API_KEY": "sk-bench"}
-    before = server.request_count
+    before, cpu_before = server.request_count, child_cpu()
     cmd = cli(config, gt, out, args.concurrency) + ([] if cached else ["--no-cache"])
     subprocess.run(cmd, check=True, capture_output=True, env=env)
+    cpu_ms = 1000 * (child_cpu() - cpu_before) / args.items
     totals = orjson.loads((out / "bench.experiment.json").read_bytes())["totals"]
     ratio = args.items / totals["wall_time_s"] / (args.concurrency / args.latency)
-    return ratio, server.request_count - before
+    return ratio, server.request_count - before, cpu_ms
 
 
 def main() -> None:
@@ -75,6 +77,7 @@ def main() -> None:
          "max_concurrency": args.concurrency}
     ]}))
     ratios: dict[str, list[float]] = {"no-cache": [], "cache": []}
+    cpu: dict[str, list[float]] = {"no-cache": [], "cache": []}
     try:
         gt = make_groundtruth(work / "gt", args.items)
         print(f"{args.items} items, concurrency {args.concurrency}, server latency {args.latency * 1000:.0f} ms, "
@@ -83,14 +86,17 @@ def main() -> None:
             order = [False, True] if round_ % 2 == 0 else [True, False]
             for cached in order:
                 mode = "cache" if cached else "no-cache"
-                ratio, requests = one_run(work, f"{mode}{round_}", gt, config, server, args, cached)
+                ratio, requests, cpu_ms = one_run(work, f"{mode}{round_}", gt, config, server, args, cached)
                 ratios[mode].append(ratio)
-                print(f"  round {round_ + 1} {mode:8}: calling phase {ratio:.3f} of ideal ({requests} requests)",
-                      flush=True)
+                cpu[mode].append(cpu_ms)
+                print(f"  round {round_ + 1} {mode:8}: calling phase {ratio:.3f} of ideal ({requests} requests), "
+                      f"CLI CPU {cpu_ms:.2f} ms/item", flush=True)
         med = {mode: statistics.median(values) for mode, values in ratios.items()}
+        med_cpu = {mode: statistics.median(values) for mode, values in cpu.items()}
         print(f"median: --no-cache {med['no-cache']:.3f}, cache on {med['cache']:.3f} of ideal; "
-              f"difference {100 * (med['no-cache'] - med['cache']) / med['no-cache']:+.1f} % (goal: under 3 %)")
-        _, requests = one_run(work, "warm", gt, config, server, args, True, cache_tag="cache0")
+              f"difference {100 * (med['no-cache'] - med['cache']) / med['no-cache']:+.1f} % (goal: under 3 %); "
+              f"CLI CPU {med_cpu['no-cache']:.2f} vs {med_cpu['cache']:.2f} ms/item")
+        _, requests, _ = one_run(work, "warm", gt, config, server, args, True, cache_tag="cache0")
         print(f"warm cache, new folder: {requests} requests sent (goal: 0)")
     finally:
         server.stop()

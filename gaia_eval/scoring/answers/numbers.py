@@ -13,6 +13,8 @@ import re
 from functools import lru_cache
 from typing import NamedTuple
 
+from gaia_eval.number_words import NUMBER_WORDS, ORDINALS, parse_number_words
+
 
 class Quantity(NamedTuple):
     value: float
@@ -209,64 +211,7 @@ def quantities_equal(a: Quantity, b: Quantity, rel_tol: float | None = None, abs
 
 # --- number words --------------------------------------------------------------------------------
 
-_SMALL = {w: i for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen".split())}
-_TENS = {w: 10 * i for i, w in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split(), 2)}
-_BIG = {"thousand": 10**3, "million": 10**6, "billion": 10**9, "trillion": 10**12}
-_ORDINALS = {w: i for i, w in enumerate(
-    "first second third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth thirteenth fourteenth "
-    "fifteenth sixteenth seventeenth eighteenth nineteenth".split(), 1)}
-_ORDINALS.update({w: 10 * i for i, w in enumerate(
-    "twentieth thirtieth fortieth fiftieth sixtieth seventieth eightieth ninetieth".split(), 2)})
-_ORDINALS.update({"hundredth": 100, "thousandth": 1000, "millionth": 10**6})
-NUMBER_WORDS = frozenset(_SMALL) | frozenset(_TENS) | frozenset(_BIG) | {"hundred", "dozen"} | frozenset(_ORDINALS)
-
-
-def _parse_number_words(words: list[str]) -> tuple[float, int] | None:
-    """Value of the longest leading run of number words, and how many words it used."""
-    total = current = 0
-    previous = "start"  # kind of the last word used: start, small, tens, hundred, big, ordinal
-    used = 0
-    for i, word in enumerate(words):
-        if word == "and" and previous in ("hundred", "big") and i + 1 < len(words) and words[i + 1] in NUMBER_WORDS:
-            used += 1
-            continue
-        if word in ("a", "an") and previous == "start" and i + 1 < len(words) and words[i + 1] in (
-                "hundred", "dozen", *_BIG):
-            current = 1
-            previous = "small"
-        elif word in _SMALL and (previous in ("start", "hundred", "big") or
-                                 (previous == "tens" and 0 < _SMALL[word] < 10)):
-            current += _SMALL[word]
-            previous = "small"
-        elif word in _TENS and previous in ("start", "hundred", "big"):
-            current += _TENS[word]
-            previous = "tens"
-        elif word == "hundred" and previous in ("start", "small", "tens") and current % 100 == current:
-            current = (current or 1) * 100
-            previous = "hundred"
-        elif word == "dozen" and previous in ("start", "small"):
-            current = (current or 1) * 12
-            previous = "hundred"
-        elif word in _BIG and previous in ("small", "tens", "hundred"):
-            total += current * _BIG[word]
-            current = 0
-            previous = "big"
-        elif word in _ORDINALS and (previous in ("start", "hundred", "big") or
-                                    (previous == "tens" and _ORDINALS[word] < 10)):
-            if _ORDINALS[word] >= 100:
-                current = (current or 1) * _ORDINALS[word]
-            else:
-                current += _ORDINALS[word]
-            used = i + 1
-            return total + current, used
-        else:
-            break
-        used = i + 1
-    if previous == "start":
-        return None
-    return total + current, used
+# The words and their one reading live in gaia_eval/number_words.py (shared with the rubric and the baselines).
 
 
 # --- bare quantities -----------------------------------------------------------------------------
@@ -342,7 +287,7 @@ def _words_quantity(text: str) -> Quantity | None:
     if sign:
         negative, rest = True, rest[sign.end():]
     cased_words = [w for w in _WORDS_SPLIT.split(rest.strip()) if w]
-    parsed = _parse_number_words([w.casefold() for w in cased_words])
+    parsed = parse_number_words([w.casefold() for w in cased_words])
     if parsed is None:
         return None
     value, used = parsed
@@ -387,11 +332,11 @@ _TEXT_UNITS = frozenset(alias for alias in _UNIT_ALIASES if len(alias) > 1 and a
 _NUM_GROUP = _NUMBER_IN_TEXT.groupindex["num"]
 _NO_UNIT: frozenset[str] = frozenset()
 _NEXT_WORD = re.compile(r"\s?(%|\u00b0\s?[cf]?|[a-z][a-z/]*)", re.IGNORECASE)
-_CARDINAL_WORDS = frozenset(w for w in NUMBER_WORDS if w not in _ORDINALS)
+_CARDINAL_WORDS = frozenset(w for w in NUMBER_WORDS if w not in ORDINALS)
 _LOWER_WORD = re.compile(r"[a-z]+")
-_WORD_NUMBER = "|".join(sorted((w for w in NUMBER_WORDS if w not in _ORDINALS), key=len, reverse=True))
+_WORD_NUMBER = "|".join(sorted((w for w in NUMBER_WORDS if w not in ORDINALS), key=len, reverse=True))
 _WORD_NUMBER_IN_TEXT = re.compile(
-    rf"\b(?:{_WORD_NUMBER})(?:[\s-]+(?:and\s+)?(?:{_WORD_NUMBER}))*\b", re.IGNORECASE)
+    rf"\b(?:{_WORD_NUMBER})(?:[\s-]+(?:and\s+a\s+half|(?:and\s+)?(?:{_WORD_NUMBER})))*\b", re.IGNORECASE)
 _TIME_OF_DAY = re.compile(r"\b\d{1,2}:\d{2}(?::\d{2})?(?:\s?(?:[ap]\.?m\.?))?|\b\d{1,2}\s?[ap]\.?m\.?(?!\w)",
                           re.IGNORECASE)
 
@@ -464,7 +409,7 @@ def find_numbers(text: str, masked: list[tuple[int, int]] = ()) -> list[NumberMe
         return found  # in text order, as finditer met them
     for match in _WORD_NUMBER_IN_TEXT.finditer(text):
         words = [w for w in _WORDS_SPLIT.split(match.group(0).casefold()) if w]
-        parsed = _parse_number_words(words)
+        parsed = parse_number_words(words)
         if parsed is not None:
             found.append(NumberMention(Quantity(float(parsed[0]), frozenset(), match.group(0)),
                                        match.start(), match.end()))

@@ -29,6 +29,7 @@ from typing import Literal, Sequence
 
 from gaia_eval.artifacts.evaluation import CriterionResult
 from gaia_eval.artifacts.groundtruth import Summaries
+from gaia_eval.number_words import spelled_numbers
 from gaia_eval.scoring.rubric.degenerate import degenerate_reason, repeated_trigram_share
 from gaia_eval.scoring.rubric.grading import POINTS, criterion_result, not_applicable
 from gaia_eval.scoring.rubric.weights import weighted_grade
@@ -173,87 +174,6 @@ def _names(text: str) -> set[str]:
         words = re.findall(r"[^\W\d_]+", sentence)
         names.update(w.lower() for w in words[1:] if w[:1].isupper() and w[1:].islower() and len(w) > 1)
     return names
-
-
-_UNITS = {w: i for i, w in enumerate(
-    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
-    "seventeen eighteen nineteen".split()
-)}
-_TENS = {w: 10 * i for i, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if i > 1}
-_SCALES = {"thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
-
-
-def _decimal(whole: int, cents: int) -> str:
-    return f"{whole}.{cents:02d}".rstrip("0").rstrip(".")
-
-
-def spelled_numbers(text: str) -> frozenset[str]:
-    """Numbers written in words ("thirty five", "two hundred", "twelve point five"), as the digit tokens the
-    tokenizer gives written numbers ("35", "200", "12.5"): transcripts spell out what summaries write in digits.
-    Two numbers said one after the other, the second from ten to ninety-nine ("twelve fifty", "nineteen eighty"),
-    are how prices and years are spoken: they give both numbers and both readings ("12.5", "1250")."""
-    found: set[str] = set()
-    total = current = 0
-    decimals = ""
-    in_number = after_point = False
-    simple = False  # the number so far is one word below 100 or a compound of them ("twelve", "fifty five")
-    left: int | None = None  # the first number of a spoken pair
-
-    def flush() -> None:
-        nonlocal total, current, decimals, in_number, after_point, simple, left
-        if in_number:
-            value = total + current
-            found.add(str(value) + (f".{decimals}" if decimals else ""))
-            if left is not None and not decimals and 10 <= value <= 99:
-                found.update({str(left * 100 + value), _decimal(left, value)})
-        total = current = 0
-        decimals, in_number, after_point, simple, left = "", False, False, False, None
-
-    def pair_with(value: int) -> None:
-        """`value` starts the second number of a spoken pair after the current one."""
-        nonlocal current, in_number, simple, left
-        first = current
-        flush()
-        current, in_number, simple, left = value, True, True, first
-        found.add(str(first))
-
-    for word in re.findall(r"[a-z]+", text.lower()):
-        unit = _UNITS.get(word)
-        if after_point and unit is not None and unit < 10:
-            decimals += str(unit)
-        elif word in _TENS and not after_point:
-            if in_number and simple and total == 0 and 0 < current < 100:
-                pair_with(_TENS[word])  # "twelve fifty", "twenty twenty"
-            else:
-                current += _TENS[word]
-                in_number, simple = True, total == 0 and current < 100
-        elif unit is not None and not after_point:
-            if in_number and simple and current % 10 == 0 and current >= 20 and unit < 10:
-                current += unit  # "fifty five"
-            elif in_number and simple and 0 < current < 100 and unit >= 10:
-                pair_with(unit)  # "twelve fifteen"
-            elif in_number and simple and current < 100:
-                flush()  # "one two": two numbers
-                current, in_number, simple = unit, True, True
-            else:
-                current += unit
-                in_number, simple = True, simple or not in_number
-        elif word == "hundred" and in_number:
-            current = (current or 1) * 100
-            simple = False
-        elif word in _SCALES and in_number:
-            total += (current or 1) * _SCALES[word]
-            current = 0
-            simple = False
-        elif word == "point" and in_number and not after_point:
-            after_point = True
-            simple = False
-        elif word == "and" and in_number:
-            continue  # "two hundred and fifty"
-        else:
-            flush()
-    flush()
-    return frozenset(found)
 
 
 @lru_cache(maxsize=1)

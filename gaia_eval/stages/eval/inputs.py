@@ -6,11 +6,14 @@ from __future__ import annotations
 from pathlib import Path
 
 from gaia_eval.artifacts.experiment import Experiment
+from gaia_eval.artifacts.groundtruth import GroundTruth
+from gaia_eval.artifacts.inputs import refuse_special_file
 from gaia_eval.artifacts.response_template import TEMPLATE_SUFFIXES, is_response_template, template_stem
 from gaia_eval.artifacts.names import file_stem
-from gaia_eval.artifacts.store import fingerprint_file
+from gaia_eval.artifacts.store import fingerprint, fingerprint_file
 from gaia_eval.artifacts.streamed import StreamedExperiment, read_experiment
-from gaia_eval.errors import InputError
+from gaia_eval.errors import InputError, UsageError
+from gaia_eval.stages.experiment.inputs import load_groundtruth_file
 
 EXPERIMENT_SUFFIX = ".experiment.json"
 
@@ -79,7 +82,6 @@ def load_scorable(path: Path, groundtruth: Path | None) -> tuple[Experiment | St
         from gaia_eval.stages.templates.responses import experiment_from_template
 
         return experiment_from_template(path, groundtruth)
-    from gaia_eval.artifacts.store import fingerprint
     from gaia_eval.stages.templates.answers import answer_template_experiment
 
     experiment, inputs = answer_template_experiment(path, groundtruth)
@@ -106,3 +108,44 @@ def check_use_case_matches_items(path: Path, experiment: Experiment | StreamedEx
             field="use_case",
             fix="set use_case to what the items are, or re-run batch-experiment to remake the file",
         )
+
+
+def experiment_files(experiment_dir: Path | None, experiment_file: Path | None) -> tuple[Path, list[Path]]:
+    """Experiment files and filled templates (`*.template.{json,csv,jsonl,xml}`) to score. A template whose
+    imported experiment sits beside it is scored once, as that experiment."""
+    # -f wins over -d (the reference tool's -f was silently ignored because -d had a default).
+    if experiment_file is not None:
+        path = Path(experiment_file)
+        refuse_special_file(path, "an experiment file")
+        if not path.is_file():
+            raise InputError("not found", file=path, fix="check -f/--file, or run `gaia-eval batch-experiment` first")
+        return path.parent, [path]
+    if experiment_dir is None:
+        raise UsageError("no experiments given", fix="pass -d FOLDER or -f FILE.experiment.json")
+    root = Path(experiment_dir)
+    if root.is_file():
+        raise InputError("is a file, not a folder", file=root, field="-d/--directory", fix=f"pass it with -f {root}")
+    if not root.is_dir():
+        raise InputError("folder not found", file=root, fix="check -d/--directory, or run `gaia-eval batch-experiment` first")
+    return root, find_scorable_files(root)
+
+
+def groundtruth_paths(groundtruth: Path | list[Path] | tuple[Path, ...] | None) -> list[Path]:
+    if groundtruth is None:
+        return []
+    if isinstance(groundtruth, (list, tuple)):
+        return [Path(p) for p in groundtruth]
+    return [Path(groundtruth)]
+
+
+def load_external(paths: list[Path]) -> tuple[dict[str, dict[str, GroundTruth]], str]:
+    """Ground truth from -g (several files merge, e.g. a shell glob of consolidated_*.json), by use case and item
+    id: import-groundtruth gives a document's summaries and its questions the same item id."""
+    if not paths:
+        return {}, "none"
+    found: dict[str, dict[str, GroundTruth]] = {}
+    for path in paths:
+        for gt in load_groundtruth_file(path):
+            found.setdefault(gt.use_case, {})[gt.item_id] = gt
+    fps = [fingerprint_file(p) for p in paths]
+    return found, fps[0] if len(fps) == 1 else fingerprint(fps)

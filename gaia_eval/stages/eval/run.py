@@ -12,12 +12,10 @@ from gaia_eval.artifacts.evaluation import Evaluation, InferenceSummary, ItemEva
 from gaia_eval.artifacts.experiment import Experiment, ItemResult
 from gaia_eval.artifacts.groundtruth import GroundTruth, Summaries
 from gaia_eval.artifacts.journal import remove_journal
-from gaia_eval.artifacts.inputs import refuse_special_file
 from gaia_eval.artifacts.streamed import ListSpool, StreamedExperiment, evaluation_freshness
 from gaia_eval.artifacts.store import (
     Freshness,
     fingerprint,
-    fingerprint_file,
     freshness,
     write_artifact,
 )
@@ -29,8 +27,14 @@ from gaia_eval.scoring.rubric import IMPORTED_PROVIDER, free_text_references
 from gaia_eval.scoring.scorers import ScoringInput, scorer_for
 from gaia_eval.stages.common import StageSummary, check_output_dir, holds_output_lock
 from gaia_eval.stages.eval.index import Consolidation, update_consolidated
-from gaia_eval.stages.eval.inputs import evaluation_name, load_scorable, unevaluated_experiments
-from gaia_eval.stages.experiment.inputs import load_groundtruth_file
+from gaia_eval.stages.eval.inputs import (
+    evaluation_name,
+    experiment_files,
+    groundtruth_paths,
+    load_external,
+    load_scorable,
+    unevaluated_experiments,
+)
 
 SCORER = "deterministic"
 STANDALONE_NOTE = "standalone — not verified against facts: scores check only what the source document can confirm"
@@ -108,49 +112,6 @@ class _Pending:
     external: dict[str, GroundTruth] = field(default_factory=dict)  # -g's ground truth of its use case
 
 
-def _experiment_files(experiment_dir: Path | None, experiment_file: Path | None) -> tuple[Path, list[Path]]:
-    """Experiment files and filled templates (`*.template.{json,csv,jsonl,xml}`) to score. A template whose
-    imported experiment sits beside it is scored once, as that experiment."""
-    from gaia_eval.stages.eval.inputs import find_scorable_files
-
-    # -f wins over -d (the reference tool's -f was silently ignored because -d had a default).
-    if experiment_file is not None:
-        path = Path(experiment_file)
-        refuse_special_file(path, "an experiment file")
-        if not path.is_file():
-            raise InputError("not found", file=path, fix="check -f/--file, or run `gaia-eval batch-experiment` first")
-        return path.parent, [path]
-    if experiment_dir is None:
-        raise UsageError("no experiments given", fix="pass -d FOLDER or -f FILE.experiment.json")
-    root = Path(experiment_dir)
-    if root.is_file():
-        raise InputError("is a file, not a folder", file=root, field="-d/--directory", fix=f"pass it with -f {root}")
-    if not root.is_dir():
-        raise InputError("folder not found", file=root, fix="check -d/--directory, or run `gaia-eval batch-experiment` first")
-    return root, find_scorable_files(root)
-
-
-def _groundtruth_paths(groundtruth: Path | list[Path] | tuple[Path, ...] | None) -> list[Path]:
-    if groundtruth is None:
-        return []
-    if isinstance(groundtruth, (list, tuple)):
-        return [Path(p) for p in groundtruth]
-    return [Path(groundtruth)]
-
-
-def _load_external(paths: list[Path]) -> tuple[dict[str, dict[str, GroundTruth]], str]:
-    """Ground truth from -g (several files merge, e.g. a shell glob of consolidated_*.json), by use case and item
-    id: import-groundtruth gives a document's summaries and its questions the same item id."""
-    if not paths:
-        return {}, "none"
-    found: dict[str, dict[str, GroundTruth]] = {}
-    for path in paths:
-        for gt in load_groundtruth_file(path):
-            found.setdefault(gt.use_case, {})[gt.item_id] = gt
-    fps = [fingerprint_file(p) for p in paths]
-    return found, fps[0] if len(fps) == 1 else fingerprint(fps)
-
-
 def _external_of(by_use_case: dict[str, dict[str, GroundTruth]], use_case: str) -> dict[str, GroundTruth]:
     """The -g ground truth an experiment of `use_case` is scored against (summarization and email share theirs)."""
     kin = ("summarization", "email") if use_case in ("summarization", "email") else (use_case,)
@@ -186,15 +147,6 @@ def _scoring_input(exp: Experiment, item: ItemResult, external: dict[str, Ground
         source_text=source_text,
         references=tuple(references) if references is not None else None,
     )
-
-
-def score_experiment(
-    exp: Experiment | StreamedExperiment, external: dict[str, GroundTruth], exp_path: Path
-) -> tuple[list[ItemEvaluation], str]:
-    """Per-item scores and the mode ("comparative" or "standalone")."""
-    seen = _Seen()
-    items = list(_score_items(exp, external, exp_path, seen))
-    return items, _mode_of(exp, external, exp_path, seen)
 
 
 def _score_items(
@@ -385,35 +337,79 @@ def run_eval(
     output_dir: Path = Path("evaluation"),
     groundtruth: Path | list[Path] | None = None,
     force: bool = False,
-    incremental_update: bool = False,
     regenerate_report: bool = False,
     judge: JudgeSettings | None = None,
     show_progress: bool | None = None,
 ) -> EvalSummary:
     """Score every experiment with the rubric and, when `judge` is given, with the LLM judge too. Up-to-date
-    evaluations are skipped; judge samples already paid for (earlier file or journal) are reused."""
+    evaluations are skipped; judge samples already paid for (earlier file or journal) are reused.
+
+    Plan (read and check every input, decide what is current, score into spools), run (the judge's calls, all
+    before anything is written), write (commit each evaluation, then the index)."""
     output_dir = Path(output_dir)
     summary = EvalSummary("eval")
     if regenerate_report:
-        if judge is not None:
-            raise UsageError(
-                "--judge does nothing with --regenerate-report (it only rebuilds the index)",
-                field="--judge",
-                fix="run eval with --judge and without --regenerate-report",
-            )
-        # Only the index is touched: every evaluation on disk is re-read into it, nothing is scored.
-        _note_consolidated(summary, update_consolidated(output_dir, regenerate=True))
-        _note_unevaluated(summary, experiment_file or experiment_dir, output_dir)
-        return summary
+        return _regenerate_index(summary, output_dir, experiment_file or experiment_dir, judge)
     # --incremental-update is what a plain run does: score new and changed experiments, skip up-to-date ones,
     # and re-read only the evaluation files that changed into the index.
-
-    root, files = _experiment_files(experiment_dir, experiment_file)
-    gt_paths = _groundtruth_paths(groundtruth)
-    by_use_case, gt_fp = _load_external(gt_paths)
+    root, files = experiment_files(experiment_dir, experiment_file)
+    gt_paths = groundtruth_paths(groundtruth)
+    by_use_case, gt_fp = load_external(gt_paths)
     gt_source = "external:" + ", ".join(p.as_posix() for p in gt_paths) if gt_paths else "embedded"
+    loaded, made_from = _load_experiments(files, gt_paths, by_use_case, summary)
+    check_output_dir(output_dir)
+
+    scorer_fp = fingerprint({"scorer": SCORER, "rubric": rubric.RUBRIC_VERSION})
+    pending: list[_Pending] = []
+    claimed: dict[Path, Path] = {}
+    try:  # a spool not committed (an error in a later experiment, an interrupt) leaves nothing behind
+        for path, exp in loaded:
+            external = _external_of(by_use_case, exp.use_case)
+            rel = path.relative_to(root) if root in path.parents else Path(path.name)
+            out = output_dir / rel.with_name(evaluation_name(path, exp))
+            if out in claimed:
+                raise InputError(
+                    f"would be scored as '{exp.experiment_name}', like {claimed[out]} (both into {out.name})",
+                    file=path,
+                    fix="rename one of them: a template's file stem is the name of the system it holds",
+                )
+            claimed[out] = path
+            inputs = {
+                "experiment": made_from[path],
+                "groundtruth": gt_fp if external else "embedded" if exp.groundtruth == "embedded" else "none",
+                "scorer": scorer_fp,
+            }
+            planned = _plan_experiment(path, exp, out, inputs, external, judge, force, summary)
+            if planned is not None:
+                pending.append(planned)
+        outcomes = _run_judge(pending, judge, force, show_progress, summary)
+        _write_evaluations(pending, outcomes, gt_source, summary)
+    finally:
+        for p in reversed(pending):  # the last made first: the first spool removes the folder it made
+            if p.spool is not None:
+                p.spool.discard()
+    _note_consolidated(summary, update_consolidated(output_dir))
+    return summary
+
+
+def _regenerate_index(summary: EvalSummary, output_dir: Path, experiments: Path | None,
+                      judge: JudgeSettings | None) -> EvalSummary:
+    """--regenerate-report: only the index is touched; every evaluation on disk is re-read into it."""
+    if judge is not None:
+        raise UsageError(
+            "--judge does nothing with --regenerate-report (it only rebuilds the index)",
+            field="--judge",
+            fix="run eval with --judge and without --regenerate-report",
+        )
+    _note_consolidated(summary, update_consolidated(output_dir, regenerate=True))
+    _note_unevaluated(summary, experiments, output_dir)
+    return summary
+
+
+def _load_experiments(files: list[Path], gt_paths: list[Path], by_use_case: dict[str, dict[str, GroundTruth]],
+                      summary: EvalSummary) -> tuple[list[tuple[Path, Experiment]], dict[Path, str]]:
+    """Read and check every experiment before writing anything; unfilled templates are noted and left out."""
     gt_names = " ".join(p.as_posix() for p in gt_paths)
-    # Read and check every experiment before writing anything.
     loaded: list[tuple[Path, Experiment]] = []
     made_from: dict[Path, str] = {}
     for path in files:
@@ -443,91 +439,71 @@ def run_eval(
                     fix="pass the ground truth made from the documents this experiment ran on, or leave -g out to score standalone",
                 )
         loaded.append((path, exp))
-    check_output_dir(output_dir)
+    return loaded, made_from
 
-    scorer_fp = fingerprint({"scorer": SCORER, "rubric": rubric.RUBRIC_VERSION})
-    judge_fp = judge.fingerprint() if judge is not None else None
-    pending: list[_Pending] = []
-    claimed: dict[Path, Path] = {}
-    try:  # a spool not committed (an error in a later experiment, an interrupt) leaves nothing behind
-        for path, exp in loaded:
-            external = _external_of(by_use_case, exp.use_case)
-            rel = path.relative_to(root) if root in path.parents else Path(path.name)
-            out = output_dir / rel.with_name(evaluation_name(path, exp))
-            if out in claimed:
-                raise InputError(
-                    f"would be scored as '{exp.experiment_name}', like {claimed[out]} (both into {out.name})",
-                    file=path,
-                    fix="rename one of them: a template's file stem is the name of the system it holds",
-                )
-            claimed[out] = path
-            inputs = {
-                "experiment": made_from[path],
-                "groundtruth": gt_fp if external else "embedded" if exp.groundtruth == "embedded" else "none",
-                "scorer": scorer_fp,
-            }
-            if judge_fp is not None:
-                inputs["judge"] = judge_fp  # without --judge the inputs (and so existing evaluations) are unchanged
-            # Without a judge the existing evaluation's items are not needed: only its header is kept.
-            state, existing = freshness(out, Evaluation, inputs) if judge is not None else evaluation_freshness(out, inputs)
-            if state is Freshness.STALE and judge is None and _keeps_judge(existing, inputs):
-                state = Freshness.CURRENT
-            if state is Freshness.CURRENT and not force:
-                summary.skipped += 1
-                summary.outputs.append(out)
-                if existing is not None:
-                    summary.note_mode(existing)
-                if judge is not None:
-                    remove_journal(judge_journal_path(out))
-                continue
-            if judge is not None and existing is None and not judge_journal_path(out).exists() and any(
-                item.status == "ok" for item in exp.items
-            ):
-                judge.check_key()  # no earlier sample to reuse, so a call will be made: fail before scoring anything
-            before = Freshness.STALE if state is Freshness.CURRENT else state
-            seen = _Seen()
-            if judge is None:
-                spool, rated, mode = _spool_scores(out, exp, external, path, seen)
-                pending.append(_Pending(path, exp, out, inputs, before, existing, None, mode, seen, spool, rated, external))
-            else:
-                items = list(_score_items(exp, external, path, seen))
-                pending.append(_Pending(path, exp, out, inputs, before, existing, items, _mode_of(exp, external, path, seen), seen,
-                                        external=external))
 
-        # Every judge call happens before any evaluation is written, so a missing key or a bad spec touches nothing.
-        outcomes: list[JudgeOutcome | None] = [None] * len(pending)
-        if judge is not None and pending:
-            judged = judge_experiments(
-                _judge_targets(pending, judge), judge, reuse=not force, show_progress=show_progress
+def _plan_experiment(path: Path, exp: Experiment, out: Path, inputs: dict[str, str], external: dict[str, GroundTruth],
+                     judge: JudgeSettings | None, force: bool, summary: EvalSummary) -> _Pending | None:
+    """None when the evaluation is current (noted as skipped); else the experiment scored, ready to write."""
+    if judge is not None:
+        inputs["judge"] = judge.fingerprint()  # without --judge the inputs (and so existing evaluations) are unchanged
+    # Without a judge the existing evaluation's items are not needed: only its header is kept.
+    state, existing = freshness(out, Evaluation, inputs) if judge is not None else evaluation_freshness(out, inputs)
+    if state is Freshness.STALE and judge is None and _keeps_judge(existing, inputs):
+        state = Freshness.CURRENT
+    if state is Freshness.CURRENT and not force:
+        summary.skipped += 1
+        summary.outputs.append(out)
+        if existing is not None:
+            summary.note_mode(existing)
+        if judge is not None:
+            remove_journal(judge_journal_path(out))
+        return None
+    if judge is not None and existing is None and not judge_journal_path(out).exists() and any(
+        item.status == "ok" for item in exp.items
+    ):
+        judge.check_key()  # no earlier sample to reuse, so a call will be made: fail before scoring anything
+    before = Freshness.STALE if state is Freshness.CURRENT else state
+    seen = _Seen()
+    if judge is None:
+        spool, rated, mode = _spool_scores(out, exp, external, path, seen)
+        return _Pending(path, exp, out, inputs, before, existing, None, mode, seen, spool, rated, external)
+    items = list(_score_items(exp, external, path, seen))
+    return _Pending(path, exp, out, inputs, before, existing, items, _mode_of(exp, external, path, seen), seen,
+                    external=external)
+
+
+def _run_judge(pending: list[_Pending], judge: JudgeSettings | None, force: bool, show_progress: bool | None,
+               summary: EvalSummary) -> list[JudgeOutcome | None]:
+    """Every judge call happens before any evaluation is written, so a missing key or a bad spec touches nothing."""
+    if judge is None or not pending:
+        return [None] * len(pending)
+    judged = judge_experiments(_judge_targets(pending, judge), judge, reuse=not force, show_progress=show_progress)
+    summary.notes.append(_judge_note(judge, judged))
+    return list(judged)
+
+
+def _write_evaluations(pending: list[_Pending], outcomes: list[JudgeOutcome | None], gt_source: str,
+                       summary: EvalSummary) -> None:
+    for p, outcome in zip(pending, outcomes):
+        evaluation = _evaluate(p, gt_source, outcome)
+        if p.spool is not None:
+            p.spool.commit(evaluation)
+        else:
+            write_artifact(p.out, evaluation)
+        summary.count(p.before)
+        summary.outputs.append(p.out)
+        summary.note_mode(evaluation)
+        if outcome is None:
+            continue
+        if outcome.complete:
+            remove_journal(judge_journal_path(p.out))
+        else:
+            summary.failed += 1
+            summary.failures.append(
+                f"{p.experiment.experiment_name}: {outcome.summary.failed_samples} judge calls failed after retries "
+                "(see the judge samples' errors); run the same command again to call only them"
             )
-            outcomes = list(judged)
-            summary.notes.append(_judge_note(judge, judged))
-
-        for p, outcome in zip(pending, outcomes):
-            evaluation = _evaluate(p, gt_source, outcome)
-            if p.spool is not None:
-                p.spool.commit(evaluation)
-            else:
-                write_artifact(p.out, evaluation)
-            summary.count(p.before)
-            summary.outputs.append(p.out)
-            summary.note_mode(evaluation)
-            if outcome is None:
-                continue
-            if outcome.complete:
-                remove_journal(judge_journal_path(p.out))
-            else:
-                summary.failed += 1
-                summary.failures.append(
-                    f"{p.experiment.experiment_name}: {outcome.summary.failed_samples} judge calls failed after retries "
-                    "(see the judge samples' errors); run the same command again to call only them"
-                )
-    finally:
-        for p in reversed(pending):  # the last made first: the first spool removes the folder it made
-            if p.spool is not None:
-                p.spool.discard()
-    _note_consolidated(summary, update_consolidated(output_dir))
-    return summary
 
 
 def _note_consolidated(summary: EvalSummary, result: Consolidation) -> None:

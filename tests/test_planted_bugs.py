@@ -1,0 +1,204 @@
+"""Tests aimed at bugs that were planted one at a time and survived the suite (issue 19, item 8): N/A criteria in
+the per-item points and every consumer of them, and the answer matcher's sentence-length bound. Each test names
+the one-line bug it was checked against."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+
+from gaia_eval.artifacts.evaluation import Evaluation
+from gaia_eval.artifacts.store import read_artifact, write_artifact
+from gaia_eval.reporting.data import build_report_data
+from gaia_eval.scoring.rubric import aggregate, item_points
+from gaia_eval.stages.quickstart import run_quickstart
+from gaia_eval.stages.report.junit import junit_xml
+from gaia_eval.visualize import data as viewer_data
+
+NOT_APPLICABLE = ("key_decisions", "action_items")
+
+
+@pytest.fixture(scope="module")
+def summaries_all_excellent_but_two_na(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The quickstart's summarization evaluations, rewritten so every item is Excellent on each criterion except
+    two that its reference made not applicable (N/A)."""
+    workspace = tmp_path_factory.mktemp("na") / "qs"
+    run_quickstart(workspace, echo=lambda _line: None)
+    folder = tmp_path_factory.mktemp("na-eval") / "evaluation"
+    shutil.copytree(workspace / "evaluation" / "summarization", folder / "summarization")
+    for path in sorted((folder / "summarization").glob("*.eval.json")):
+        ev = read_artifact(path, Evaluation)
+        items = []
+        for item in ev.items:
+            criteria = [
+                c.model_copy(update={"rating": "N/A", "value": None} if c.criterion in NOT_APPLICABLE
+                             else {"rating": "Excellent", "value": 1.0})
+                for c in item.criteria
+            ]
+            items.append(item.model_copy(update={"status": "scored", "error": None, "criteria": criteria}))
+        names = [c.criterion for c in ev.criteria]
+        summaries, grade = aggregate(items, names, ev.use_case)
+        write_artifact(path, ev.model_copy(update={"items": items, "criteria": summaries, "grade": grade}))
+    return folder
+
+
+def test_na_criteria_stay_out_of_every_per_item_score(summaries_all_excellent_but_two_na: Path) -> None:
+    """Bug planted: item_points divided by 3 x len(criteria) (N/A counted as 0): the grade stayed 100 while the
+    per-item scores, their interval, the paired comparison, JUnit and the viewer showed 37.5-62.5."""
+    folder = summaries_all_excellent_but_two_na
+    evaluations = [(p, read_artifact(p, Evaluation)) for p in sorted((folder / "summarization").glob("*.eval.json"))]
+    assert len(evaluations) >= 2
+    for _path, ev in evaluations:
+        names = [c.criterion for c in ev.criteria]
+        assert set(NOT_APPLICABLE) <= set(names) and len(names) > len(NOT_APPLICABLE)
+        assert ev.grade.quality_score == 100
+        assert {item_points(item, names) for item in ev.items} == {100.0}
+
+    [section] = build_report_data(folder)["sections"]
+    for row in section["models"]:
+        assert set(row["item_scores"]) == {100.0} and (row["ci_low"], row["ci_high"]) == (100.0, 100.0), row
+    comparison = section["comparison"]
+    assert comparison["shared_items"] > 0 and comparison["mean_difference"] == 0.0
+
+    xml = junit_xml(evaluations, folder).decode()
+    assert "<failure" not in xml and 'failures="0"' in xml
+
+    [use_case] = viewer_data.dashboard(folder)["use_cases"]
+    for model in use_case["models"]:
+        assert model["grade"] == 100.0 and model["ci"] == [100.0, 100.0], model
+
+
+# -- the bench gate at its boundary ---------------------------------------------------------------------------------
+
+def _report(passed: int, total: int = 20):
+    from gaia_eval.bench.runs import EvalRun
+    from gaia_eval.bench.metrics import run_suite
+    from gaia_eval.bench.tasks import TaskSpec
+
+    tasks = [TaskSpec(f"t{i}", f"t{i}", "exact", "yes") for i in range(total)]
+    return run_suite(lambda p: EvalRun("yes" if int(p[1:]) < passed else "no", steps=1, tool_errors=0), tasks)
+
+
+@pytest.mark.parametrize(("baseline_rate", "tolerance", "ok"), [
+    (0.90, 0.05, True),    # exactly `tolerance` below: passes, as documented ("more than tolerance below" fails)
+    (0.91, 0.05, False),   # one point past the tolerance
+    (0.95, 0.05, False),   # a 10-point drop (a tolerance applied twice let it pass)
+    (0.85, 0.0, True),     # no tolerance: equal passes
+    (0.86, 0.0, False),    # ... and one point below fails
+    (0.95, 0.10, True),    # the boundary moves with the tolerance given
+    (0.96, 0.10, False),
+])
+def test_the_gate_holds_exactly_at_the_tolerance(baseline_rate: float, tolerance: float, ok: bool) -> None:
+    """Bugs planted: `baseline.success_rate - 2 * tolerance` (a 10-point drop passed at 5 %), and `>` for `>=`
+    (a drop of exactly the tolerance failed)."""
+    from gaia_eval.bench.gate import Baseline, regression_gate
+
+    report = _report(17)  # 85 %, an exact ratio of small integers as the gate's epsilon assumes
+    assert report.success_rate == pytest.approx(0.85)
+    baseline = Baseline(success_rate=baseline_rate, suite=report.suite, suite_fingerprint=report.suite_fingerprint)
+    passed, message = regression_gate(report, baseline, tolerance=tolerance)
+    assert passed is ok, message
+    assert message.startswith("[OK]" if ok else "[REGRESSION]")
+
+
+# -- when the report and meta-eval say a judge is not to be trusted --------------------------------------------------
+
+def _judge(alpha: float | None, pairs: int, judged: int = 10, unscored: int = 0):
+    from types import SimpleNamespace
+
+    from gaia_eval.artifacts.evaluation import RubricAgreement
+
+    versus = RubricAgreement(criteria={"faithfulness": "hallucination"}, pairs=pairs, exact_agreement=0.5,
+                             within_one=0.9, krippendorff_alpha=alpha,
+                             alpha_note=None if alpha is not None else "every rating has the same value")
+    return SimpleNamespace(judge_vs_rubric=versus, judged_items=judged, unscored_items=unscored)
+
+
+@pytest.mark.parametrize(("alpha", "pairs", "distrusted"), [
+    (0.4, 5, False),     # exactly the threshold: trusted
+    (0.39, 5, True),     # just below it
+    (None, 5, True),     # alpha undefined (every rating the same): agreement cannot be shown, so no trust
+    (0.1, 4, False),     # fewer pairs than the minimum: too few to judge, nothing said
+    (None, 4, False),
+])
+def test_the_judge_agreement_warning_is_pinned_at_its_threshold(alpha, pairs, distrusted) -> None:
+    """Bugs planted: `alpha <= JUDGE_TRUST_MIN_ALPHA` (a judge at exactly 0.4 distrusted), `alpha is not None and
+    alpha < ...` (an undefined alpha trusted silently), `pairs > JUDGE_TRUST_MIN_PAIRS`."""
+    from gaia_eval.reporting.data import JUDGE_TRUST_MIN_ALPHA, JUDGE_TRUST_MIN_PAIRS, _judge_distrust
+
+    assert (JUDGE_TRUST_MIN_ALPHA, JUDGE_TRUST_MIN_PAIRS) == (0.4, 5)  # the documented numbers this test pins
+    reasons = _judge_distrust(_judge(alpha, pairs))
+    assert bool(reasons) is distrusted, reasons
+    if distrusted:
+        shown = "undefined" if alpha is None else f"{alpha:.2f}"
+        assert reasons == [f"its ratings agree with the deterministic rubric at Krippendorff's α {shown} over "
+                           f"{pairs} ratings (trust needs at least 0.4)"]
+
+
+@pytest.mark.parametrize(("judged", "unscored", "distrusted"), [(8, 2, False), (7, 3, True)])
+def test_the_unscored_share_warning_is_pinned_at_its_threshold(judged, unscored, distrusted) -> None:
+    """Bug planted: `>=` for `>` on JUDGE_TRUST_MAX_UNSCORED (exactly 20 % unscored warned)."""
+    from gaia_eval.reporting.data import _judge_distrust
+
+    reasons = _judge_distrust(_judge(0.9, 10, judged=judged, unscored=unscored))
+    assert reasons == ([f"it could not score {unscored} of 10 items"] if distrusted else [])
+
+
+def _scorer(name: str, kendall: float | None, summary_level: float | None):
+    from gaia_eval.artifacts.metaeval import ScorerAgreement
+
+    return ScorerAgreement(scorer=name, dimension="coherence", system_kendall=kendall, system_spearman=kendall,
+                           system_pearson=kendall, summary_level=summary_level, pairwise_accuracy=None)
+
+
+@pytest.mark.parametrize(("judge_kendall", "judge_summary", "warned"), [
+    (0.5, 0.3, False),    # exactly as good as the grade: no warning
+    (0.49, 0.3, True),    # below at the system level
+    (0.5, 0.29, True),    # below at the summary level
+    (None, 0.3, True),    # undefined for the judge (a constant judge) while defined for the grade
+    (0.9, 0.9, False),
+])
+def test_meta_eval_warns_when_a_judge_agrees_less_than_the_grade(judge_kendall, judge_summary, warned) -> None:
+    """Bugs planted: `mine <= theirs` (a judge exactly as good as the grade was called worse), and
+    `mine is not None and mine < theirs` (a judge whose correlation is undefined passed without a word)."""
+    from gaia_eval.metaeval.render import judge_warnings
+
+    rows = [_scorer("grade", 0.5, 0.3), _scorer("judge:gemma", judge_kendall, judge_summary),
+            _scorer("judge:gemma:g-eval", judge_kendall, judge_summary)]
+    warnings = judge_warnings(rows)
+    assert len(warnings) == (2 if warned else 0), warnings
+    if warned:
+        assert warnings[0].startswith("The judge `judge:gemma` agrees with the human coherence ratings less than")
+    assert judge_warnings([_scorer("judge:gemma", None, None)]) == []  # no grade row: nothing to compare with
+
+
+# -- the answer matcher's sentence-length bound ---------------------------------------------------------------------
+
+_PADDING = ("having read the whole passage twice over with some care and then checked every name and every place "
+            "it mentions against what the question asks for and what the text says about the city in the end I am "
+            "fairly sure now that the one it means").split()
+
+
+def _unmarked_sentence(words: int) -> str:
+    """An unmarked answer sentence of exactly `words` words, the answer last."""
+    tail = ["it", "is", "Paris"]
+    return " ".join(_PADDING[: words - len(tail)] + tail) + "."
+
+
+@pytest.mark.parametrize(("words", "found"), [(3, True), (40, True), (41, False)])
+def test_an_unmarked_answer_is_searched_up_to_forty_words_and_no_further(words: int, found: bool) -> None:
+    """Bugs planted: `>=` for `>` (a 40-word sentence refused), and the bound read in characters instead of words
+    (`len(segment)`: every sentence over 40 characters refused)."""
+    from gaia_eval.scoring.answers.match import match_answer
+    from gaia_eval.scoring.answers.text import tokens
+
+    sentence = _unmarked_sentence(words)
+    assert len(tokens(sentence)) == words
+    result = match_answer("Paris", sentence)
+    assert result.correct is found, result.explanation
+    if not found:
+        assert f"the answer sentence has {words} words and no marked answer" in result.explanation
+        # a marked answer is read whatever the length of what surrounds it
+        assert match_answer("Paris", sentence[:-1] + ", so the final answer is Paris.").correct
