@@ -202,3 +202,36 @@ def test_an_unmarked_answer_is_searched_up_to_forty_words_and_no_further(words: 
         assert f"the answer sentence has {words} words and no marked answer" in result.explanation
         # a marked answer is read whatever the length of what surrounds it
         assert match_answer("Paris", sentence[:-1] + ", so the final answer is Paris.").correct
+
+
+def test_the_gate_message_names_every_problem_and_the_baseline_file(tmp_path: Path) -> None:
+    """Mutation survivors in gate.py: the baseline's path dropped from the refusal, the efficiency limits'
+    detail lines and their boundary (`>=` for `>`), the problems' separator, the paired line's place, a baseline
+    task missing from the run ending the paired count (`break` for `continue`), a dict baseline not validated."""
+    import json
+
+    from gaia_eval.bench.gate import Baseline, regression_gate
+    from gaia_eval.errors import UsageError
+
+    report = _report(1, total=4)  # t0 passes; 25 %
+    fields = {"suite": report.suite, "suite_fingerprint": report.suite_fingerprint, "avg_steps": 0.5,
+              "tool_error_rate": 0.0, "tasks": {"t0": True, "gone": True, "t1": True, "t2": False}}
+    ok, message = regression_gate(report, {**fields, "success_rate": 0.5}, max_steps_increase=0.5,
+                                  max_tool_error_increase=0.0)
+    lines = message.splitlines()
+    assert not ok and lines[0] == "[REGRESSION] success 25% vs baseline 50% (tol 5%): success dropped more than 5%"
+    assert lines[1] == "  paired (3 tasks): 1 newly failing (t1), 0 newly passing; exact McNemar p=1"
+    assert lines[2:] == ["  avg steps 1.00 vs baseline 0.50 (+0.50, limit +0.5)",
+                         "  tool error rate 0.0% vs baseline 0.0% (+0.0 points, limit +0)"]  # both at their limit: pass
+    ok, message = regression_gate(report, {**fields, "success_rate": 0.5}, max_steps_increase=0.4)
+    assert message.splitlines()[0].endswith(": success dropped more than 5%; avg steps rose by 0.50 (limit +0.4)")
+    with pytest.raises(UsageError, match="field 'success_rate'"):
+        regression_gate(report, {**fields, "success_rate": 2})
+    path = tmp_path / "base.json"
+    path.write_text(json.dumps({**fields, "success_rate": 0.25, "suite_fingerprint": "sha256:" + "0" * 64}))
+    with pytest.raises(UsageError) as caught:
+        regression_gate(report, path)
+    assert str(caught.value).startswith(f"{path}: baseline was made on a different version of suite")
+    with pytest.raises(UsageError) as caught:
+        regression_gate(report, Baseline.model_validate_json(path.read_text()), baseline_path="named.json")
+    assert str(caught.value).startswith("named.json: baseline was made on a different version")
