@@ -239,6 +239,10 @@ def test_the_gate_message_names_every_problem_and_the_baseline_file(tmp_path: Pa
                                          "success_rate": 0.0, "tasks": {f"t{i}": True for i in range(12)}})
     listed = ", ".join(f"t{i}" for i in range(10))
     assert f"12 newly failing ({listed}, +2 more), 0 newly passing" in message
+    ten = _report(0, total=10)  # exactly the number listed: no "+0 more"
+    ok, message = regression_gate(ten, {"suite": ten.suite, "suite_fingerprint": ten.suite_fingerprint,
+                                        "success_rate": 0.0, "tasks": {f"t{i}": True for i in range(10)}})
+    assert f"10 newly failing ({listed}), 0 newly passing" in message
 
     stale = {**fields, "success_rate": 0.25, "suite_fingerprint": "sha256:" + "0" * 64}
     path = tmp_path / "base.json"
