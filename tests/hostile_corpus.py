@@ -519,8 +519,59 @@ def _other_cases() -> list[Case]:
     ]
 
 
+def _broken_member(world_folder: str, member: str, breakage) -> Callable[[Path, Path], Path]:
+    """A copy of one of the world's folders with one file broken: bytes, a JSON edit, or a FIFO in its place."""
+    def make(folder: Path, world: Path) -> Path:
+        import shutil
+
+        copy = folder / world_folder
+        if world_folder == "docs":
+            copy.mkdir()
+            (copy / "ok.txt").write_text(SOURCE)
+        else:
+            shutil.copytree(world / world_folder, copy)
+        target = copy / member
+        if breakage == "fifo":
+            target.unlink(missing_ok=True)
+            os.mkfifo(target)
+        elif callable(breakage):
+            data = json.loads(target.read_text())
+            breakage(data)
+            target.write_text(json.dumps(data))
+        else:
+            target.write_bytes(breakage)
+        return copy
+    return make
+
+
+def _folder_cases() -> list[Case]:
+    """Folders given to -d whose files are broken: every one is read through the same policy."""
+    def grade(key: str, value):
+        return lambda data: data["grade"].__setitem__(key, value)
+
+    def usage(value):
+        return lambda data: data["items"][0]["usage"].__setitem__("input_tokens", value)
+
+    common = {"binary": bytes(range(256)) * 4, "utf16": b'{"a": 1}'.decode().encode("utf-16"),
+              "latin1": b'{"caf\xe9": 1}', "deep": DEEP, "truncated": b'{"items": [', "fifo": "fifo"}
+    folders = [
+        ("report", "ev", "good.experiment.eval.json",
+         {**common, "negative-count": grade("n_items", -1), "count-bool": grade("n_errors", True),
+          "pass-rate-above-one": grade("pass_rate", 1.5), "score-string": grade("quality_score", "high")},
+         lambda w, p, o: ["report", "-d", str(p), "-o", str(o / "report.md")]),
+        ("eval", "exp", "good.experiment.json",
+         {**common, "negative-tokens": usage(-1), "tokens-bool": usage(False), "tokens-fraction": usage(0.5)},
+         lambda w, p, o: ["eval", "-d", str(p), "-g", _gt(w), "-o", str(o)]),
+        ("groundtruth", "docs", "bad.txt", {k: common[k] for k in ("binary", "utf16", "latin1", "fifo")},
+         lambda w, p, o: ["groundtruth", "-d", str(p), "-o", str(o), "--quiet"]),
+    ]
+    return [Case(command, f"-d:{member}:{name}", argv, _broken_member(world_folder, member, breakage),
+                 process=breakage == "fifo")
+            for command, world_folder, member, breakages, argv in folders for name, breakage in breakages.items()]
+
+
 def all_cases() -> list[Case]:
-    return _slot_cases() + _field_cases()
+    return _slot_cases() + _field_cases() + _folder_cases()
 
 
 # --- running one case ---------------------------------------------------------------------------------------------

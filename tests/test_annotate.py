@@ -475,3 +475,21 @@ def test_every_model_and_score_band_is_drawn_from(workspace):
         sample = draw_sample(evaluated, len(strata) + len(strata) // 3, seed, ["correctness"])
         drawn = {(u.model, bands[(u.item_id, u.model)]) for u in sample.units if u.reason == "stratified"}
         assert drawn == strata, seed
+
+
+def test_rater_consistency_on_repeats_and_a_torn_line_is_reported(workspace):
+    s = open_session(workspace / "evaluation", rater="ann", use_case="qa", size=20, seed=2).session
+    repeats = {u.id for u in s.sample.units if u.repeat_of}
+    assert len(repeats) == 2
+    while (state := s.state())["unit"] is not None:
+        unit = state["unit"]["id"]
+        for d in s.sample.dimensions:
+            # The same rating both times, except one dimension of the first repeat.
+            changed = unit == min(repeats) and d == "completeness"
+            s.rate(unit, d, 2 if changed else 4)
+    with open(s.path, "ab") as fh:
+        fh.write(b'{"schema_version": 1, "id": "x", "ki')  # a crash mid-write
+    run = run_meta_eval_evaluations(workspace / "evaluation", use_case="qa")
+    (consistency,) = run.result.rater_consistency
+    assert (consistency.rater, consistency.pairs, consistency.exact, consistency.within_one) == ("ann", 4, 0.75, 0.75)
+    assert run.torn_lines and "torn by a crash mid-write: skipped" in run.markdown

@@ -189,3 +189,21 @@ def test_the_viewer_shows_which_score_agrees_with_your_ratings(workspace, page):
     finally:
         viewer.shutdown()
         viewer.server_close()
+
+
+def test_the_source_opened_with_v_stays_open_while_the_rater_rates_that_output(workspace, page):
+    opened = open_session(workspace / "evaluation", rater="val", use_case="summarization", size=8)
+    server = _serve(opened)
+    try:
+        page.goto(server.url)
+        _at(page, "u001")
+        page.keyboard.press("v")
+        page.keyboard.press("4")  # one rating re-renders the page: the source the rater opened stays open
+        page.locator(".scale[data-dimension='relevance'] button.on").wait_for()
+        assert page.locator("#source").evaluate("d => d.open") is True
+        for key in "444":
+            page.keyboard.press(key)
+        _at(page, "u002")  # the next output starts as the first did: source closed
+        assert page.locator("#source").evaluate("d => d.open") is False
+    finally:
+        _stop(server)

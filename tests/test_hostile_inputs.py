@@ -19,7 +19,8 @@ from tests.hostile_corpus import REFERENCE, SOURCE, Case, all_cases, build_world
 
 CASES = all_cases()
 COMMANDS_THAT_READ_A_FILE = {"import-groundtruth", "import-outputs", "batch-experiment", "eval", "groundtruth",
-                             "create-template", "import-template", "meta-eval", "bench", "check-answer", "summarize"}
+                             "create-template", "import-template", "meta-eval", "bench", "check-answer", "summarize",
+                             "report"}
 
 
 @pytest.fixture(scope="module")
@@ -34,7 +35,10 @@ def test_the_corpus_is_big_and_covers_every_command_that_reads_a_file() -> None:
     # Every file-reading command meets the file-level hazards, FIFOs and devices in a bounded subprocess.
     for command in COMMANDS_THAT_READ_A_FILE:
         names = {case.name.split(":")[-1] for case in CASES if case.command == command}
-        assert {"fifo", "device", "huge-200mb", "utf16-bom", "binary", "latin1"} <= names, command
+        assert {"fifo", "binary", "latin1"} <= names, command
+        if command != "report":  # report reads only a folder: its files are broken in place (-d cases)
+            assert {"device", "huge-200mb", "utf16-bom", "dangling-symlink"} <= names, command
+    assert {case.command for case in CASES if case.name.startswith("-d:")} == {"report", "eval", "groundtruth"}
 
 
 @pytest.mark.parametrize("case", CASES, ids=[case.id for case in CASES])
@@ -173,6 +177,10 @@ def test_the_size_limit_reads_the_environment_and_the_flag_wins(tmp_path: Path) 
     assert _run("import-groundtruth", str(rows), "-o", str(tmp_path / "o3")).exit_code == 0  # default: 100 MB
     bad = _run("import-groundtruth", str(rows), "-o", str(tmp_path / "o4"), env={MAX_INPUT_ENV: "lots"})
     assert bad.exit_code == 2 and f"{MAX_INPUT_ENV}='lots' is not a positive number" in bad.stderr
+    unlimited = _run("--max-input-mb", "inf", "import-groundtruth", str(rows), "-o", str(tmp_path / "o5"), env=env)
+    assert unlimited.exit_code == 0, unlimited.output
+    nan = _run("--max-input-mb", "nan", "import-groundtruth", str(rows), "-o", str(tmp_path / "o6"))
+    assert nan.exit_code == 2 and len(nan.stderr.strip().splitlines()) == 1 and "Traceback" not in nan.output
 
 
 def test_the_limit_is_per_invocation(tmp_path: Path) -> None:

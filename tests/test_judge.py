@@ -230,18 +230,22 @@ UNUSABLE = {
     "malformed body": ({"fault": "malformed"}, "not one complete JSON object"),
     "prose instead of JSON": ({"text": "All criteria look excellent to me."}, "All criteria look excellent"),
     "truncated": ({"fault": "truncated"}, "cut off"),
+    # a reply stopped at max_tokens whose JSON still parses (a server that closes it, or a cut at the last brace)
+    # is not a judgement: the explanation was cut short, so it is not scored either
+    "complete JSON stopped at length": ({"json": uniform(SUMMARY_IDS), "finish_reason": "length"}, "cut off"),
     "missing criterion": (_missing_criterion(), "'faithfulness' is missing"),
     "unknown rating": (_bad_rating(), "'Great'"),
     "refusal": ({"fault": "refusal"}, REFUSAL_TEXT),
 }
 
 
-# A forced Anthropic tool call cannot answer in prose, so that case is OpenAI-only.
+# A forced Anthropic tool call cannot answer in prose, and the fake server replays a scripted finish_reason on
+# the OpenAI protocol only, so those cases are OpenAI-only.
 UNUSABLE_CASES = [
     (case, provider)
     for case in UNUSABLE
     for provider in ("openai", "anthropic")
-    if (case, provider) != ("prose instead of JSON", "anthropic")
+    if provider == "openai" or case not in ("prose instead of JSON", "complete JSON stopped at length")
 ]
 
 

@@ -101,3 +101,104 @@ def test_the_gate_holds_exactly_at_the_tolerance(baseline_rate: float, tolerance
     passed, message = regression_gate(report, baseline, tolerance=tolerance)
     assert passed is ok, message
     assert message.startswith("[OK]" if ok else "[REGRESSION]")
+
+
+# -- when the report and meta-eval say a judge is not to be trusted --------------------------------------------------
+
+def _judge(alpha: float | None, pairs: int, judged: int = 10, unscored: int = 0):
+    from types import SimpleNamespace
+
+    from gaia_eval.artifacts.evaluation import RubricAgreement
+
+    versus = RubricAgreement(criteria={"faithfulness": "hallucination"}, pairs=pairs, exact_agreement=0.5,
+                             within_one=0.9, krippendorff_alpha=alpha,
+                             alpha_note=None if alpha is not None else "every rating has the same value")
+    return SimpleNamespace(judge_vs_rubric=versus, judged_items=judged, unscored_items=unscored)
+
+
+@pytest.mark.parametrize(("alpha", "pairs", "distrusted"), [
+    (0.4, 5, False),     # exactly the threshold: trusted
+    (0.39, 5, True),     # just below it
+    (None, 5, True),     # alpha undefined (every rating the same): agreement cannot be shown, so no trust
+    (0.1, 4, False),     # fewer pairs than the minimum: too few to judge, nothing said
+    (None, 4, False),
+])
+def test_the_judge_agreement_warning_is_pinned_at_its_threshold(alpha, pairs, distrusted) -> None:
+    """Bugs planted: `alpha <= JUDGE_TRUST_MIN_ALPHA` (a judge at exactly 0.4 distrusted), `alpha is not None and
+    alpha < ...` (an undefined alpha trusted silently), `pairs > JUDGE_TRUST_MIN_PAIRS`."""
+    from gaia_eval.reporting.data import JUDGE_TRUST_MIN_ALPHA, JUDGE_TRUST_MIN_PAIRS, _judge_distrust
+
+    assert (JUDGE_TRUST_MIN_ALPHA, JUDGE_TRUST_MIN_PAIRS) == (0.4, 5)  # the documented numbers this test pins
+    reasons = _judge_distrust(_judge(alpha, pairs))
+    assert bool(reasons) is distrusted, reasons
+    if distrusted:
+        shown = "undefined" if alpha is None else f"{alpha:.2f}"
+        assert reasons == [f"its ratings agree with the deterministic rubric at Krippendorff's α {shown} over "
+                           f"{pairs} ratings (trust needs at least 0.4)"]
+
+
+@pytest.mark.parametrize(("judged", "unscored", "distrusted"), [(8, 2, False), (7, 3, True)])
+def test_the_unscored_share_warning_is_pinned_at_its_threshold(judged, unscored, distrusted) -> None:
+    """Bug planted: `>=` for `>` on JUDGE_TRUST_MAX_UNSCORED (exactly 20 % unscored warned)."""
+    from gaia_eval.reporting.data import _judge_distrust
+
+    reasons = _judge_distrust(_judge(0.9, 10, judged=judged, unscored=unscored))
+    assert reasons == ([f"it could not score {unscored} of 10 items"] if distrusted else [])
+
+
+def _scorer(name: str, kendall: float | None, summary_level: float | None):
+    from gaia_eval.artifacts.metaeval import ScorerAgreement
+
+    return ScorerAgreement(scorer=name, dimension="coherence", system_kendall=kendall, system_spearman=kendall,
+                           system_pearson=kendall, summary_level=summary_level, pairwise_accuracy=None)
+
+
+@pytest.mark.parametrize(("judge_kendall", "judge_summary", "warned"), [
+    (0.5, 0.3, False),    # exactly as good as the grade: no warning
+    (0.49, 0.3, True),    # below at the system level
+    (0.5, 0.29, True),    # below at the summary level
+    (None, 0.3, True),    # undefined for the judge (a constant judge) while defined for the grade
+    (0.9, 0.9, False),
+])
+def test_meta_eval_warns_when_a_judge_agrees_less_than_the_grade(judge_kendall, judge_summary, warned) -> None:
+    """Bugs planted: `mine <= theirs` (a judge exactly as good as the grade was called worse), and
+    `mine is not None and mine < theirs` (a judge whose correlation is undefined passed without a word)."""
+    from gaia_eval.metaeval.render import judge_warnings
+
+    rows = [_scorer("grade", 0.5, 0.3), _scorer("judge:gemma", judge_kendall, judge_summary),
+            _scorer("judge:gemma:g-eval", judge_kendall, judge_summary)]
+    warnings = judge_warnings(rows)
+    assert len(warnings) == (2 if warned else 0), warnings
+    if warned:
+        assert warnings[0].startswith("The judge `judge:gemma` agrees with the human coherence ratings less than")
+    assert judge_warnings([_scorer("judge:gemma", None, None)]) == []  # no grade row: nothing to compare with
+
+
+# -- the answer matcher's sentence-length bound ---------------------------------------------------------------------
+
+_PADDING = ("having read the whole passage twice over with some care and then checked every name and every place "
+            "it mentions against what the question asks for and what the text says about the city in the end I am "
+            "fairly sure now that the one it means").split()
+
+
+def _unmarked_sentence(words: int) -> str:
+    """An unmarked answer sentence of exactly `words` words, the answer last."""
+    tail = ["it", "is", "Paris"]
+    return " ".join(_PADDING[: words - len(tail)] + tail) + "."
+
+
+@pytest.mark.parametrize(("words", "found"), [(3, True), (40, True), (41, False)])
+def test_an_unmarked_answer_is_searched_up_to_forty_words_and_no_further(words: int, found: bool) -> None:
+    """Bugs planted: `>=` for `>` (a 40-word sentence refused), and the bound read in characters instead of words
+    (`len(segment)`: every sentence over 40 characters refused)."""
+    from gaia_eval.scoring.answers.match import match_answer
+    from gaia_eval.scoring.answers.text import tokens
+
+    sentence = _unmarked_sentence(words)
+    assert len(tokens(sentence)) == words
+    result = match_answer("Paris", sentence)
+    assert result.correct is found, result.explanation
+    if not found:
+        assert f"the answer sentence has {words} words and no marked answer" in result.explanation
+        # a marked answer is read whatever the length of what surrounds it
+        assert match_answer("Paris", sentence[:-1] + ", so the final answer is Paris.").correct

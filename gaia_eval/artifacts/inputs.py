@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import stat
+import sys
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -30,19 +31,24 @@ def set_max_input_mb(value: float | None) -> None:
 
 
 def max_input_bytes() -> int:
+    """The limit in bytes: --max-input-mb, else GAIA_EVAL_MAX_INPUT_MB, else 100 MB; `inf` lifts it."""
     if _max_input_mb is not None:
-        return int(_max_input_mb * _MB)
+        return _megabytes(_max_input_mb, "--max-input-mb", str(_max_input_mb))
     raw = os.environ.get(MAX_INPUT_ENV, "").strip()
     if not raw:
         return DEFAULT_MAX_INPUT_MB * _MB
     try:
         value = float(raw)
     except ValueError:
-        value = -1.0
-    if not (0 < value < float("inf")):
-        raise UsageError(f"{MAX_INPUT_ENV}={raw!r} is not a positive number of megabytes",
-                         fix=f"unset it or set e.g. {MAX_INPUT_ENV}=500")
-    return int(value * _MB)
+        value = float("nan")
+    return _megabytes(value, MAX_INPUT_ENV, raw)
+
+
+def _megabytes(value: float, name: str, raw: str) -> int:
+    if not value > 0:  # also NaN
+        raise UsageError(f"{name}={raw!r} is not a positive number of megabytes",
+                         fix=f"unset it or give e.g. {name}=500 (inf for no limit)")
+    return int(min(value * _MB, sys.maxsize))
 
 
 def _too_big(path: Path, size: int, limit: int) -> InputError:

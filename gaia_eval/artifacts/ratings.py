@@ -185,6 +185,12 @@ def write_ratings_sheet(path: Path, dimensions: list[str], rows: list[dict[str, 
     atomic_write_text(Path(path), csv_document([columns, *([row.get(name, "") for name in columns] for row in rows)]))
 
 
+def _sheet_delimiter(text: str) -> str:
+    """`,` as written; `;` or a tab when the header says so (a spreadsheet in a decimal-comma locale saves with `;`)."""
+    header = text.split("\n", 1)[0]
+    return next((d for d in (",", ";", "\t") if "unit" in next(csv.reader([header], delimiter=d), [])), ",")
+
+
 @dataclass(frozen=True)
 class SheetRating:
     line: int
@@ -201,7 +207,8 @@ def read_ratings_sheet(path: Path, dimensions: list[str]) -> list[SheetRating]:
     from gaia_eval.safe_text import csv_uncell
 
     path = Path(path)
-    reader = csv.DictReader(io.StringIO(read_text_input(path)))
+    text = read_text_input(path)
+    reader = csv.DictReader(io.StringIO(text), delimiter=_sheet_delimiter(text))
     columns = reader.fieldnames or []
     missing = [c for c in ("unit", "fingerprint", *dimensions) if c not in columns]
     if missing:
@@ -220,7 +227,7 @@ def read_ratings_sheet(path: Path, dimensions: list[str]) -> list[SheetRating]:
                 continue
             try:
                 value = int(float(cell))
-            except ValueError:
+            except (ValueError, OverflowError):  # "six", "nan"; "inf", "1e400"
                 value = None
             if value is None or float(cell) != value or not SCALE[0] <= value <= SCALE[1]:
                 raise InputError(

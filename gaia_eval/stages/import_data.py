@@ -25,7 +25,7 @@ from gaia_eval.artifacts.experiment import (
     safe_name,
 )
 from gaia_eval.artifacts.groundtruth import GroundTruth, Provenance, QAPair, SourceDocument, Summaries
-from gaia_eval.artifacts.inputs import max_input_bytes, parse_json, read_input_text
+from gaia_eval.artifacts.inputs import parse_json, read_input_text
 from gaia_eval.artifacts.names import NameClaims, file_stem
 from gaia_eval.artifacts.store import (
     atomic_write_many,
@@ -84,7 +84,7 @@ def _rows(path: Path) -> list[_Row]:
                 raise InputError(f"line {number}: expected a JSON object", file=path, fix="one JSON object per line")
             rows.append(_Row(path, number, data))
     elif suffix == ".csv":
-        csv.field_size_limit(max(csv.field_size_limit(), max_input_bytes()))  # a long document fits in a cell
+        csv.field_size_limit(max(csv.field_size_limit(), len(text)))  # a long document fits in a cell
         reader = csv.DictReader(io.StringIO(text, newline=""))
         try:
             for data in reader:

@@ -44,6 +44,7 @@ from gaia_eval.concurrency import (
     DEFAULT_CONCURRENCY,
     DEFAULT_MAX_RETRIES,
     DEFAULT_TIMEOUT_S,
+    ProviderGate,
     RetryPolicy,
     close_all,
     map_concurrent,
@@ -51,6 +52,7 @@ from gaia_eval.concurrency import (
 )
 from gaia_eval.errors import ArtifactError, ConfigError, InputError
 from gaia_eval.progress import Progress
+from gaia_eval.registry import provider_entry
 from gaia_eval.providers import (
     ProviderSettings,
     check_provider_name,
@@ -173,6 +175,11 @@ def _reusable(found: dict[str, ItemResult], fingerprints: dict[str, str]) -> dic
     }
 
 
+def calls_a_model(provider: str) -> bool:
+    """False for the offline baselines (registry: they do not follow prompts): their answers are not model calls."""
+    return provider_entry(provider).follows_prompts
+
+
 def _provider_settings(spec: ExperimentSpec) -> ProviderSettings:
     return ProviderSettings(provider=spec.provider, model=spec.model, base_url=spec.base_url,
                             api_key_env=spec.api_key_env, timeout_s=spec.timeout_s)
@@ -189,7 +196,10 @@ def run_batch_experiment(
     concurrency: int | None = None,
     show_progress: bool | None = None,
 ) -> BatchSummary:
-    """Run the config's experiments over the input; without a config, the default one (`default_config`)."""
+    """Run the config's experiments over the input; without a config, the default one (`default_config`).
+
+    Plan (what each experiment still has to do), run (every model call, all experiments at once), write (each
+    experiment file as it completes, then the summary and the consolidated file)."""
     config = load_config(Path(config_path)) if config_path is not None else None
     workload = load_workload(Path(input_path))
     summary = BatchSummary("batch-experiment")
@@ -204,51 +214,64 @@ def run_batch_experiment(
     if moved:
         summary.notes.append(moved)
     settings_common = {"workload": workload.fingerprint(), "prompts": prompt_settings_fingerprint()}
+    plans = [plan for spec in config.experiments
+             if (plan := _plan_experiment(spec, output_dir, workload, settings_common, force, retry_errors, summary))]
+    providers = _open_providers(plans, config, config_path, output_dir, force)
+    run_async(_run_plans(plans, providers, workload, concurrency, show_progress, summary))
+    for plan in plans:
+        _note_outcome(plan, providers.get(plan.spec.name), workload, summary)
+    consolidated = output_dir / CONSOLIDATED_NAME
+    write_artifact(consolidated, consolidate_experiments(output_dir, summary.damaged))  # unchanged bytes are not rewritten
+    summary.notes.append(f"consolidated: {consolidated}")
+    return summary
 
-    plans: list[_Plan] = []
-    for spec in config.experiments:
-        path = experiment_file(output_dir, spec.name)
-        check_same_use_case(path, workload.use_case)
-        # The server chosen through OPENAI_BASE_URL / ANTHROPIC_BASE_URL shapes the answers as a config's would
-        settings_fp = fingerprint({**spec.result_settings(), "base_url": chosen_base_url(_provider_settings(spec))})
-        quote = price_quote(spec)
-        inputs = {**settings_common, "settings": settings_fp, "pricing": fingerprint(quote.describe())}
-        fps = {
-            i.item_id: fingerprint([i.content_fingerprint, settings_fp, settings_common["prompts"]])
-            for i in workload.items
-        }
-        state, existing = freshness(path, Experiment, inputs)
-        if state is Freshness.CURRENT and not force:
-            assert existing is not None
-            if not (retry_errors and existing.totals.errors):
-                summary.skipped += 1
-                summary.outputs.append(path)
-                summary.items_ok += existing.totals.ok
-                summary.items_error += existing.totals.errors
-                remove_journal(journal_path(path))
-                continue
-        previous = {} if force else _previous(path)
-        reuse = _reusable(previous, fps)
-        by_id = {i.item_id: i for i in workload.items}
-        results = {k: refreshed(v, by_id[k], quote) for k, v in reuse.items() if k in by_id}
-        todo = [i for i in workload.items if i.item_id not in results]
-        plans.append(
-            _Plan(
-                spec=spec,
-                path=path,
-                inputs=inputs,
-                before=Freshness.STALE if state is Freshness.CURRENT else state,
-                item_fingerprints=fps,
-                results=results,
-                todo=todo,
-                quote=quote,
-                remaining=len(todo),
-                # --retry-errors redoes errored items past the response cache, which may hold the reply that failed
-                refresh={k for k, r in previous.items() if r.status == "error"} if retry_errors else set(),
-            )
-        )
 
-    # Credentials are checked for every experiment with work to do before any call is made.
+def _plan_experiment(spec: ExperimentSpec, output_dir: Path, workload: Workload, settings_common: dict[str, str],
+                     force: bool, retry_errors: bool, summary: BatchSummary) -> _Plan | None:
+    """What is left to run of one experiment: None when its file is current (noted as skipped)."""
+    path = experiment_file(output_dir, spec.name)
+    check_same_use_case(path, workload.use_case)
+    # The server chosen through OPENAI_BASE_URL / ANTHROPIC_BASE_URL shapes the answers as a config's would
+    settings_fp = fingerprint({**spec.result_settings(), "base_url": chosen_base_url(_provider_settings(spec))})
+    quote = price_quote(spec)
+    inputs = {**settings_common, "settings": settings_fp, "pricing": fingerprint(quote.describe())}
+    fps = {
+        i.item_id: fingerprint([i.content_fingerprint, settings_fp, settings_common["prompts"]])
+        for i in workload.items
+    }
+    state, existing = freshness(path, Experiment, inputs)
+    if state is Freshness.CURRENT and not force:
+        assert existing is not None
+        if not (retry_errors and existing.totals.errors):
+            summary.skipped += 1
+            summary.outputs.append(path)
+            summary.items_ok += existing.totals.ok
+            summary.items_error += existing.totals.errors
+            remove_journal(journal_path(path))
+            return None
+    previous = {} if force else _previous(path)
+    reuse = _reusable(previous, fps)
+    by_id = {i.item_id: i for i in workload.items}
+    results = {k: refreshed(v, by_id[k], quote) for k, v in reuse.items() if k in by_id}
+    todo = [i for i in workload.items if i.item_id not in results]
+    return _Plan(
+        spec=spec,
+        path=path,
+        inputs=inputs,
+        before=Freshness.STALE if state is Freshness.CURRENT else state,
+        item_fingerprints=fps,
+        results=results,
+        todo=todo,
+        quote=quote,
+        remaining=len(todo),
+        # --retry-errors redoes errored items past the response cache, which may hold the reply that failed
+        refresh={k for k, r in previous.items() if r.status == "error"} if retry_errors else set(),
+    )
+
+
+def _open_providers(plans: list[_Plan], config: ExperimentConfig, config_path: Path | None, output_dir: Path,
+                    force: bool) -> dict[str, Provider]:
+    """Credentials are checked for every experiment with work to do before any call is made."""
     providers: dict[str, Provider] = {}
     for plan in plans:
         if plan.todo:
@@ -263,35 +286,31 @@ def run_batch_experiment(
                 raise ConfigError(
                     exc.message, file=config_path, field=f"experiments.{index}.{exc.field or 'model'}", fix=exc.fix
                 ) from None
-    run_async(_run_plans(plans, providers, workload, concurrency, show_progress, summary))
+    return providers
 
-    for plan in plans:
-        items = [plan.results[i.item_id] for i in workload.items]
-        summary.items_ok += sum(i.status == "ok" for i in items)
-        summary.items_error += sum(i.status == "error" for i in items)
-        summary.outputs.append(plan.path)
-        summary.count(plan.before)
-        errors = sum(i.status == "error" for i in items)
-        if batch_enabled():
-            batched = sum(bool(i.batch_id) for i in items)
-            provider = providers.get(plan.spec.name)
-            run = (f" ({getattr(provider, 'submitted', 0)} requests submitted in this run, "
-                   f"{getattr(provider, 'reattached', 0)} re-attached)") if provider is not None else ""
-            how = "offline baseline, no batch API: run locally" if plan.spec.provider == "baseline" else (
-                f"{batched} of {len(items)} items through a provider batch{run}")
-            summary.notes.append(f"{plan.spec.name}: {how}")
-        if errors:
-            summary.failed += 1
-            first = next(i for i in items if i.status == "error")
-            reason = " ".join(str(first.error or "no reason recorded").split())
-            reason = reason if len(reason) <= 300 else reason[:299] + "…"
-            summary.failures.append(f"{plan.spec.name}: {errors} of {len(items)} items errored; first "
-                                    f"({first.item_id}): {reason}")
 
-    consolidated = output_dir / CONSOLIDATED_NAME
-    write_artifact(consolidated, consolidate_experiments(output_dir, summary.damaged))  # unchanged bytes are not rewritten
-    summary.notes.append(f"consolidated: {consolidated}")
-    return summary
+def _note_outcome(plan: _Plan, provider: Provider | None, workload: Workload, summary: BatchSummary) -> None:
+    """Add one written experiment to the summary: its counts, how it was batched, its first error."""
+    items = [plan.results[i.item_id] for i in workload.items]
+    summary.items_ok += sum(i.status == "ok" for i in items)
+    summary.items_error += sum(i.status == "error" for i in items)
+    summary.outputs.append(plan.path)
+    summary.count(plan.before)
+    errors = sum(i.status == "error" for i in items)
+    if batch_enabled():
+        batched = sum(bool(i.batch_id) for i in items)
+        run = (f" ({getattr(provider, 'submitted', 0)} requests submitted in this run, "
+               f"{getattr(provider, 'reattached', 0)} re-attached)") if provider is not None else ""
+        how = "offline baseline, no batch API: run locally" if not calls_a_model(plan.spec.provider) else (
+            f"{batched} of {len(items)} items through a provider batch{run}")
+        summary.notes.append(f"{plan.spec.name}: {how}")
+    if errors:
+        summary.failed += 1
+        first = next(i for i in items if i.status == "error")
+        reason = " ".join(str(first.error or "no reason recorded").split())
+        reason = reason if len(reason) <= 300 else reason[:299] + "…"
+        summary.failures.append(f"{plan.spec.name}: {errors} of {len(items)} items errored; first "
+                                f"({first.item_id}): {reason}")
 
 
 async def _run_plans(
@@ -302,35 +321,7 @@ async def _run_plans(
     show_progress: bool | None,
     summary: BatchSummary,
 ) -> None:
-    # One gate per endpoint, shared by every experiment that calls it, with the strictest limits any of them set.
-    limits: dict[tuple[str, str | None], tuple[int, float | None]] = {}
-    for plan in plans:
-        if not plan.todo:
-            continue
-        spec = plan.spec
-        key = (spec.provider, spec.base_url)
-        limit = concurrency or spec.max_concurrency or DEFAULT_CONCURRENCY
-        rpm = spec.requests_per_minute
-        if key in limits:
-            old_limit, old_rpm = limits[key]
-            limit = min(limit, old_limit)
-            rpm = min(r for r in (rpm, old_rpm) if r is not None) if (rpm or old_rpm) else None
-        limits[key] = (limit, rpm)
-    gates = {key: batch_gate(limit, rpm, provider=key[0]) for key, (limit, rpm) in limits.items()}
-    for plan in plans:
-        if not plan.todo:
-            continue
-        spec = plan.spec
-        policy = RetryPolicy(
-            max_retries=spec.max_retries if spec.max_retries is not None else DEFAULT_MAX_RETRIES,
-            timeout_s=spec.timeout_s or DEFAULT_TIMEOUT_S,
-        )
-        plan.solver = Solver(spec, workload.use_case, providers[spec.name], gates[(spec.provider, spec.base_url)], policy)
-        plan.journal = JournalWriter(journal_path(plan.path), truncate=not plan.results)
-        plan.journal.write_run_info(total=len(plan.item_fingerprints), reused=len(plan.results),
-                                    model=f"{spec.provider}:{spec.model}",
-                                    concurrency=gates[(spec.provider, spec.base_url)].max_concurrency)
-        plan.started = time.monotonic()
+    gates = _open_gates(plans, workload, providers, concurrency)
 
     for plan in plans:
         if not plan.todo:
@@ -346,7 +337,7 @@ async def _run_plans(
         assert plan.solver is not None
         outcome = await plan.solver.solve(item, workload.sources[item.source].text,
                                           refresh=item.item_id in plan.refresh)
-        if plan.spec.provider != "baseline":  # a baseline is not a model call; a cache hit never reached one
+        if calls_a_model(plan.spec.provider):  # a baseline is not a model call; a cache hit never reached one
             summary.calls_made += outcome.attempts - outcome.cached_calls
             summary.cached_replies += outcome.cached_calls
         cost = item_cost(outcome.usage - outcome.cached_usage, plan.quote, outcome.batch_id)
@@ -392,6 +383,41 @@ async def _run_plans(
         progress.close()
         await close_all(*(plan.journal.close for plan in plans if plan.journal is not None),
                         *(provider.aclose for provider in providers.values()))
+
+
+def _open_gates(plans: list[_Plan], workload: Workload, providers: dict[str, Provider],
+                concurrency: int | None) -> dict[tuple[str, str | None], ProviderGate]:
+    """One gate per endpoint, shared by every experiment that calls it, with the strictest limits any of them
+    set; each plan with work gets its solver and its journal."""
+    limits: dict[tuple[str, str | None], tuple[int, float | None]] = {}
+    for plan in plans:
+        if not plan.todo:
+            continue
+        spec = plan.spec
+        key = (spec.provider, spec.base_url)
+        limit = concurrency or spec.max_concurrency or DEFAULT_CONCURRENCY
+        rpm = spec.requests_per_minute
+        if key in limits:
+            old_limit, old_rpm = limits[key]
+            limit = min(limit, old_limit)
+            rpm = min(r for r in (rpm, old_rpm) if r is not None) if (rpm or old_rpm) else None
+        limits[key] = (limit, rpm)
+    gates = {key: batch_gate(limit, rpm, provider=key[0]) for key, (limit, rpm) in limits.items()}
+    for plan in plans:
+        if not plan.todo:
+            continue
+        spec = plan.spec
+        policy = RetryPolicy(
+            max_retries=spec.max_retries if spec.max_retries is not None else DEFAULT_MAX_RETRIES,
+            timeout_s=spec.timeout_s or DEFAULT_TIMEOUT_S,
+        )
+        plan.solver = Solver(spec, workload.use_case, providers[spec.name], gates[(spec.provider, spec.base_url)], policy)
+        plan.journal = JournalWriter(journal_path(plan.path), truncate=not plan.results)
+        plan.journal.write_run_info(total=len(plan.item_fingerprints), reused=len(plan.results),
+                                    model=f"{spec.provider}:{spec.model}",
+                                    concurrency=gates[(spec.provider, spec.base_url)].max_concurrency)
+        plan.started = time.monotonic()
+    return gates
 
 
 def _finish(plan: _Plan, workload: Workload) -> None:
