@@ -8,6 +8,7 @@ Screenshots land in tests/output/annotate/ (gitignored); the README's are copies
 from __future__ import annotations
 
 import shutil
+from contextlib import contextmanager
 from pathlib import Path
 
 import orjson
@@ -176,16 +177,23 @@ def test_the_viewer_shows_which_score_agrees_with_your_ratings(workspace, page):
         for d in session.sample.dimensions:
             session.rate(unit.id, d, value)
     run_meta_eval_evaluations(workspace / "evaluation", use_case="summarization")
+    with _dashboard(workspace, page) as trust:
+        text = trust.inner_text()
+        assert "8 outputs rated blind by sam" in text and "agrees best:" in text
+        trust.scroll_into_view_if_needed()
+        trust.locator("xpath=..").screenshot(path=str(SHOTS / "viewer-own-ratings.png"))
+
+
+@contextmanager
+def _dashboard(workspace, page):
+    """The viewer's dashboard open on the workspace: its line on the summaries' agreement with your ratings."""
     viewer = ViewerServer("127.0.0.1", 0, make_roots(workspace, {}))
     viewer.start_background()
     try:
         page.goto(viewer.url)
         trust = page.locator("table.dash[data-use-case=summarization]").locator("xpath=..").locator(".own-trust")
         trust.wait_for()
-        text = trust.inner_text()
-        assert "8 outputs rated blind by sam" in text and "agrees best:" in text
-        trust.scroll_into_view_if_needed()
-        trust.locator("xpath=..").screenshot(path=str(SHOTS / "viewer-own-ratings.png"))
+        yield trust
     finally:
         viewer.shutdown()
         viewer.server_close()
@@ -234,13 +242,5 @@ def test_a_best_score_no_better_than_length_is_said_so_in_the_report_and_the_vie
     run_report(workspace / "evaluation", workspace / "reports" / "report.md")
     report = (workspace / "reports" / "report.md").read_text()
     assert f"agrees best: {best.scorer} ({best.output_kendall:.2f}, not above the length baseline)" in report
-    viewer = ViewerServer("127.0.0.1", 0, make_roots(workspace, {}))
-    viewer.start_background()
-    try:
-        page.goto(viewer.url)
-        trust = page.locator("table.dash[data-use-case=summarization]").locator("xpath=..").locator(".own-trust")
-        trust.wait_for()
+    with _dashboard(workspace, page) as trust:
         assert f"agrees best: {best.scorer} ({best.output_kendall:.2f}, not above the length baseline)" in trust.inner_text()
-    finally:
-        viewer.shutdown()
-        viewer.server_close()
