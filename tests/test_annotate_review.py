@@ -100,3 +100,53 @@ def test_two_host_headers_are_refused(annotation_server):
     head = (f"GET /api/state HTTP/1.1\nHost: 127.0.0.1:{port}\nHost: evil.example\n"
             f"X-Annotate-Token: {annotation_server.token}\nConnection: close\n")
     assert b" 421 " in _raw(annotation_server, head)
+
+
+# --- an output that changed after it was rated -------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def quickstart(tmp_path_factory):
+    from gaia_eval.stages.quickstart import run_quickstart
+
+    ws = tmp_path_factory.mktemp("qs")
+    run_quickstart(ws, echo=lambda _: None)
+    return ws
+
+
+def _change_and_re_eval(ws, item_id: str, model: str) -> None:
+    import orjson
+    from click.testing import CliRunner
+
+    from gaia_eval.cli import cli
+
+    exp_file = ws / "experiments" / "summarization" / f"{model}.experiment.json"
+    exp = orjson.loads(exp_file.read_bytes())
+    item = next(i for i in exp["items"] if i["item_id"] == item_id)
+    item["summaries"]["executive_summary"] = "Rewritten by a re-run. " + item["summaries"]["executive_summary"]
+    exp_file.write_bytes(orjson.dumps(exp))
+    result = CliRunner().invoke(cli, ["eval", "-d", str(ws / "experiments" / "summarization"),
+                                      "-o", str(ws / "evaluation" / "summarization")])
+    assert result.exit_code == 0, result.output
+
+
+def test_an_output_that_changed_since_it_was_rated_is_offered_again_not_counted_done(quickstart, tmp_path):
+    import shutil
+
+    from gaia_eval.annotate import open_session
+
+    ws = tmp_path / "ws"
+    shutil.copytree(quickstart, ws)
+    session = open_session(ws / "evaluation", rater="ann", use_case="summarization", size=8).session
+    while (state := session.state())["unit"] is not None:
+        for d in session.sample.dimensions:
+            session.rate(state["unit"]["id"], d, 3)
+    pairwise = open_session(ws / "evaluation", rater="ann", use_case="summarization", mode="pairwise").session
+    while (state := pairwise.state())["unit"] is not None:
+        pairwise.prefer(state["unit"]["id"], "tie")
+    rated = session.units["u002"]
+    _change_and_re_eval(ws, rated.item_id, rated.model)
+    state = open_session(ws / "evaluation", rater="ann", use_case="summarization").session.state()
+    assert (state["done"], state["unit"]["id"], state["ratings"]) == (7, "u002", {})
+    pairwise = open_session(ws / "evaluation", rater="ann", use_case="summarization", mode="pairwise").session
+    state = pairwise.state()
+    assert state["done"] == state["total"] - 1 and pairwise.units[state["unit"]["id"]].item_id == rated.item_id
