@@ -195,3 +195,23 @@ def test_a_torn_line_in_the_middle_is_still_skipped(tmp_path):
     append_rating(path, new_record("skip", "ann", unit="u002"))
     log = read_ratings(path)
     assert [r.unit for r in log.records] == ["u001", "u002"] and log.torn_lines == [2]
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo"])
+def test_meta_eval_names_a_ratings_path_that_is_a_folder_or_a_pipe_as_such(quickstart, tmp_path, kind):
+    import os
+
+    from click.testing import CliRunner
+
+    from gaia_eval.cli import cli
+
+    import shutil
+
+    ws = tmp_path / "ws"
+    shutil.copytree(quickstart, ws)
+    CliRunner().invoke(cli, ["create-template", "--ratings", "-e", str(ws / "evaluation"), "-u", "summarization",
+                             "-o", str(tmp_path / "sheet")])  # draws the sample
+    path = tmp_path / "ratings.jsonl"
+    path.mkdir() if kind == "folder" else os.mkfifo(path)
+    result = CliRunner().invoke(cli, ["meta-eval", "--evaluations", str(ws / "evaluation"), "-u", "summarization", str(path)])
+    assert result.exit_code == 2 and ("is a folder" if kind == "folder" else "FIFO") in result.output, result.output
