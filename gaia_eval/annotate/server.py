@@ -42,14 +42,28 @@ class _Handler(BaseHTTPRequestHandler):
         pass
 
     def _host_ok(self) -> bool:
-        host = self.headers.get("Host", "").strip().lower()
+        hosts = self.headers.get_all("Host") or []
+        host = hosts[0].strip().lower() if len(hosts) == 1 else ""
         name = host.rsplit(":", 1)[0] if host.count(":") == 1 else host
         if name not in LOOPBACK_NAMES:
             self._send(HTTPStatus.MISDIRECTED_REQUEST, b"unknown host name", "text/plain")
             return False
         return True
 
+    def _same_origin(self) -> bool:
+        """The token already keeps other sites out; a browser's own word that the call comes from another site
+        (Origin, Sec-Fetch-Site) is refused as well, so no leaked token can be used from a web page."""
+        origin = self.headers.get("Origin")
+        port = self.server.server_address[1]
+        cross = self.headers.get("Sec-Fetch-Site", "same-origin").lower() not in ("same-origin", "none")
+        if cross or (origin is not None and origin.lower() not in {f"http://{n}:{port}" for n in LOOPBACK_NAMES}):
+            self._send(HTTPStatus.FORBIDDEN, b'{"error": "a request from another site"}', "application/json")
+            return False
+        return True
+
     def _token_ok(self) -> bool:
+        if not self._same_origin():
+            return False
         given = self.headers.get(TOKEN_HEADER, "")
         if not hmac.compare_digest(given.encode(), self.server.token.encode()):
             self._send(HTTPStatus.FORBIDDEN, b'{"error": "missing or wrong session token"}', "application/json")
@@ -73,8 +87,9 @@ class _Handler(BaseHTTPRequestHandler):
     def do_POST(self) -> None:  # noqa: N802 - stdlib naming
         if not self._host_ok() or not self._token_ok():
             return
-        length = int(self.headers.get("Content-Length") or 0)
-        if length > MAX_BODY or "application/json" not in self.headers.get("Content-Type", ""):
+        length_header = (self.headers.get("Content-Length") or "0").strip()
+        length = int(length_header) if length_header.isdigit() else -1
+        if not 0 <= length <= MAX_BODY or "application/json" not in self.headers.get("Content-Type", ""):
             self._send(HTTPStatus.BAD_REQUEST, b'{"error": "send a small JSON body"}', "application/json")
             return
         try:

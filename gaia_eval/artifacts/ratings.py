@@ -93,6 +93,9 @@ class RatingRecord(Strict):
     undoes: str | None = None  # undo: the id of the line it takes back
 
 
+RECORD_START = b'{"schema_version":'  # how every line append_rating writes begins (orjson keeps field order)
+
+
 def new_record(kind: str, rater: str, **fields: object) -> RatingRecord:
     now = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
     return RatingRecord(id=uuid.uuid4().hex[:16], kind=kind, rater=rater, time=now, **fields)  # type: ignore[arg-type]
@@ -150,7 +153,12 @@ def read_ratings(path: Path) -> RatingsLog:
         try:
             value = orjson.loads(raw)
         except orjson.JSONDecodeError:
-            log.torn_lines.append(number)
+            if raw[: len(RECORD_START)] != RECORD_START[: len(raw)]:
+                raise InputError(  # not a line this log ever held: a spreadsheet, UTF-16, binary; never append to it
+                    "is not a ratings file (a line of JSON per rating)", file=f"{path}:{number}",
+                    fix="pass the ratings.jsonl `gaia-eval annotate` writes (a filled spreadsheet goes to meta-eval)",
+                ) from None
+            log.torn_lines.append(number)  # a line torn by a crash: the start of one of our records
             continue
         try:
             log.records.append(RatingRecord.model_validate(value))
@@ -185,6 +193,12 @@ def write_ratings_sheet(path: Path, dimensions: list[str], rows: list[dict[str, 
     atomic_write_text(Path(path), csv_document([columns, *([row.get(name, "") for name in columns] for row in rows)]))
 
 
+def _sheet_delimiter(text: str) -> str:
+    """`,` as written; `;` or a tab when the header says so (a spreadsheet in a decimal-comma locale saves with `;`)."""
+    header = text.split("\n", 1)[0]
+    return next((d for d in (",", ";", "\t") if "unit" in next(csv.reader([header], delimiter=d), [])), ",")
+
+
 @dataclass(frozen=True)
 class SheetRating:
     line: int
@@ -201,7 +215,8 @@ def read_ratings_sheet(path: Path, dimensions: list[str]) -> list[SheetRating]:
     from gaia_eval.safe_text import csv_uncell
 
     path = Path(path)
-    reader = csv.DictReader(io.StringIO(read_text_input(path)))
+    text = read_text_input(path)
+    reader = csv.DictReader(io.StringIO(text), delimiter=_sheet_delimiter(text))
     columns = reader.fieldnames or []
     missing = [c for c in ("unit", "fingerprint", *dimensions) if c not in columns]
     if missing:
@@ -220,7 +235,7 @@ def read_ratings_sheet(path: Path, dimensions: list[str]) -> list[SheetRating]:
                 continue
             try:
                 value = int(float(cell))
-            except ValueError:
+            except (ValueError, OverflowError):  # "six", "nan"; "inf", "1e400"
                 value = None
             if value is None or float(cell) != value or not SCALE[0] <= value <= SCALE[1]:
                 raise InputError(

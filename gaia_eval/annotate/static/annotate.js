@@ -41,12 +41,23 @@ function outputPanel(title, output, cls) {
   return panel;
 }
 
+// What the rater opened (v, r) stays open while they rate that output: every action re-renders the page.
+let panels = {unit: null, source: false, reference: null};
+
+function remembered(details, key, fallback) {
+  details.open = panels[key] === null ? fallback : panels[key];
+  details.addEventListener("toggle", () => { panels[key] = details.open; });
+  return details;
+}
+
 function context(unit) {
+  if (panels.unit !== unit.id) panels = {unit: unit.id, source: false, reference: null};
   const parts = [];
   if (unit.query) parts.push(el("section", {class: "panel"}, el("h2", {text: "Question"}), el("p", {class: "text", text: unit.query})));
   if (unit.source) {
     const details = el("details", {class: "source", id: "source"}, el("summary", {text: "Source document (v to show or hide)"}),
       el("p", {class: "text", text: unit.source}));
+    remembered(details, "source", false);
     parts.push(el("section", {class: "panel"}, details));
   }
   if (unit.reference) {
@@ -54,7 +65,7 @@ function context(unit) {
     const length = unit.reference.reduce((n, s) => n + (s.text || s.items.join(" ")).length, 0);
     const details = el("details", {class: "source", id: "reference"}, el("summary", {text: "Reference (r to show or hide)"}),
       sections(unit.reference));
-    details.open = length < 400;
+    remembered(details, "reference", length < 400);
     parts.push(el("section", {class: "panel"}, details));
   }
   return parts;
