@@ -71,7 +71,7 @@ def _raw(server, head: str, body: bytes = b"") -> bytes:
 
 
 def _post(server, *headers: str, length: str = "2") -> bytes:
-    lines = [f"POST /api/undo HTTP/1.1", f"Host: 127.0.0.1:{server.server_address[1]}",
+    lines = ["POST /api/undo HTTP/1.1", f"Host: 127.0.0.1:{server.server_address[1]}",
              f"X-Annotate-Token: {server.token}", "Content-Type: application/json", f"Content-Length: {length}",
              "Connection: close", *headers]
     return _raw(server, "\n".join(lines) + "\n", b"{}")
@@ -80,7 +80,9 @@ def _post(server, *headers: str, length: str = "2") -> bytes:
 def test_the_page_itself_may_write(annotation_server):
     port = annotation_server.server_address[1]
     assert _post(annotation_server).endswith(b" 200 OK")
-    assert _post(annotation_server, f"Origin: http://127.0.0.1:{port}", "Sec-Fetch-Site: same-origin").endswith(b" 200 OK")
+    assert _post(annotation_server, f"Origin: http://127.0.0.1:{port}", "Sec-Fetch-Site: same-origin").endswith(
+        b" 200 OK"
+    )
 
 
 @pytest.mark.parametrize("header", ["Origin: http://evil.example", "Origin: null", "Origin: http://127.0.0.1:1",

@@ -104,7 +104,7 @@ def test_a_rater_rates_ten_items_by_keyboard_undoes_and_a_reload_continues(works
         assert page.locator("#progress").inner_text().startswith("ann · 10 of ")
         written = [r for r in live_records(read_ratings(opened.ratings).records) if r.kind == "rating"]
         assert {(r.unit, r.dimension): r.value for r in written} == {
-            (u, d): v for u, vs in typed.items() for d, v in zip(("correctness", "completeness"), vs)}
+            (u, d): v for u, vs in typed.items() for d, v in zip(("correctness", "completeness"), vs, strict=False)}
         assert len(written) == 20 and {r.rater for r in written} == {"ann"}
         page.keyboard.press("u")  # takes back u010's last rating: u010 is shown again, one dimension rated
         _at(page, "u010")
@@ -160,7 +160,7 @@ def test_pairwise_mode_records_a_preference(workspace, page):
         page.locator("button[data-choice='tie']").click()
         _at(page, "p003")
         prefs = [r for r in read_ratings(opened.ratings).records if r.kind == "preference"]
-        first, second = opened.sample.pairs[0], opened.sample.pairs[1]
+        first, _second = opened.sample.pairs[0], opened.sample.pairs[1]
         assert [(p.unit, p.winner) for p in prefs] == [("p001", first.left), ("p002", "tie")]
         assert prefs[0].models == [first.left, first.right]
     finally:

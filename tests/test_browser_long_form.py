@@ -28,8 +28,20 @@ def workspace(tmp_path_factory) -> Path:
     ws = tmp_path_factory.mktemp("longform")
     for name in ("ES2009b.txt", "ES2009b.references.json"):
         shutil.copy(QMSUM / name, ws / name)
-    _run("import-groundtruth", str(ws / "ES2009b.references.json"), "--source-file", "{item_id}.txt", "--references-field",
-         "general_queries.answer", "--qa-field", "specific_queries", "--question-key", "query", "-o", str(ws / "groundtruth"))
+    _run(
+        "import-groundtruth",
+        str(ws / "ES2009b.references.json"),
+        "--source-file",
+        "{item_id}.txt",
+        "--references-field",
+        "general_queries.answer",
+        "--qa-field",
+        "specific_queries",
+        "--question-key",
+        "query",
+        "-o",
+        str(ws / "groundtruth"),
+    )
     qa_gt = str(ws / "groundtruth" / "consolidated_qa_groundtruth.json")
     _run("batch-experiment", "-i", qa_gt, "-o", str(ws / "experiments" / "qa"), "--quiet")
     queries = json.loads((ws / "ES2009b.references.json").read_text())["specific_queries"]
@@ -65,5 +77,7 @@ def test_long_form_answers_show_their_reference_paragraph_and_no_pass_rate(viewe
     human = page.locator(".model-output[data-model=human]").inner_text()
     assert "pass" not in human.split() and "fail" not in human.split()
     checks = page.locator(".out-cell[data-model=human] .check").all_inner_texts()
-    assert any(c.startswith("Reference overlap") for c in checks) and not any(c.startswith("Correctness") for c in checks)
+    assert any(c.startswith("Reference overlap") for c in checks) and not any(
+        c.startswith("Correctness") for c in checks
+    )
     page.screenshot(path=str(SHOTS / "long-form-item.png"), full_page=True)

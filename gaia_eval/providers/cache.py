@@ -95,8 +95,11 @@ def _to_entry(response: ChatResponse) -> CachedReply:
         model=response.model,
         data=response.data,
         tool_calls=[CachedToolCall(id=c.id, name=c.name, arguments=c.arguments) for c in response.tool_calls],
-        logprobs=None if response.logprobs is None else [
-            CachedTokenLogprob(token=t.token, logprob=t.logprob, top=[[a, lp] for a, lp in t.top]) for t in response.logprobs
+        logprobs=None
+        if response.logprobs is None
+        else [
+            CachedTokenLogprob(token=t.token, logprob=t.logprob, top=[[a, lp] for a, lp in t.top])
+            for t in response.logprobs
         ],
     )
 
