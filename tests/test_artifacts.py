@@ -146,3 +146,62 @@ def test_config_rejects_duplicate_names_after_cleaning():
                              {"name": "A_b", "provider": "baseline", "model": "lead"}]}
         )
     assert "duplicates" in str(err.value)
+
+
+# -- killed survivors of scripts/mutation.py (store) ------------------------------------------------------------
+
+def test_a_file_where_the_output_folder_should_be_is_one_line_naming_the_file_and_the_fix(tmp_path: Path):
+    """Mutants that survived: `_unwritable(exc)` without the path on the mkdir/mkstemp branch (a TypeError
+    instead of the message), the reason or the fix dropped."""
+    (tmp_path / "out").write_text("a file, not a folder")
+    target = tmp_path / "out" / "t.json"
+    with pytest.raises(InputError) as caught:
+        atomic_write_bytes(target, b"x")
+    assert str(caught.value) == (f"{target}: cannot be written (File exists) "
+                                 "(fix: check the output path (-o) and its permissions)")
+
+
+def test_a_disk_full_write_names_the_file_it_was_writing(tmp_path: Path, monkeypatch):
+    """Mutant that survived: storage_error(None, exc) (a disk-full message naming no file)."""
+    import errno
+
+    from gaia_eval.errors import StorageError
+
+    def full(*a, **k):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(os, "replace", full)
+    with pytest.raises(StorageError) as caught:
+        atomic_write_bytes(tmp_path / "t.json", b"new")
+    assert str(caught.value).startswith(f"{tmp_path / 't.json'}: cannot be written (No space left on device)")
+
+
+def test_an_unchanged_result_is_not_rewritten_and_keeps_its_mtime(tmp_path: Path):
+    """Mutant that survived: filecmp.cmp(tmp, None) on the skip_if_same branch (no test wrote an equal file)."""
+    from gaia_eval.artifacts.store import atomic_write_with
+
+    target = tmp_path / "t.json"
+    assert atomic_write_with(target, lambda fh: fh.write(b"same"), skip_if_same=True) is True
+    os.utime(target, (1_000_000, 1_000_000))
+    assert atomic_write_with(target, lambda fh: fh.write(b"same"), skip_if_same=True) is False
+    assert target.stat().st_mtime == 1_000_000 and [p.name for p in tmp_path.iterdir()] == ["t.json"]
+    assert atomic_write_with(target, lambda fh: fh.write(b"changed"), skip_if_same=True) is True
+    assert target.read_bytes() == b"changed"
+
+
+def test_an_artifact_of_the_wrong_shape_says_how_to_fix_it(tmp_path: Path):
+    """Mutant that survived: parse_artifact's fix dropped (the message would say what is wrong, not what to do)."""
+    path = tmp_path / "thing.json"
+    path.write_bytes(b'{"schema_version": 1, "name": 3}')
+    with pytest.raises(ArtifactError) as caught:
+        read_artifact(path, Thing)
+    assert "(fix: regenerate it with the stage that writes it, or pass the right file)" in str(caught.value)
+
+
+def test_an_empty_text_input_says_what_to_do(tmp_path: Path):
+    """Mutant that survived: read_text_input's fix dropped."""
+    path = tmp_path / "doc.txt"
+    path.write_text("  \n")
+    with pytest.raises(InputError) as caught:
+        read_text_input(path)
+    assert str(caught.value) == f"{path}: is empty (fix: remove it or give it content)"

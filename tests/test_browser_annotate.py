@@ -8,6 +8,7 @@ Screenshots land in tests/output/annotate/ (gitignored); the README's are copies
 from __future__ import annotations
 
 import shutil
+from contextlib import contextmanager
 from pathlib import Path
 
 import orjson
@@ -176,23 +177,31 @@ def test_the_viewer_shows_which_score_agrees_with_your_ratings(workspace, page):
         for d in session.sample.dimensions:
             session.rate(unit.id, d, value)
     run_meta_eval_evaluations(workspace / "evaluation", use_case="summarization")
+    with _dashboard(workspace, page) as trust:
+        text = trust.inner_text()
+        assert "8 outputs rated blind by sam" in text and "agrees best:" in text
+        trust.scroll_into_view_if_needed()
+        trust.locator("xpath=..").screenshot(path=str(SHOTS / "viewer-own-ratings.png"))
+
+
+@contextmanager
+def _dashboard(workspace, page):
+    """The viewer's dashboard open on the workspace: its line on the summaries' agreement with your ratings."""
     viewer = ViewerServer("127.0.0.1", 0, make_roots(workspace, {}))
     viewer.start_background()
     try:
         page.goto(viewer.url)
         trust = page.locator("table.dash[data-use-case=summarization]").locator("xpath=..").locator(".own-trust")
         trust.wait_for()
-        text = trust.inner_text()
-        assert "8 outputs rated blind by sam" in text and "agrees best:" in text
-        trust.scroll_into_view_if_needed()
-        trust.locator("xpath=..").screenshot(path=str(SHOTS / "viewer-own-ratings.png"))
+        yield trust
     finally:
         viewer.shutdown()
         viewer.server_close()
 
 
-def test_the_source_opened_with_v_stays_open_while_the_rater_rates_that_output(workspace, page):
-    opened = open_session(workspace / "evaluation", rater="val", use_case="summarization", size=8)
+def test_the_source_opened_with_v_stays_open_while_the_rater_rates_that_output(workspace, page, tmp_path):
+    opened = open_session(workspace / "evaluation", rater="val", use_case="summarization", size=8,
+                          ratings=tmp_path / "val.ratings.jsonl")
     server = _serve(opened)
     try:
         page.goto(server.url)
@@ -207,3 +216,34 @@ def test_the_source_opened_with_v_stays_open_while_the_rater_rates_that_output(w
         assert page.locator("#source").evaluate("d => d.open") is False
     finally:
         _stop(server)
+
+
+def test_a_best_score_no_better_than_length_is_said_so_in_the_report_and_the_viewer(workspace, page, tmp_path):
+    """A rater who rewards length alone: meta-eval's "not above the length baseline" reaches the report and the
+    viewer (they said "agrees best: X" without it)."""
+    from gaia_eval.artifacts.metaeval import MetaEvaluation
+    from gaia_eval.artifacts.store import read_artifact
+    from gaia_eval.stages.report.run import run_report
+
+    opened = open_session(workspace / "evaluation", rater="len", use_case="summarization", size=8,
+                          ratings=tmp_path / "len.ratings.jsonl")
+    session = opened.session
+    lengths = sorted(len(session.evaluated.get(u.item_id, u.model).text) for u in session.sample.units)
+    while (state := session.state())["unit"] is not None:
+        unit = session.units[state["unit"]["id"]]
+        value = 1 + lengths.index(len(session.evaluated.get(unit.item_id, unit.model).text)) * 5 // len(lengths)
+        for d in session.sample.dimensions:
+            session.rate(unit.id, d, value)
+    run_meta_eval_evaluations(workspace / "evaluation", use_case="summarization", ratings=opened.ratings)
+    saved = read_artifact(workspace / "evaluation" / "meta_eval.summarization.json", MetaEvaluation)
+    length = next(r for r in saved.results if r.scorer == "length" and r.dimension == "relevance")
+    best = next(r for r in saved.results if r.scorer == saved.best["relevance"] and r.dimension == "relevance")
+    assert best.output_kendall <= length.output_kendall  # the premise: length is what this rater rewards
+    run_report(workspace / "evaluation", workspace / "reports" / "report.md")
+    report = (workspace / "reports" / "report.md").read_text()
+    assert f"agrees best: {best.scorer} ({best.output_kendall:.2f}, not above the length baseline)" in report
+    with _dashboard(workspace, page) as trust:
+        assert (
+            f"agrees best: {best.scorer} ({best.output_kendall:.2f}, not above the length baseline)"
+            in trust.inner_text()
+        )

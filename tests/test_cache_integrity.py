@@ -390,3 +390,40 @@ def test_the_reply_is_returned_before_its_entry_is_written(tmp_path):
         busy.set()
     asyncio.run(provider.aclose())
     assert ResponseStore(tmp_path).get(request_key(SETTINGS, REQUEST)).text == "fresh 1"
+
+
+def test_two_processes_on_one_cache_pay_once_for_what_is_in_flight(fake_llm, qa_gt, tmp_path):
+    """The issue: two or three processes sharing a cache paid 1.8-2.6 times for the requests in flight. Here the
+    first run's requests are all held at the server while the second run starts on the same cache: the second
+    waits for them and sends nothing."""
+    import time
+
+    release = threading.Event()
+    fake_llm.responder = lambda req: (release.wait(120), {"text": "held " + last_user_text(req["body"])[-20:]})[1]
+    config = _config(tmp_path / "c.json", fake_llm.openai_base_url)
+    items = sum(
+        len(d["qa_pairs"]) for d in orjson.loads((qa_gt / "consolidated_qa_groundtruth.json").read_bytes())["items"]
+    )
+
+    def start(out: str) -> subprocess.Popen:
+        return subprocess.Popen([sys.executable, "-m", "gaia_eval", "batch-experiment", "-c", str(config), "-i",
+                                 str(qa_gt), "-o", str(tmp_path / out), "--concurrency", str(items), "--quiet"],
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+
+    first = start("a")
+    second = None
+    try:
+        deadline = time.monotonic() + 120
+        while fake_llm.request_count < items:  # every request of the first run is in flight, held
+            assert first.poll() is None and time.monotonic() < deadline, first.stderr.read() if first.poll() else ""
+            time.sleep(0.01)
+        second = start("b")
+        while not (tmp_path / "b" / "gpt.experiment.journal.run.json").exists():  # the second run is calling
+            assert second.poll() is None and time.monotonic() < deadline, second.stderr.read() if second.poll() else ""
+            time.sleep(0.01)
+    finally:
+        release.set()
+    outs = [p.communicate(timeout=300) for p in (first, second) if p is not None]
+    assert [p.returncode for p in (first, second)] == [0, 0], outs
+    assert fake_llm.request_count == items  # the second run's replies came from what the first one fetched
+    assert "0 requests sent to models" in outs[1][0] and f"{items} replies from the response cache" in outs[1][0]

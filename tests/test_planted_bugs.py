@@ -202,3 +202,59 @@ def test_an_unmarked_answer_is_searched_up_to_forty_words_and_no_further(words: 
         assert f"the answer sentence has {words} words and no marked answer" in result.explanation
         # a marked answer is read whatever the length of what surrounds it
         assert match_answer("Paris", sentence[:-1] + ", so the final answer is Paris.").correct
+
+
+def test_the_gate_message_names_every_problem_and_the_baseline_file(tmp_path: Path) -> None:
+    """Mutation survivors in gate.py: the baseline's path dropped from a refusal (or an object put in its place),
+    the suite's name dropped, the efficiency limits' detail lines and problems, the problems' separator, the paired
+    line's place, a task the baseline lacks ending the paired count (`break` for `continue`), the "+N more" of a
+    long list, a dict baseline's validation message."""
+    import json
+
+    from gaia_eval.bench.gate import Baseline, regression_gate
+    from gaia_eval.errors import UsageError
+
+    report = _report(1, total=4)  # t0 passes; 25 %
+    fields = {"suite": report.suite, "suite_fingerprint": report.suite_fingerprint, "avg_steps": 0.5,
+              "tool_error_rate": 0.0, "tasks": {"t0": True, "t2": True, "t3": False}}  # t1 not in the baseline
+    ok, message = regression_gate(report, {**fields, "success_rate": 0.5}, max_steps_increase=0.5,
+                                  max_tool_error_increase=0.0)
+    lines = message.splitlines()
+    assert not ok and lines[0] == "[REGRESSION] success 25% vs baseline 50% (tol 5%): success dropped more than 5%"
+    assert lines[1] == "  paired (3 tasks): 1 newly failing (t2), 0 newly passing; exact McNemar p=1"
+    assert lines[2:] == ["  avg steps 1.00 vs baseline 0.50 (+0.50, limit +0.5)",
+                         "  tool error rate 0.0% vs baseline 0.0% (+0.0 points, limit +0)"]  # both at their limit: pass
+    ok, message = regression_gate(report, {**fields, "success_rate": 0.5}, max_steps_increase=0.4)
+    assert message.splitlines()[0].endswith(": success dropped more than 5%; avg steps rose by 0.50 (limit +0.4)")
+    bare = {"suite": report.suite, "suite_fingerprint": report.suite_fingerprint, "success_rate": 0.25}
+    ok, message = regression_gate(report, bare, max_steps_increase=1, max_tool_error_increase=0.1)
+    assert not ok and message.splitlines()[0].endswith(
+        ": --max-steps-increase needs a baseline with avg_steps; "
+        "--max-tool-error-increase needs a baseline with tool_error_rate")
+    with pytest.raises(UsageError, match="field 'success_rate': not a bench baseline"):
+        regression_gate(report, {**fields, "success_rate": 2})
+
+    many = _report(0, total=12)
+    ok, message = regression_gate(many, {"suite": many.suite, "suite_fingerprint": many.suite_fingerprint,
+                                         "success_rate": 0.0, "tasks": {f"t{i}": True for i in range(12)}})
+    listed = ", ".join(f"t{i}" for i in range(10))
+    assert f"12 newly failing ({listed}, +2 more), 0 newly passing" in message
+    ten = _report(0, total=10)  # exactly the number listed: no "+0 more"
+    ok, message = regression_gate(ten, {"suite": ten.suite, "suite_fingerprint": ten.suite_fingerprint,
+                                        "success_rate": 0.0, "tasks": {f"t{i}": True for i in range(10)}})
+    assert f"10 newly failing ({listed}), 0 newly passing" in message
+
+    stale = {**fields, "success_rate": 0.25, "suite_fingerprint": "sha256:" + "0" * 64}
+    path = tmp_path / "base.json"
+    path.write_text(json.dumps(stale))
+    with pytest.raises(UsageError) as caught:
+        regression_gate(report, path)
+    assert str(caught.value).startswith(f"{path}: baseline was made on a different version of suite")
+    with pytest.raises(UsageError) as caught:
+        regression_gate(report, Baseline.model_validate(stale), baseline_path="named.json")
+    assert str(caught.value).startswith("named.json: baseline was made on a different version")
+    with pytest.raises(UsageError) as caught:
+        regression_gate(report, Baseline.model_validate(stale))  # no file to name
+    assert str(caught.value).startswith("baseline was made on a different version")
+    with pytest.raises(UsageError, match=f"baseline is for suite 'other', but this run is suite '{report.suite}'"):
+        regression_gate(report, {**stale, "suite": "other"})

@@ -24,6 +24,7 @@ from gaia_eval.artifacts.ratings import (
     read_ratings,
 )
 from gaia_eval.metaeval.evaluated import EvaluatedSet
+from gaia_eval.metaeval.own import current
 
 Mode = Literal["single", "pairwise"]
 MAX_COMMENT = 4000
@@ -50,12 +51,15 @@ class Session:
 
     def _replay(self) -> tuple[dict[str, dict[str, int]], dict[str, str], set[str]]:
         """Per unit: the latest rating per dimension, the latest comment; and the units finished (every
-        dimension rated, a preference given, or skipped)."""
+        dimension rated, a preference given, or skipped). A rating or preference of an output that has changed
+        since (a re-run experiment) is stale: meta-eval leaves it out, so the unit is offered again."""
         ratings: dict[str, dict[str, int]] = {}
         comments: dict[str, str] = {}
         finished: set[str] = set()
         for r in live_records(self.mine):
             if r.unit not in self.units:
+                continue
+            if self._stale(r):
                 continue
             if r.kind == "rating" and r.dimension in self.sample.dimensions:
                 ratings.setdefault(r.unit, {})[r.dimension] = r.value  # type: ignore[assignment]
@@ -120,6 +124,17 @@ class Session:
     def _fingerprint(self, item_id: str, model: str) -> str | None:
         output = self.evaluated.get(item_id, model)
         return output.fingerprint if output else None
+
+    def _stale(self, record: RatingRecord) -> bool:
+        """The test meta-eval applies (metaeval.own.current), so the page and the analysis agree on what counts."""
+        item = record.item_id or ""
+        if record.kind == "rating":
+            return not current(self.evaluated, item, record.model or "", record.fingerprint)
+        if record.kind == "preference":
+            return not all(
+                current(self.evaluated, item, m, f) for m, f in zip(record.models, record.fingerprints, strict=False)
+            )
+        return False
 
     def _append(self, record: RatingRecord) -> None:
         append_rating(self.path, record)  # durable before it counts: a failed write is not replayed

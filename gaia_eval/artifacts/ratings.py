@@ -95,6 +95,9 @@ class RatingRecord(Strict):
     undoes: str | None = None  # undo: the id of the line it takes back
 
 
+RECORD_START = b'{"schema_version":'  # how every line append_rating writes begins (orjson keeps field order)
+
+
 def new_record(kind: str, rater: str, **fields: object) -> RatingRecord:
     now = datetime.now(timezone.utc).isoformat(timespec="milliseconds")
     return RatingRecord(id=uuid.uuid4().hex[:16], kind=kind, rater=rater, time=now, **fields)  # type: ignore[arg-type]
@@ -152,7 +155,12 @@ def read_ratings(path: Path) -> RatingsLog:
         try:
             value = orjson.loads(raw)
         except orjson.JSONDecodeError:
-            log.torn_lines.append(number)
+            if raw[: len(RECORD_START)] != RECORD_START[: len(raw)]:
+                raise InputError(  # not a line this log ever held: a spreadsheet, UTF-16, binary; never append to it
+                    "is not a ratings file (a line of JSON per rating)", file=f"{path}:{number}",
+                    fix="pass the ratings.jsonl `gaia-eval annotate` writes (a filled spreadsheet goes to meta-eval)",
+                ) from None
+            log.torn_lines.append(number)  # a line torn by a crash: the start of one of our records
             continue
         try:
             log.records.append(RatingRecord.model_validate(value))

@@ -238,20 +238,20 @@ class ResponseStore:
         self.write(key, encode_entry(key, reply))
 
     def put_later(self, key: str, reply: CachedReply, lock: KeyLock | None = None) -> None:
-        """Hand the entry to the writer thread, which releases `lock` once the entry is in place."""
-        _WRITER.submit(self._write_job, key, encode_entry(key, reply), lock)
+        """Hand the entry to the writer thread, which encodes and writes it, then releases `lock`."""
+        _WRITER.submit(self._write_job, key, reply, lock)
 
     def discard_later(self, key: str) -> None:
         """Remove the key's entry after any write of it still queued (the caller found the reply unusable)."""
-        _WRITER.submit(self._discard_job, key, b"", None)
+        _WRITER.submit(self._discard_job, key, None, None)
 
-    def _write_job(self, key: str, data: bytes) -> None:
+    def _write_job(self, key: str, reply: CachedReply) -> None:
         try:
-            self.write(key, data)
+            self.write(key, encode_entry(key, reply))
         except StorageError as exc:
             self.failure = self.failure or exc
 
-    def _discard_job(self, key: str, _data: bytes) -> None:
+    def _discard_job(self, key: str, _: None) -> None:
         _remove(self._path(key))
 
     def write(self, key: str, data: bytes) -> None:
@@ -333,11 +333,11 @@ class _Writer:
     """The process's one cache-writing thread, started on first use; jobs run in the order they were given."""
 
     def __init__(self) -> None:
-        self._jobs: queue.Queue[tuple[Any, str, bytes, KeyLock | None]] = queue.Queue()
+        self._jobs: queue.Queue[tuple[Any, str, Any, KeyLock | None]] = queue.Queue()
         self._started = False
         self._start_lock = threading.Lock()
 
-    def submit(self, job: Any, key: str, data: bytes, lock: KeyLock | None) -> None:
+    def submit(self, job: Any, key: str, data: Any, lock: KeyLock | None) -> None:
         with self._start_lock:
             if not self._started:
                 threading.Thread(target=self._run, name="gaia-eval-cache-writer", daemon=True).start()

@@ -63,7 +63,10 @@ def trust_for(eval_dir: Path, use_case: str, mode: str) -> dict[str, Any] | None
                 "output_kendall_ci": row.output_kendall_ci,
                 "alpha": human.krippendorff_alpha if human else None,
                 "best": result.best.get(dimension) if result.raters else None,
-                "best_kendall": _output_kendall(result, result.best.get(dimension), dimension),
+                "best_kendall": (best_kendall := _output_kendall(result, result.best.get(dimension), dimension)),
+                # meta-eval's own caveat, carried to the report and the viewer: a best score no better than length
+                "best_above_length": None if best_kendall is None or length is None or length.output_kendall is None
+                else best_kendall > length.output_kendall,
             }
         )
     return {

@@ -87,18 +87,19 @@ def request_key(settings: ProviderSettings, request: ChatRequest) -> str:
 
 
 def _to_entry(response: ChatResponse) -> CachedReply:
-    return CachedReply(
+    # Built without validation (model_construct): the values come from our own provider, and this runs on the
+    # calling path; the writer thread encodes it, and every read validates it.
+    return CachedReply.model_construct(
         text=response.text,
         usage=response.usage,
         latency_s=response.latency_s,
         finish_reason=response.finish_reason,
         model=response.model,
         data=response.data,
-        tool_calls=[CachedToolCall(id=c.id, name=c.name, arguments=c.arguments) for c in response.tool_calls],
-        logprobs=None
-        if response.logprobs is None
-        else [
-            CachedTokenLogprob(token=t.token, logprob=t.logprob, top=[[a, lp] for a, lp in t.top])
+        tool_calls=[CachedToolCall.model_construct(id=c.id, name=c.name, arguments=c.arguments)
+                    for c in response.tool_calls],
+        logprobs=None if response.logprobs is None else [
+            CachedTokenLogprob.model_construct(token=t.token, logprob=t.logprob, top=[[a, lp] for a, lp in t.top])
             for t in response.logprobs
         ],
     )

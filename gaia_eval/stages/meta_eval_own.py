@@ -5,6 +5,7 @@ folder, with the markdown beside it."""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -47,7 +48,7 @@ def run_meta_eval_evaluations(
                          fix="rate first: gaia-eval annotate --rater NAME (or fill create-template --ratings)")
     sample = read_artifact(saved, AnnotationSample)
     ratings = Path(ratings) if ratings is not None else ratings_path(eval_root, use_case)
-    if not ratings.is_file():
+    if not os.path.lexists(ratings):  # a folder or a FIFO is named as such by the reader
         raise InputError("file not found", file=ratings, fix="rate first: gaia-eval annotate --rater NAME")
     found = own.read_own_ratings(ratings, sample)
     fresh = [r for r in found.ratings if own.current(evaluated, r.item_id, r.model, r.fingerprint)]

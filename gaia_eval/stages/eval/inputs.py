@@ -156,3 +156,15 @@ def load_external(paths: list[Path]) -> tuple[dict[str, dict[str, GroundTruth]],
             found.setdefault(gt.use_case, {})[gt.item_id] = gt
     fps = [fingerprint_file(p) for p in paths]
     return found, fps[0] if len(fps) == 1 else fingerprint(fps)
+
+
+def external_of(by_use_case: dict[str, dict[str, GroundTruth]], use_case: str) -> dict[str, GroundTruth]:
+    """The -g ground truth an experiment of `use_case` is scored against (summarization and email share theirs)."""
+    kin = ("summarization", "email") if use_case in ("summarization", "email") else (use_case,)
+    return {item_id: gt for uc in kin for item_id, gt in by_use_case.get(uc, {}).items()}
+
+
+def external_for(source: str, external: dict[str, GroundTruth]) -> GroundTruth | None:
+    """By the document's id, or by its file stem when the experiment ran on a folder with subfolders
+    (`emails/customer_support_email` is ground truth `customer_support_email`)."""
+    return external.get(source) or external.get(source.rsplit("/", 1)[-1])

@@ -36,6 +36,8 @@ from gaia_eval.stages.eval.index import Consolidation, update_consolidated
 from gaia_eval.stages.eval.inputs import (
     evaluation_name,
     experiment_files,
+    external_for,
+    external_of,
     groundtruth_paths,
     load_external,
     load_scorable,
@@ -122,18 +124,6 @@ class _Pending:
     external: dict[str, GroundTruth] = field(default_factory=dict)  # -g's ground truth of its use case
 
 
-def _external_of(by_use_case: dict[str, dict[str, GroundTruth]], use_case: str) -> dict[str, GroundTruth]:
-    """The -g ground truth an experiment of `use_case` is scored against (summarization and email share theirs)."""
-    kin = ("summarization", "email") if use_case in ("summarization", "email") else (use_case,)
-    return {item_id: gt for uc in kin for item_id, gt in by_use_case.get(uc, {}).items()}
-
-
-def _external_for(source: str, external: dict[str, GroundTruth]) -> GroundTruth | None:
-    """By the document's id, or by its file stem when the experiment ran on a folder with subfolders
-    (`emails/customer_support_email` is ground truth `customer_support_email`)."""
-    return external.get(source) or external.get(source.rsplit("/", 1)[-1])
-
-
 def _scoring_input(
     exp: Experiment | StreamedExperiment, item: ItemResult, external: dict[str, GroundTruth]
 ) -> ScoringInput:
@@ -145,7 +135,7 @@ def _scoring_input(
         return ScoringInput(answer=item.answer, expected=pair, source_text=source_text,
                             references=(pair.answer,) if pair is not None and long_form else None)
     answer = item.summaries or Summaries()
-    gt = _external_for(item.source, external)
+    gt = external_for(item.source, external)
     expected, facts = (item.groundtruth_summaries, None) if item.groundtruth_summaries is not None else (
         (gt.summaries, gt.facts) if gt is not None else (None, None)
     )
@@ -385,7 +375,7 @@ def run_eval(
     claimed: dict[Path, Path] = {}
     try:  # a spool not committed (an error in a later experiment, an interrupt) leaves nothing behind
         for path, exp in loaded:
-            external = _external_of(by_use_case, exp.use_case)
+            external = external_of(by_use_case, exp.use_case)
             rel = path.relative_to(root) if root in path.parents else Path(path.name)
             out = output_dir / rel.with_name(evaluation_name(path, exp))
             if out in claimed:
@@ -444,7 +434,7 @@ def _load_experiments(
         if empty:
             more = f" and {len(empty) - 2} more" if len(empty) > 2 else ""
             summary.empty_responses.append(f"{path.name}: {', '.join(empty[:2])}{more}")
-        external = _external_of(by_use_case, exp.use_case)
+        external = external_of(by_use_case, exp.use_case)
         if by_use_case:
             if not external:
                 raise InputError(
@@ -453,7 +443,7 @@ def _load_experiments(
                     file=path,
                     fix="pass ground truth of the same use case with -g, or leave -g out",
                 )
-            if exp.groundtruth != "embedded" and not any(_external_for(item.source, external) for item in exp.items):
+            if exp.groundtruth != "embedded" and not any(external_for(item.source, external) for item in exp.items):
                 raise InputError(
                     f"has no item that the ground truth {gt_names} covers (items: "
                     f"{', '.join(sorted({i.source for i in exp.items})[:3])}; ground truth: "
