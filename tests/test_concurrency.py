@@ -283,3 +283,29 @@ def test_wait_within_returns_the_result_or_times_out_and_cancels_the_work() -> N
         return quick, slow.cancelled()
 
     assert asyncio.run(scenario()) == ("done", True)
+
+
+def test_backoff_doubles_from_the_base_with_equal_jitter_and_stops_at_the_cap():
+    """Mutation survivor: the exponent off by one (`attempt - 2`: every wait halved), unseen by tests that only
+    count retries."""
+    import random
+
+    from gaia_eval.concurrency import RetryPolicy
+
+    policy = RetryPolicy(base_delay_s=1.0, max_delay_s=6.0)
+    rng = random.Random(19)
+    for attempt, (low, high) in {1: (0.5, 1.0), 2: (1.0, 2.0), 3: (2.0, 4.0), 4: (3.0, 6.0), 9: (3.0, 6.0)}.items():
+        waits = [policy.backoff(attempt, rng) for _ in range(200)]
+        assert low <= min(waits) and max(waits) <= high, attempt
+        assert max(waits) > high - 0.1 * (high - low) and min(waits) < low + 0.1 * (high - low)  # spans the range
+
+
+def test_a_call_without_a_per_attempt_timeout_returns_its_value():
+    """Mutation survivor: the branch without a timeout (timeout_s=None) dropping the call's value."""
+    from gaia_eval.concurrency import ProviderGate, RetryPolicy, call_with_retries
+
+    async def call() -> str:
+        return "answer"
+
+    outcome = asyncio.run(call_with_retries(call, ProviderGate(max_concurrency=1), RetryPolicy(timeout_s=None)))
+    assert (outcome.value, outcome.error, outcome.attempts) == ("answer", None, 1)

@@ -207,3 +207,42 @@ def test_a_lock_file_left_by_a_killed_run_is_no_artifact_to_anyone(tmp_path):
     assert ignored.returncode == 0  # README examples writing into the repo leave `git status` clean
     assert CliRunner().invoke(cli, _experiment(config, tmp_path, str(tmp_path / "exp"))).exit_code == 0
     assert not (tmp_path / "exp" / ".gaia-eval.lock").exists()
+
+
+def test_the_holder_is_described_from_what_its_lock_file_records(tmp_path):
+    """Mutation survivors in lock.py: the holder's command or start time read from the wrong key or default,
+    an empty or unreadable record not falling back to plain words."""
+    import time
+
+    from gaia_eval.artifacts.lock import _holder
+
+    def described(content: bytes) -> str:
+        path = tmp_path / "lock"
+        path.write_bytes(content)
+        fd = os.open(path, os.O_RDONLY)
+        try:
+            return _holder(fd)
+        finally:
+            os.close(fd)
+
+    started = 1_700_000_000
+    at = time.strftime("%H:%M:%S", time.localtime(started))
+    record = {"pid": 42, "command": "gaia-eval eval -o out", "started": started}
+    assert described(orjson.dumps(record)) == f"another gaia-eval run (pid 42, `gaia-eval eval -o out`, started {at})"
+    midnight = time.strftime("%H:%M:%S", time.localtime(0))
+    assert described(orjson.dumps({"pid": 7})) == f"another gaia-eval run (pid 7, `?`, started {midnight})"
+    for unreadable in (b"", b"{not json", b"[1, 2]", b"{}"):
+        assert described(unreadable) == "another gaia-eval run"
+
+
+def test_a_lock_that_cannot_be_taken_names_the_option_to_change(tmp_path):
+    """Mutation survivor: the error's field (the option that named the folder) dropped."""
+    import pytest
+
+    from gaia_eval.artifacts.lock import folder_lock
+    from gaia_eval.errors import UsageError
+
+    (tmp_path / "out" / ".gaia-eval.lock").mkdir(parents=True)
+    with pytest.raises(UsageError) as caught, folder_lock(tmp_path / "out", "-d/--eval-dir"):
+        pass
+    assert str(caught.value).startswith(f"{tmp_path / 'out'}: field '-d/--eval-dir': cannot take the lock")

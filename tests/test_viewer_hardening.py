@@ -223,3 +223,22 @@ def test_the_item_page_shows_a_changed_experiment_and_rereads_only_it(quickstart
     assert after["baseline-lead"] == "a new answer" and before["baseline-lead"] != "a new answer"
     assert after["baseline-retrieval"] == before["baseline-retrieval"]
     assert experiment_index(exp_root).reads == reads + 1
+
+
+def test_host_names_are_read_and_refused_exactly():
+    """Mutation survivors in the viewer's Host checks: a one-sided bracket read as an IPv6 address, the bound name
+    not lower-cased, a one-digit port after an IPv6 address misread, the refusal's field and fix dropped."""
+    import pytest
+
+    from gaia_eval.errors import UsageError
+    from gaia_eval.visualize.server import allow_host_name, allowed_hosts, host_name
+
+    assert host_name("[::1]:8") == "[::1]" and host_name("[::1]:80") == "[::1]" and host_name("[::1]x") is None
+    assert "gpu-box.lan" in allowed_hosts("GPU-Box.lan")
+    assert allow_host_name("[::1]") == "[::1]" and allow_host_name("Gpu-Box.LAN") == "gpu-box.lan"
+    for bad in ("x::1]", "[::1x", "[gpu-box", "http://gpu-box"):
+        with pytest.raises(UsageError) as caught:
+            allow_host_name(bad)
+        assert str(caught.value) == (
+            f"field '--allow-host': {bad!r} is not a host name (fix: give the name as the address bar shows it, "
+            "without scheme, port or path (e.g. --allow-host gpu-box.lan); any port is accepted)")

@@ -140,6 +140,8 @@ def _interval(scores: Any, human: Any, statistic: str, seed: int) -> tuple[float
     from scipy.stats import bootstrap
 
     np = _np()
+    if scores.shape[0] < 2:
+        return None  # one item (meta-eval --limit 1): nothing to resample, so no interval
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")  # a degenerate resample is reported below as "no interval"
         result = bootstrap(
