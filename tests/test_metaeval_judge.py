@@ -141,7 +141,9 @@ def test_the_report_shows_the_grades_packaged_agreement_until_the_users_own(tmp_
 def test_a_sample_of_one_item_has_no_interval_and_no_traceback(tmp_path) -> None:
     path = _write(tmp_path / "ratings.jsonl", _fixture_rows(n_items=5))
     out = tmp_path / "m.json"
-    result = CliRunner().invoke(cli, ["meta-eval", str(path), "--exclude-system", "ref", "--limit", "1", "-o", str(out)])
+    result = CliRunner().invoke(
+        cli, ["meta-eval", str(path), "--exclude-system", "ref", "--limit", "1", "-o", str(out)]
+    )
     assert result.exit_code == 0, result.output
     saved = json.loads(out.read_text())
     assert saved["n_items"] == 1
