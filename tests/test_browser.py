@@ -5,7 +5,6 @@ Screenshots of each page land in tests/output/viewer/ (gitignored) to be looked 
 
 from __future__ import annotations
 
-import shutil
 import threading
 from pathlib import Path
 
@@ -15,23 +14,11 @@ import pytest
 from gaia_eval.bench.cli_support import run_bench_command
 from gaia_eval.stages.experiment.run import run_batch_experiment
 from gaia_eval.stages.quickstart import run_quickstart
-from gaia_eval.visualize.server import ViewerServer, make_roots
+from tests.browser_support import BROWSER_MARKS, CHROMIUM, FLAGS, serve_viewer, sync_playwright
 from tests.fakeserver import FakeLLMServer
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-try:
-    from playwright.sync_api import sync_playwright
-except ImportError:  # pragma: no cover - depends on the environment
-    sync_playwright = None
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(CHROMIUM is None, reason="browser tests need Debian's chromium (apt-get install chromium)"),
-    pytest.mark.skipif(sync_playwright is None, reason="browser tests need playwright (pip install -e '.[test]')"),
-]
+pytestmark = BROWSER_MARKS
 SHOTS = Path(__file__).parent / "output" / "viewer"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]
 HOSTILE = 'Paris <script>window.__pwned = "script"</script><img src=x onerror="window.__pwned = \'img\'">'
 
 
@@ -51,11 +38,7 @@ def workspace(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def viewer(workspace):
-    server = ViewerServer("127.0.0.1", 0, make_roots(workspace, {}))
-    server.start_background()
-    yield server
-    server.shutdown()
-    server.server_close()
+    yield from serve_viewer(workspace)
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,6 @@ Screenshots land in tests/output/annotate/ (gitignored); the README's are copies
 
 from __future__ import annotations
 
-import shutil
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -20,21 +19,10 @@ from gaia_eval.artifacts.ratings import live_records, read_ratings
 from gaia_eval.stages.meta_eval_own import run_meta_eval_evaluations
 from gaia_eval.stages.quickstart import run_quickstart
 from gaia_eval.visualize.server import ViewerServer, make_roots
+from tests.browser_support import BROWSER_MARKS, CHROMIUM, FLAGS, sync_playwright
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-try:
-    from playwright.sync_api import sync_playwright
-except ImportError:  # pragma: no cover - depends on the environment
-    sync_playwright = None
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(CHROMIUM is None, reason="browser tests need Debian's chromium (apt-get install chromium)"),
-    pytest.mark.skipif(sync_playwright is None, reason="browser tests need playwright (pip install -e '.[test]')"),
-]
+pytestmark = BROWSER_MARKS
 SHOTS = Path(__file__).parent / "output" / "annotate"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]
 HOSTILE = '<script>window.__pwned = "script"</script><img src=x onerror="window.__pwned = \'img\'"> Ebony'
 
 

@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from gaia_eval.cli import cli
-from gaia_eval.visualize.server import ViewerServer, make_roots
+from tests.browser_support import serve_viewer
 from tests.test_browser import SHOTS, page, pytestmark  # noqa: F401 - the browser fixture and its skip marks
 
 QMSUM = Path(__file__).parent / "data" / "qmsum"
@@ -55,11 +55,7 @@ def workspace(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def viewer(workspace):
-    server = ViewerServer("127.0.0.1", 0, make_roots(workspace, {}))
-    server.start_background()
-    yield server
-    server.shutdown()
-    server.server_close()
+    yield from serve_viewer(workspace)
 
 
 def test_long_form_answers_show_their_reference_paragraph_and_no_pass_rate(viewer, workspace, page):  # noqa: F811
