@@ -26,7 +26,7 @@ DEFAULT_MAX_RETRIES = 4
 DEFAULT_TIMEOUT_S = 120.0
 
 
-async def wait_within(awaitable: Awaitable[R], seconds: float) -> R:
+async def wait_within(awaitable: Awaitable[R], seconds: float | None) -> R:
     """`awaitable`'s result, or asyncio.TimeoutError after `seconds`. Unlike Python 3.11's asyncio.wait_for, a
     cancellation (Ctrl-C) that arrives as the awaitable finishes is never swallowed: a swallowed cancel left a
     stopped run waiting forever on work that no longer had anyone to finish it."""
@@ -110,7 +110,7 @@ class ProviderGate:
         self.reached = False
         self.down: ProviderError | None = None
 
-    async def __aenter__(self) -> "ProviderGate":
+    async def __aenter__(self) -> ProviderGate:
         await self._sem.acquire()
         if self._rate is not None:
             try:
@@ -242,7 +242,7 @@ async def close_all(*closers: Callable[[], object]) -> None:
             result = close()
             if inspect.isawaitable(result):
                 await result
-        except Exception as exc:  # noqa: BLE001 - kept and raised once every closer has run
+        except Exception as exc:
             first = first or exc
     if first is not None:
         raise first

@@ -60,7 +60,9 @@ def load(target: str, *, what: str = "entry", field: str | None = None) -> Any:
     naming it."""
     module_name, sep, attr = target.rpartition(":")
     if not sep or not module_name or not attr:
-        raise ConfigError(f"bad {what} '{target}'", field=field, fix="write module:function or path/to/file.py:function")
+        raise ConfigError(
+            f"bad {what} '{target}'", field=field, fix="write module:function or path/to/file.py:function"
+        )
     try:
         if module_name.endswith(".py"):
             path = Path(module_name)
@@ -73,11 +75,15 @@ def load(target: str, *, what: str = "entry", field: str | None = None) -> Any:
         else:
             module = importlib.import_module(module_name)
     except ImportError as exc:
-        raise ConfigError(f"cannot import {what} '{target}': {exc}", field=field, fix="check the module name and that it is installed") from None
+        raise ConfigError(
+            f"cannot import {what} '{target}': {exc}", field=field, fix="check the module name and that it is installed"
+        ) from None
     try:
         return getattr(module, attr)
     except AttributeError:
-        raise ConfigError(f"{what} '{target}': {module_name} has no '{attr}'", field=field, fix="check the name after ':'") from None
+        raise ConfigError(
+            f"{what} '{target}': {module_name} has no '{attr}'", field=field, fix="check the name after ':'"
+        ) from None
 
 
 class Registry:
@@ -135,7 +141,9 @@ def provider_names(*, follows_prompts: bool | None = None) -> tuple[str, ...]:
 def check_name(registry: Registry, name: str, *, what: str, file: str | None = None, field: str | None = None,
                error: Callable[..., Exception] = ConfigError) -> None:
     if name not in registry:
-        raise error(f"unknown {what} '{name}'", file=file, field=field, fix=f"use one of: {', '.join(registry.names())}")
+        raise error(
+            f"unknown {what} '{name}'", file=file, field=field, fix=f"use one of: {', '.join(registry.names())}"
+        )
 
 
 __all__ = ["PROVIDERS", "ProviderEntry", "Registry", "check_name", "load", "provider_entry", "provider_names"]

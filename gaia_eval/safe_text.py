@@ -1,6 +1,6 @@
 """Text from data (system names, item ids, model replies) made inert in each place the tool writes it: a
-spreadsheet cell (CSV), XML, markdown, a chart label, a terminal (`echo`). One function per place, so every writer of that place applies
-the same rule. Imports nothing of gaia_eval: any layer may use it."""
+spreadsheet cell (CSV), XML, markdown, a chart label, a terminal (`echo`). One function per place, so every
+writer of that place applies the same rule. Imports nothing of gaia_eval: any layer may use it."""
 
 from __future__ import annotations
 

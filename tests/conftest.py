@@ -24,7 +24,7 @@ def fake_llm() -> Iterator[FakeLLMServer]:
 
 
 @pytest.fixture
-def batch_server(monkeypatch: pytest.MonkeyPatch) -> Iterator["FakeBatchServer"]:
+def batch_server(monkeypatch: pytest.MonkeyPatch) -> Iterator[FakeBatchServer]:
     """The fake server with both batch APIs (tests/fakebatch.py), keys set and batch polling kept tiny."""
     from tests.fakebatch import FakeBatchServer
 

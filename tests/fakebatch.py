@@ -26,8 +26,9 @@ import re
 import threading
 import time
 from collections import Counter
+from collections.abc import Callable
 from datetime import datetime, timezone
-from typing import Any, Callable
+from typing import Any
 
 from tests.fakeserver import FakeLLMServer, _Handler, _render_anthropic, _render_openai
 
@@ -49,7 +50,10 @@ def _multipart(content_type: str, raw: bytes) -> dict[str, tuple[str | None, byt
         name = re.search(rb'name="([^"]*)"', head)
         filename = re.search(rb'filename="([^"]*)"', head)
         if name:
-            parts[name.group(1).decode()] = (filename.group(1).decode() if filename else None, body.removesuffix(b"\r\n"))
+            parts[name.group(1).decode()] = (
+                filename.group(1).decode() if filename else None,
+                body.removesuffix(b"\r\n"),
+            )
     return parts
 
 
@@ -59,7 +63,7 @@ class _BatchHandler(_Handler):
     def _body(self) -> bytes:
         return self.rfile.read(int(self.headers.get("Content-Length") or 0))
 
-    def do_GET(self) -> None:  # noqa: N802 - stdlib naming
+    def do_GET(self) -> None:
         owner = self.server.owner
         path = self.path.split("?", 1)[0]
         if not owner._authorized(self):
@@ -89,7 +93,7 @@ class _BatchHandler(_Handler):
         owner._advance(batch)
         self._send(200, owner._render_batch(batch))
 
-    def do_POST(self) -> None:  # noqa: N802 - stdlib naming
+    def do_POST(self) -> None:
         owner = self.server.owner
         path = self.path.split("?", 1)[0]
         if path == "/v1/files":
@@ -227,7 +231,12 @@ class FakeBatchServer(FakeLLMServer):
         out, err = [], []
         for n, (cid, _) in enumerate(batch["requests"]):
             kind, value = batch["results"][cid]
-            line: dict[str, Any] = {"id": f"batch_req_{batch['id']}_{n}", "custom_id": cid, "response": None, "error": None}
+            line: dict[str, Any] = {
+                "id": f"batch_req_{batch['id']}_{n}",
+                "custom_id": cid,
+                "response": None,
+                "error": None,
+            }
             if kind == "succeeded":
                 line["response"] = {"status_code": 200, "request_id": f"req_{n}", "body": value}
                 out.append(line)
@@ -251,24 +260,47 @@ class FakeBatchServer(FakeLLMServer):
         counts, total = self._counts(batch), len(batch["requests"])
         if batch["protocol"] == "openai":
             return {
-                "id": batch["id"], "object": "batch", "endpoint": "/v1/chat/completions", "errors": None,
-                "input_file_id": batch["input_file_id"], "completion_window": "24h", "status": batch["status"],
-                "output_file_id": batch["output_file_id"], "error_file_id": batch["error_file_id"],
-                "created_at": int(batch["created_at"]), "metadata": batch["metadata"],
-                "request_counts": {"total": total, "completed": counts["succeeded"], "failed": total - counts["succeeded"] - (total - len(batch["results"]))},
+                "id": batch["id"],
+                "object": "batch",
+                "endpoint": "/v1/chat/completions",
+                "errors": None,
+                "input_file_id": batch["input_file_id"],
+                "completion_window": "24h",
+                "status": batch["status"],
+                "output_file_id": batch["output_file_id"],
+                "error_file_id": batch["error_file_id"],
+                "created_at": int(batch["created_at"]),
+                "metadata": batch["metadata"],
+                "request_counts": {
+                    "total": total,
+                    "completed": counts["succeeded"],
+                    "failed": total - counts["succeeded"] - (total - len(batch["results"])),
+                },
             }
         ended = batch["status"] != "in_progress"
         return {
-            "id": batch["id"], "type": "message_batch", "processing_status": "ended" if ended else "in_progress",
-            "request_counts": {"processing": total - len(batch["results"]), "succeeded": counts["succeeded"],
-                               "errored": counts["errored"], "canceled": counts["canceled"], "expired": counts["expired"]},
-            "created_at": _iso(batch["created_at"]), "expires_at": _iso(batch["created_at"] + 86400),
-            "ended_at": _iso(time.time()) if ended else None, "cancel_initiated_at": None, "archived_at": None,
+            "id": batch["id"],
+            "type": "message_batch",
+            "processing_status": "ended" if ended else "in_progress",
+            "request_counts": {
+                "processing": total - len(batch["results"]),
+                "succeeded": counts["succeeded"],
+                "errored": counts["errored"],
+                "canceled": counts["canceled"],
+                "expired": counts["expired"],
+            },
+            "created_at": _iso(batch["created_at"]),
+            "expires_at": _iso(batch["created_at"] + 86400),
+            "ended_at": _iso(time.time()) if ended else None,
+            "cancel_initiated_at": None,
+            "archived_at": None,
             "results_url": f"{self.url}/v1/messages/batches/{batch['id']}/results" if ended else None,
         }
 
     def _list(self, protocol: str) -> dict[str, Any]:
-        data = [self._render_batch(self.batches[i]) for i in reversed(self.order) if self.batches[i]["protocol"] == protocol]
+        data = [
+            self._render_batch(self.batches[i]) for i in reversed(self.order) if self.batches[i]["protocol"] == protocol
+        ]
         if protocol == "openai":
             return {"object": "list", "data": data, "has_more": False,
                     "first_id": data[0]["id"] if data else None, "last_id": data[-1]["id"] if data else None}
@@ -283,7 +315,10 @@ class FakeBatchServer(FakeLLMServer):
             if kind == "succeeded":
                 result = {"type": "succeeded", "message": value}
             elif kind == "errored":
-                result = {"type": "errored", "error": {"type": "error", "error": {"type": "invalid_request_error", "message": value}}}
+                result = {
+                    "type": "errored",
+                    "error": {"type": "error", "error": {"type": "invalid_request_error", "message": value}},
+                }
             else:
                 result = {"type": kind}
             lines.append(json.dumps({"custom_id": cid, "result": result}).encode())

@@ -24,6 +24,7 @@ and "finish_reason" (OpenAI protocol: replayed as is, e.g. a real model's "lengt
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
 import re
@@ -167,7 +168,7 @@ class FaultPlan:
 class _Handler(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"  # keep-alive, so a benchmark measures the client, not TCP handshakes
     disable_nagle_algorithm = True
-    server: "_HTTPServer"
+    server: _HTTPServer
 
     def setup(self) -> None:
         super().setup()
@@ -179,10 +180,10 @@ class _Handler(BaseHTTPRequestHandler):
         finally:
             self.server.owner._track(self.connection, add=False)
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+    def log_message(self, format: str, *args: Any) -> None:
         """Silence per-request logging (it would flood test output)."""
 
-    def do_POST(self) -> None:  # noqa: N802 - stdlib naming
+    def do_POST(self) -> None:
         length = int(self.headers.get("Content-Length") or 0)
         raw = self.rfile.read(length)
         if self.path.endswith("/chat/completions"):
@@ -212,7 +213,7 @@ class _Handler(BaseHTTPRequestHandler):
 class _HTTPServer(ThreadingHTTPServer):
     daemon_threads = True  # a hanging handler must never keep the test process (or stop()) waiting
     request_queue_size = 256  # the default backlog of 5 drops connections when 64 clients connect at once
-    owner: "FakeLLMServer"
+    owner: FakeLLMServer
 
     def handle_error(self, request: Any, client_address: Any) -> None:
         """A client that hung up (timeout, cancelled call, stop()) is normal here; anything else is a bug."""
@@ -244,7 +245,7 @@ class FakeLLMServer:
         self._thread: threading.Thread | None = None
 
     # -- lifecycle ---------------------------------------------------------------------------------------
-    def start(self) -> "FakeLLMServer":
+    def start(self) -> FakeLLMServer:
         self._stopping.clear()
         self._httpd = _HTTPServer(("127.0.0.1", 0), self.handler_class)
         self._httpd.owner = self
@@ -265,10 +266,8 @@ class FakeLLMServer:
         with self._lock:
             open_connections = list(self._connections)
         for conn in open_connections:
-            try:
+            with contextlib.suppress(OSError):
                 conn.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
         self._httpd = None
 
     @property
@@ -470,7 +469,9 @@ def _render_openai(body: dict[str, Any], reply: Reply, number: int) -> dict[str,
         "object": "chat.completion",
         "created": int(time.time()),
         "model": body.get("model", "fake-model"),
-        "choices": [{"index": 0, "message": message, "finish_reason": finish, "logprobs": _logprobs(body, reply, message)}],
+        "choices": [
+            {"index": 0, "message": message, "finish_reason": finish, "logprobs": _logprobs(body, reply, message)}
+        ],
         "usage": {"prompt_tokens": prompt, "completion_tokens": completion, "total_tokens": prompt + completion},
     }
 
@@ -486,8 +487,14 @@ def _logprobs(body: dict[str, Any], reply: Reply, message: dict[str, Any]) -> di
     for token in re.findall(r"\w+|\s+|[^\w\s]", message["content"]):
         top = alternatives.get(token) or [[token, 0.0]]
         own = next((lp for alt, lp in top if alt == token), 0.0)
-        content.append({"token": token, "logprob": own, "bytes": list(token.encode()),
-                        "top_logprobs": [{"token": alt, "logprob": lp, "bytes": list(alt.encode())} for alt, lp in top]})
+        content.append(
+            {
+                "token": token,
+                "logprob": own,
+                "bytes": list(token.encode()),
+                "top_logprobs": [{"token": alt, "logprob": lp, "bytes": list(alt.encode())} for alt, lp in top],
+            }
+        )
     return {"content": content}
 
 

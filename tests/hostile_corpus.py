@@ -26,7 +26,9 @@ from gaia_eval.cli import cli
 
 # Bounds a hang (a FIFO read forever); not a speed assertion. The script's before/after table may lower it.
 SUBPROCESS_TIMEOUT_S = float(os.environ.get("HOSTILE_CORPUS_TIMEOUT_S", "120"))
-SUBPROCESS_MEMORY = 4 << 30  # address-space cap of a subprocess case: a runaway read of /dev/zero fails, not the machine
+SUBPROCESS_MEMORY = (
+    4 << 30
+)  # address-space cap of a subprocess case: a runaway read of /dev/zero fails, not the machine
 
 
 def _cap_memory() -> None:
@@ -57,11 +59,24 @@ def build_world(root: Path) -> Path:
     gt = str(root / "gt" / "consolidated_summarization_groundtruth.json")
     _must(["import-outputs", str(root / "outputs.jsonl"), "-g", gt, "-o", str(root / "exp")])
     _must(["eval", "-d", str(root / "exp"), "-g", gt, "-o", str(root / "ev")])
-    (root / "config.json").write_text(json.dumps({"experiments": [{"name": "lead", "provider": "baseline", "model": "lead"}]}))
-    (root / "suite.jsonl").write_bytes(_jsonl([{"id": "t1", "prompt": "What is 2 plus 3?", "kind": "numeric", "expected": 5}]))
+    (root / "config.json").write_text(
+        json.dumps({"experiments": [{"name": "lead", "provider": "baseline", "model": "lead"}]})
+    )
+    (root / "suite.jsonl").write_bytes(
+        _jsonl([{"id": "t1", "prompt": "What is 2 plus 3?", "kind": "numeric", "expected": 5}])
+    )
     (root / "baseline.json").write_text(json.dumps({"success_rate": 1.0}))
-    ratings = [{"item_id": f"d{i}", "system": s, "output": REFERENCE[: 20 + 10 * k], "references": [REFERENCE],
-                "human": {"relevance": [1 + k + (i % 2), 2 + k]}} for i in range(4) for k, s in enumerate(("a", "b", "c"))]
+    ratings = [
+        {
+            "item_id": f"d{i}",
+            "system": s,
+            "output": REFERENCE[: 20 + 10 * k],
+            "references": [REFERENCE],
+            "human": {"relevance": [1 + k + (i % 2), 2 + k]},
+        }
+        for i in range(4)
+        for k, s in enumerate(("a", "b", "c"))
+    ]
     (root / "ratings.jsonl").write_bytes(_jsonl(ratings))
     (root / "answers.jsonl").write_bytes(_jsonl([{"expected": "Paris", "answer": "paris"}]))
     (root / "doc.txt").write_text(SOURCE)
@@ -143,7 +158,9 @@ def _huge(name: str, megabytes: int = 200) -> Callable[[Path, Path], Path]:
 DEEP = b"[" * 100_000 + b"]" * 100_000
 
 
-def file_variants(name: str, valid: bytes, *, json_kind: bool, folder_ok: bool = False) -> dict[str, Callable[[Path, Path], Path]]:
+def file_variants(
+    name: str, valid: bytes, *, json_kind: bool, folder_ok: bool = False
+) -> dict[str, Callable[[Path, Path], Path]]:
     """The broken-file cases of one input slot, `valid` being content the slot accepts."""
     text = valid.decode("utf-8")
     variants: dict[str, Callable[[Path, Path], Path]] = {
@@ -199,44 +216,158 @@ def _gt(world: Path, use_case: str = "summarization") -> str:
 
 SLOTS: list[tuple[str, str, bytes, bool, bool, Callable[[Path, Path, Path], list[str]]]] = [
     # (command, file name, valid content, JSON-ish, folder accepted, argv)
-    ("import-groundtruth", "rows.jsonl", _jsonl(_valid_gt_rows()), True, False,
-     lambda w, p, o: ["import-groundtruth", str(p), "-o", str(o)]),
-    ("import-groundtruth", "rows.json", json.dumps(_valid_gt_rows()).encode(), True, False,
-     lambda w, p, o: ["import-groundtruth", str(p), "-o", str(o)]),
-    ("import-groundtruth", "rows.csv", _csv(_valid_gt_rows()), False, False,
-     lambda w, p, o: ["import-groundtruth", str(p), "-o", str(o)]),
-    ("import-outputs", "outputs.jsonl", _jsonl(_valid_output_rows()), True, False,
-     lambda w, p, o: ["import-outputs", str(p), "-o", str(o)]),
-    ("import-outputs", "outputs.csv", _csv(_valid_output_rows()), False, False,
-     lambda w, p, o: ["import-outputs", str(p), "-o", str(o)]),
-    ("import-outputs", "consolidated.json", b'{"items": []}', True, False,
-     lambda w, p, o: ["import-outputs", str(w / "outputs.jsonl"), "-g", str(p), "-o", str(o)]),
-    ("batch-experiment", "config.json", b'{"experiments": [{"name": "lead", "provider": "baseline", "model": "lead"}]}',
-     True, False, lambda w, p, o: ["batch-experiment", "-c", str(p), "-i", _gt(w), "-o", str(o), "--quiet"]),
-    ("batch-experiment", "gt.json", b'{"items": []}', True, True,
-     lambda w, p, o: ["batch-experiment", "-c", str(w / "config.json"), "-i", str(p), "-o", str(o), "--quiet"]),
-    ("eval", "x.experiment.json", b'{"experiment_name": "x", "items": []}', True, False,
-     lambda w, p, o: ["eval", "-f", str(p), "-g", _gt(w), "-o", str(o)]),
-    ("eval", "gt.json", b'{"items": []}', True, False,
-     lambda w, p, o: ["eval", "-f", str(w / "exp" / "good.experiment.json"), "-g", str(p), "-o", str(o)]),
-    ("groundtruth", "doc.txt", SOURCE.encode(), False, False,
-     lambda w, p, o: ["groundtruth", "-f", str(p), "-o", str(o), "--quiet"]),
-    ("create-template", "gt.json", b'{"items": []}', True, False,
-     lambda w, p, o: ["create-template", "-i", str(p), "-o", str(o)]),
-    ("import-template", "x.template.jsonl", _jsonl([{"test_id": "m0", "input_text": SOURCE, "response": "r"}]), True, False,
-     lambda w, p, o: ["import-template", str(p), "-i", _gt(w), "-o", str(o)]),
-    ("import-template", "x.template.csv", _csv([{"test_id": "m0", "input_text": SOURCE, "response": "r"}]), False, False,
-     lambda w, p, o: ["import-template", str(p), "-i", _gt(w), "-o", str(o)]),
-    ("meta-eval", "ratings.jsonl", _jsonl([{"item_id": "d", "system": "a", "output": "x", "human": {"r": 3}}]), True, False,
-     lambda w, p, o: ["meta-eval", str(p), "-o", str(o / "meta.json")]),
-    ("bench", "suite.jsonl", _jsonl([{"id": "t1", "prompt": "What is 2 plus 3?", "kind": "numeric", "expected": 5}]), True, False,
-     lambda w, p, o: ["bench", str(p), "-o", str(o / "bench.json")]),
-    ("bench", "baseline.json", b'{"success_rate": 1.0}', True, False,
-     lambda w, p, o: ["bench", str(w / "suite.jsonl"), "--baseline", str(p), "-o", str(o / "bench.json")]),
-    ("check-answer", "answers.jsonl", _jsonl([{"expected": "Paris", "answer": "paris"}]), True, False,
-     lambda w, p, o: ["check-answer", "--jsonl", str(p)]),
-    ("summarize", "doc.txt", SOURCE.encode(), False, False,
-     lambda w, p, o: ["summarize", "-i", str(p), "-o", str(o / "summary.json")]),
+    (
+        "import-groundtruth",
+        "rows.jsonl",
+        _jsonl(_valid_gt_rows()),
+        True,
+        False,
+        lambda w, p, o: ["import-groundtruth", str(p), "-o", str(o)],
+    ),
+    (
+        "import-groundtruth",
+        "rows.json",
+        json.dumps(_valid_gt_rows()).encode(),
+        True,
+        False,
+        lambda w, p, o: ["import-groundtruth", str(p), "-o", str(o)],
+    ),
+    (
+        "import-groundtruth",
+        "rows.csv",
+        _csv(_valid_gt_rows()),
+        False,
+        False,
+        lambda w, p, o: ["import-groundtruth", str(p), "-o", str(o)],
+    ),
+    (
+        "import-outputs",
+        "outputs.jsonl",
+        _jsonl(_valid_output_rows()),
+        True,
+        False,
+        lambda w, p, o: ["import-outputs", str(p), "-o", str(o)],
+    ),
+    (
+        "import-outputs",
+        "outputs.csv",
+        _csv(_valid_output_rows()),
+        False,
+        False,
+        lambda w, p, o: ["import-outputs", str(p), "-o", str(o)],
+    ),
+    (
+        "import-outputs",
+        "consolidated.json",
+        b'{"items": []}',
+        True,
+        False,
+        lambda w, p, o: ["import-outputs", str(w / "outputs.jsonl"), "-g", str(p), "-o", str(o)],
+    ),
+    (
+        "batch-experiment",
+        "config.json",
+        b'{"experiments": [{"name": "lead", "provider": "baseline", "model": "lead"}]}',
+        True,
+        False,
+        lambda w, p, o: ["batch-experiment", "-c", str(p), "-i", _gt(w), "-o", str(o), "--quiet"],
+    ),
+    (
+        "batch-experiment",
+        "gt.json",
+        b'{"items": []}',
+        True,
+        True,
+        lambda w, p, o: ["batch-experiment", "-c", str(w / "config.json"), "-i", str(p), "-o", str(o), "--quiet"],
+    ),
+    (
+        "eval",
+        "x.experiment.json",
+        b'{"experiment_name": "x", "items": []}',
+        True,
+        False,
+        lambda w, p, o: ["eval", "-f", str(p), "-g", _gt(w), "-o", str(o)],
+    ),
+    (
+        "eval",
+        "gt.json",
+        b'{"items": []}',
+        True,
+        False,
+        lambda w, p, o: ["eval", "-f", str(w / "exp" / "good.experiment.json"), "-g", str(p), "-o", str(o)],
+    ),
+    (
+        "groundtruth",
+        "doc.txt",
+        SOURCE.encode(),
+        False,
+        False,
+        lambda w, p, o: ["groundtruth", "-f", str(p), "-o", str(o), "--quiet"],
+    ),
+    (
+        "create-template",
+        "gt.json",
+        b'{"items": []}',
+        True,
+        False,
+        lambda w, p, o: ["create-template", "-i", str(p), "-o", str(o)],
+    ),
+    (
+        "import-template",
+        "x.template.jsonl",
+        _jsonl([{"test_id": "m0", "input_text": SOURCE, "response": "r"}]),
+        True,
+        False,
+        lambda w, p, o: ["import-template", str(p), "-i", _gt(w), "-o", str(o)],
+    ),
+    (
+        "import-template",
+        "x.template.csv",
+        _csv([{"test_id": "m0", "input_text": SOURCE, "response": "r"}]),
+        False,
+        False,
+        lambda w, p, o: ["import-template", str(p), "-i", _gt(w), "-o", str(o)],
+    ),
+    (
+        "meta-eval",
+        "ratings.jsonl",
+        _jsonl([{"item_id": "d", "system": "a", "output": "x", "human": {"r": 3}}]),
+        True,
+        False,
+        lambda w, p, o: ["meta-eval", str(p), "-o", str(o / "meta.json")],
+    ),
+    (
+        "bench",
+        "suite.jsonl",
+        _jsonl([{"id": "t1", "prompt": "What is 2 plus 3?", "kind": "numeric", "expected": 5}]),
+        True,
+        False,
+        lambda w, p, o: ["bench", str(p), "-o", str(o / "bench.json")],
+    ),
+    (
+        "bench",
+        "baseline.json",
+        b'{"success_rate": 1.0}',
+        True,
+        False,
+        lambda w, p, o: ["bench", str(w / "suite.jsonl"), "--baseline", str(p), "-o", str(o / "bench.json")],
+    ),
+    (
+        "check-answer",
+        "answers.jsonl",
+        _jsonl([{"expected": "Paris", "answer": "paris"}]),
+        True,
+        False,
+        lambda w, p, o: ["check-answer", "--jsonl", str(p)],
+    ),
+    (
+        "summarize",
+        "doc.txt",
+        SOURCE.encode(),
+        False,
+        False,
+        lambda w, p, o: ["summarize", "-i", str(p), "-o", str(o / "summary.json")],
+    ),
 ]
 
 
@@ -308,7 +439,9 @@ def _field_cases() -> list[Case]:
         _gt_rows_case("source-template-open-brace", [_row(source=...)], extra=("--source-file", "{.txt")),
         _gt_rows_case("source-template-attribute", [_row(source=...)], extra=("--source-file", "{item_id.real}.txt")),
         _gt_rows_case("source-template-missing-file", [_row(source=...)], extra=("--source-file", "{item_id}.txt")),
-        _gt_rows_case("jsonl-bad-line-in-the-middle", [], raw=_jsonl([_row()]) + b"{oops\n" + _jsonl([_row(item_id="b")])),
+        _gt_rows_case(
+            "jsonl-bad-line-in-the-middle", [], raw=_jsonl([_row()]) + b"{oops\n" + _jsonl([_row(item_id="b")])
+        ),
         _gt_rows_case("jsonl-line-is-a-list", [], raw=_jsonl([_row()]) + b"[1,2,3]\n"),
         _gt_rows_case("jsonl-line-is-a-string", [], raw=b'"row"\n'),
         _gt_rows_case("jsonl-only-blank-lines", [], raw=b"\n\n  \n"),
@@ -317,9 +450,15 @@ def _field_cases() -> list[Case]:
         _gt_rows_case("jsonl-nan", [], raw=b'{"item_id": "a", "source": "x", "references": NaN}\n'),
         _gt_rows_case("csv-header-only", [], suffix=".csv", raw=b"item_id,source,references\n"),
         _gt_rows_case("csv-qa-cell-not-json", [], suffix=".csv", raw=b"item_id,source,qa\na,text,[{oops\n"),
-        _gt_rows_case("csv-qa-cell-deep", [], suffix=".csv",
-                      raw=b'item_id,source,qa\na,text,"' + b"[" * 5000 + b"]" * 5000 + b'"\n'),
-        _gt_rows_case("csv-id-path", [_row(item_id="../../ESCAPED_CSV", references=REFERENCE)], suffix=".csv", expect=0),
+        _gt_rows_case(
+            "csv-qa-cell-deep",
+            [],
+            suffix=".csv",
+            raw=b'item_id,source,qa\na,text,"' + b"[" * 5000 + b"]" * 5000 + b'"\n',
+        ),
+        _gt_rows_case(
+            "csv-id-path", [_row(item_id="../../ESCAPED_CSV", references=REFERENCE)], suffix=".csv", expect=0
+        ),
         _gt_rows_case("bom-utf8-accepted", [], raw=b"\xef\xbb\xbf" + _jsonl([_row()]), expect=0),
     ]
     cases += _output_cases() + _config_cases() + _artifact_cases() + _other_cases()
@@ -343,7 +482,11 @@ def _output_cases() -> list[Case]:
                    "cost_usd": [-0.5, True, "free", {"usd": 1}], "latency_s": [-1, False, [0.1]]}
     cases = [_outputs_case(f"{key}={value!r}", [_out_row(**{key: value})])
              for key, values in bad_numbers.items() for value in values]
-    csv_numbers = {"input_tokens": ["1.5", "-3", "1e30", "nan"], "cost_usd": ["nan", "inf", "-1"], "latency_s": ["-inf", "nan"]}
+    csv_numbers = {
+        "input_tokens": ["1.5", "-3", "1e30", "nan"],
+        "cost_usd": ["nan", "inf", "-1"],
+        "latency_s": ["-inf", "nan"],
+    }
     cases += [_outputs_case(f"csv:{key}={value}", [_out_row(**{key: value})], suffix=".csv")
               for key, values in csv_numbers.items() for value in values]
     cases += [
@@ -365,7 +508,9 @@ def _output_cases() -> list[Case]:
         _outputs_case("output-missing", [_out_row(output=...)]),
         _outputs_case("duplicate-system-item", [_out_row(), _out_row(output="another")]),
         _outputs_case("no-source", [_out_row(source=...)]),
-        _outputs_case("bad-line-in-the-middle", [], raw=_jsonl([_out_row()]) + b"{oops\n" + _jsonl([_out_row(item_id="b")])),
+        _outputs_case(
+            "bad-line-in-the-middle", [], raw=_jsonl([_out_row()]) + b"{oops\n" + _jsonl([_out_row(item_id="b")])
+        ),
         _outputs_case("line-is-a-list", [], raw=b"[1,2,3]\n"),
     ]
     return cases
@@ -395,7 +540,10 @@ def _config_cases() -> list[Case]:
         _config_case("max-tokens-bool", {"experiments": [_spec(max_tokens=True)]}),
         _config_case("max-tokens-fraction", {"experiments": [_spec(max_tokens=10.5)]}),
         _config_case("max-tokens-huge", {"experiments": [_spec(max_tokens=1e30)]}),
-        _config_case("temperature-inf", b'{"experiments": [{"name": "lead", "provider": "baseline", "model": "lead", "temperature": 1e999}]}'),
+        _config_case(
+            "temperature-inf",
+            b'{"experiments": [{"name": "lead", "provider": "baseline", "model": "lead", "temperature": 1e999}]}',
+        ),
         _config_case("concurrency-negative", {"experiments": [_spec(max_concurrency=-2)]}),
         _config_case("price-negative", {"experiments": [_spec(price={"input_per_mtok": -1, "output_per_mtok": 1})]}),
         _config_case("timeout-bool", {"experiments": [_spec(timeout_s=True)]}),
@@ -471,7 +619,9 @@ def _other_cases() -> list[Case]:
                     _file(f"ratings{suffix}", rows))
 
     def answers(name: str, rows: bytes) -> Case:
-        return Case("check-answer", name, lambda w, p, o: ["check-answer", "--jsonl", str(p)], _file("answers.jsonl", rows))
+        return Case(
+            "check-answer", name, lambda w, p, o: ["check-answer", "--jsonl", str(p)], _file("answers.jsonl", rows)
+        )
 
     def template(name: str, file: str, data: bytes) -> Case:
         return Case("import-template", name, lambda w, p, o: ["import-template", str(p), "-i", _gt(w), "-o", str(o)],
@@ -501,16 +651,21 @@ def _other_cases() -> list[Case]:
         answers("bad-mode", _jsonl([{"expected": "x", "answer": "x", "mode": "telepathy"}])),
         answers("line-deep", DEEP + b"\n"),
         template("jsonl-line-list", "x.template.jsonl", b"[1,2,3]\n"),
-        template("jsonl-test-id-list", "x.template.jsonl", _jsonl([{"test_id": ["m0"], "input_text": "t", "response": "r"}])),
+        template(
+            "jsonl-test-id-list", "x.template.jsonl", _jsonl([{"test_id": ["m0"], "input_text": "t", "response": "r"}])
+        ),
         template("json-records-not-list", "x.template.json", b'{"records": {"a": 1}}'),
         template("json-deep", "x.template.json", DEEP),
         template("xml-malformed", "x.template.xml", b"<template><record>"),
-        template("xml-entity-bomb", "x.template.xml",
-                 b'<?xml version="1.0"?><!DOCTYPE l [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">'
-                 b'<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;"><!ENTITY d "&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;">'
-                 b'<!ENTITY e "&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;"><!ENTITY f "&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;">'
-                 b'<!ENTITY g "&f;&f;&f;&f;&f;&f;&f;&f;&f;&f;"><!ENTITY h "&g;&g;&g;&g;&g;&g;&g;&g;&g;&g;">]>'
-                 b"<template><record><test_id>&h;</test_id></record></template>"),
+        template(
+            "xml-entity-bomb",
+            "x.template.xml",
+            b'<?xml version="1.0"?><!DOCTYPE l [<!ENTITY a "aaaaaaaaaa"><!ENTITY b "&a;&a;&a;&a;&a;&a;&a;&a;&a;&a;">'
+            b'<!ENTITY c "&b;&b;&b;&b;&b;&b;&b;&b;&b;&b;"><!ENTITY d "&c;&c;&c;&c;&c;&c;&c;&c;&c;&c;">'
+            b'<!ENTITY e "&d;&d;&d;&d;&d;&d;&d;&d;&d;&d;"><!ENTITY f "&e;&e;&e;&e;&e;&e;&e;&e;&e;&e;">'
+            b'<!ENTITY g "&f;&f;&f;&f;&f;&f;&f;&f;&f;&f;"><!ENTITY h "&g;&g;&g;&g;&g;&g;&g;&g;&g;&g;">]>'
+            b"<template><record><test_id>&h;</test_id></record></template>",
+        ),
         template("csv-missing-response-column", "x.template.csv", b"test_id,input_text\nm0,text\n"),
         create("name-slashes", ("--name", "///")),
         create("name-nul", ("--name", "a\x00b")),
@@ -638,10 +793,14 @@ def run_case(case: Case, world: Path, sandbox: Path) -> Outcome:
     if case.says and case.says not in stderr:
         return Outcome(False, f"the line does not say {case.says!r}: {stderr.strip()[:200]}")
     if before != after:
-        changed = sorted(set(before[0].items()) ^ set(after[0].items()) | set(before[1].items()) ^ set(after[1].items()))
+        changed = sorted(
+            set(before[0].items()) ^ set(after[0].items()) | set(before[1].items()) ^ set(after[1].items())
+        )
         return Outcome(False, f"files changed outside the output folder: {[p for p, _ in changed][:3]}")
     if case.expect == 2 and out.exists() and any(out.iterdir()):
-        return Outcome(False, f"an input error left files in the output folder: {sorted(p.name for p in out.iterdir())[:3]}")
+        return Outcome(
+            False, f"an input error left files in the output folder: {sorted(p.name for p in out.iterdir())[:3]}"
+        )
     if case.flat_output:
         nested = [p for p in out.rglob("*") if p.parent != out]
         if nested:

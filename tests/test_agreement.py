@@ -12,7 +12,7 @@ N = None
 
 def units_of(coders: list[list[int | None]]) -> list[tuple[int | None, ...]]:
     """Reliability data given coder by coder (rows), as units (columns)."""
-    return list(zip(*coders))
+    return list(zip(*coders, strict=True))
 
 
 def test_worked_example_of_krippendorff_2011_gives_the_published_ordinal_alpha():

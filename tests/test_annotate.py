@@ -80,7 +80,8 @@ import sys
 from gaia_eval.artifacts.ratings import append_rating, new_record
 path, rater, count = sys.argv[1], sys.argv[2], int(sys.argv[3])
 for n in range(count):
-    append_rating(path, new_record("rating", rater, unit=f"u{n:04d}", item_id="i", model="m", dimension="d", value=1 + n % 5))
+    record = new_record("rating", rater, unit=f"u{n:04d}", item_id="i", model="m", dimension="d", value=1 + n % 5)
+    append_rating(path, record)
     print(n, flush=True)  # acknowledged: on disk and fsynced
 """
 
@@ -107,8 +108,10 @@ def test_kill_9_while_rating_loses_at_most_the_rating_in_flight(tmp_path):
 
 def test_two_raters_appending_at_once_lose_nothing(tmp_path):
     path = tmp_path / "ratings.jsonl"
-    raters = [subprocess.Popen([sys.executable, "-c", APPENDER, str(path), name, "300"], stdout=subprocess.DEVNULL, cwd=REPO)
-              for name in ("ann", "bob")]
+    raters = [
+        subprocess.Popen([sys.executable, "-c", APPENDER, str(path), name, "300"], stdout=subprocess.DEVNULL, cwd=REPO)
+        for name in ("ann", "bob")
+    ]
     assert [p.wait() for p in raters] == [0, 0]
     log = read_ratings(path)
     assert log.torn_lines == []
@@ -211,7 +214,7 @@ def test_undo_skip_and_comment_replay_after_a_restart(workspace):
     second = s.state()["unit"]["id"]
     assert second != first
     s.undo()  # takes back the last rating: the first unit is current again
-    assert s.state()["unit"]["id"] == first and s.state()["ratings"] == {d: 3 for d in s.sample.dimensions[:-1]}
+    assert s.state()["unit"]["id"] == first and s.state()["ratings"] == dict.fromkeys(s.sample.dimensions[:-1], 3)
     s.rate(first, s.sample.dimensions[-1], 5)
     s.comment(second, "too long")
     assert s.state()["unit"]["id"] == second and s.state()["comment"] == "too long"
@@ -235,7 +238,9 @@ def planted_facts_found(meta: dict, text: str) -> tuple[int, int]:
     facts = meta["facts"]
     words = _content_words(text)
     texts = list(facts.get("decisions", [])) + [a["task"] for a in facts.get("action_items", [])]
-    found = sum(1 for t in texts if _content_words(t) and len(_content_words(t) & words) >= 0.6 * len(_content_words(t)))
+    found = sum(
+        1 for t in texts if _content_words(t) and len(_content_words(t) & words) >= 0.6 * len(_content_words(t))
+    )
     found += sum(1 for f in facts.get("key_figures", []) if str(f["value"]).lower() in text.lower())
     return found, len(texts) + len(facts.get("key_figures", []))
 
@@ -320,11 +325,26 @@ def test_the_ratings_spreadsheet_is_formula_safe_blind_and_read_back_by_meta_eva
     exp_file = workspace / "experiments" / "summarization" / "baseline-lead.experiment.json"
     exp = orjson.loads(exp_file.read_bytes())
     for item in exp["items"]:
-        item["summaries"]["executive_summary"] = '=HYPERLINK("http://evil.example","x") ' + item["summaries"]["executive_summary"]
+        item["summaries"]["executive_summary"] = (
+            '=HYPERLINK("http://evil.example","x") ' + item["summaries"]["executive_summary"]
+        )
     exp_file.write_bytes(orjson.dumps(exp))
     runner = CliRunner()
-    result = runner.invoke(cli, ["create-template", "--ratings", "-e", str(workspace / "evaluation"), "-u", "summarization",
-                                 "--size", "8", "-o", str(workspace / "sheets")])
+    result = runner.invoke(
+        cli,
+        [
+            "create-template",
+            "--ratings",
+            "-e",
+            str(workspace / "evaluation"),
+            "-u",
+            "summarization",
+            "--size",
+            "8",
+            "-o",
+            str(workspace / "sheets"),
+        ],
+    )
     assert result.exit_code == 0, result.output
     sheet = workspace / "sheets" / "summarization.ratings.csv"
     raw = sheet.read_text()
@@ -334,7 +354,10 @@ def test_the_ratings_spreadsheet_is_formula_safe_blind_and_read_back_by_meta_eva
 
     rows = list(csv.DictReader(raw.splitlines(keepends=True)))
     assert len(rows) == 8 and all(r["relevance"] == "" for r in rows)
-    sample = read_artifact(sample_path(workspace / "evaluation", "summarization"), __import__("gaia_eval.artifacts.ratings", fromlist=["x"]).AnnotationSample)
+    sample = read_artifact(
+        sample_path(workspace / "evaluation", "summarization"),
+        __import__("gaia_eval.artifacts.ratings", fromlist=["x"]).AnnotationSample,
+    )
     evaluated = load_evaluated(workspace / "evaluation", "summarization", workspace / "experiments")
     units = {u.id: u for u in sample.units}
     for row in rows:
@@ -345,7 +368,9 @@ def test_the_ratings_spreadsheet_is_formula_safe_blind_and_read_back_by_meta_eva
         writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
-    result = runner.invoke(cli, ["meta-eval", "--evaluations", str(workspace / "evaluation"), "-u", "summarization", str(sheet)])
+    result = runner.invoke(
+        cli, ["meta-eval", "--evaluations", str(workspace / "evaluation"), "-u", "summarization", str(sheet)]
+    )
     assert result.exit_code == 0, result.output
     saved = read_artifact(workspace / "evaluation" / "meta_eval.summarization.json", MetaEvaluation)
     assert saved.raters == ["carol"] and saved.n_summaries == 8 and saved.stale_ratings == 0
@@ -356,8 +381,22 @@ def test_the_ratings_spreadsheet_is_formula_safe_blind_and_read_back_by_meta_eva
 
 def test_a_bad_rating_cell_is_one_line_naming_the_line_and_column(workspace):
     runner = CliRunner()
-    assert runner.invoke(cli, ["create-template", "--ratings", "-e", str(workspace / "evaluation"), "-u", "summarization",
-                               "-o", str(workspace / "sheets")]).exit_code == 0
+    assert (
+        runner.invoke(
+            cli,
+            [
+                "create-template",
+                "--ratings",
+                "-e",
+                str(workspace / "evaluation"),
+                "-u",
+                "summarization",
+                "-o",
+                str(workspace / "sheets"),
+            ],
+        ).exit_code
+        == 0
+    )
     sheet = workspace / "sheets" / "summarization.ratings.csv"
     lines = sheet.read_text().split("\r\n")
     import csv
@@ -366,7 +405,9 @@ def test_a_bad_rating_cell_is_one_line_naming_the_line_and_column(workspace):
     rows[1][rows[0].index("fluency")] = "six"
     with open(sheet, "w", newline="") as fh:
         csv.writer(fh).writerows(rows)
-    result = runner.invoke(cli, ["meta-eval", "--evaluations", str(workspace / "evaluation"), "-u", "summarization", str(sheet)])
+    result = runner.invoke(
+        cli, ["meta-eval", "--evaluations", str(workspace / "evaluation"), "-u", "summarization", str(sheet)]
+    )
     assert result.exit_code == 2 and f"{sheet}:2: field 'fluency': row 2: 'six' is not a rating" in result.output
     assert "Traceback" not in result.output and lines
 
@@ -375,8 +416,23 @@ def test_a_bad_rating_cell_is_one_line_naming_the_line_and_column(workspace):
 
 def _start_annotate(workspace: Path, rater: str) -> tuple[subprocess.Popen, str, str]:
     child = subprocess.Popen(
-        [sys.executable, "-m", "gaia_eval", "annotate", "-e", str(workspace / "evaluation"), "-u", "qa", "--rater", rater,
-         "--no-browser"], stdout=subprocess.PIPE, text=True, cwd=REPO)
+        [
+            sys.executable,
+            "-m",
+            "gaia_eval",
+            "annotate",
+            "-e",
+            str(workspace / "evaluation"),
+            "-u",
+            "qa",
+            "--rater",
+            rater,
+            "--no-browser",
+        ],
+        stdout=subprocess.PIPE,
+        text=True,
+        cwd=REPO,
+    )
     for line in child.stdout:
         found = re.search(r"open (http://127\.0\.0\.1:\d+/)#token=(\S+)", line)
         if found:
@@ -394,7 +450,9 @@ def _rate_through(base: str, token: str, count: int, acknowledged: list) -> None
             if state["unit"] is None:
                 return
             dimension = next(d for d in state["dimensions"] if d not in state["ratings"])
-            status, _ = _request(base + "api/rate", "POST", {"unit": state["unit"]["id"], "dimension": dimension, "value": 3}, headers)
+            status, _ = _request(
+                base + "api/rate", "POST", {"unit": state["unit"]["id"], "dimension": dimension, "value": 3}, headers
+            )
         except (OSError, http.client.HTTPException, orjson.JSONDecodeError):
             return  # the server was killed (mid-reply: a cut or empty body)
         if status == 200:
@@ -448,15 +506,27 @@ def test_the_judge_is_measured_when_the_evaluation_ran_it(workspace, fake_llm, m
     assert "judge:openai:gpt-4o-mini" in run.markdown
 
 
-@pytest.mark.parametrize("args, message", [
-    (["annotate", "-e", "{ws}/nowhere", "--rater", "a"], "field '--evaluations': folder not found"),
-    (["annotate", "-e", "{ws}/evaluation", "--rater", "a"], "holds evaluations of email, qa, summarization (fix: choose one with -u/--use-case)"),
-    (["annotate", "-e", "{ws}/evaluation", "-u", "qa", "--rater", " "], "field '--rater'"),
-    (["annotate", "-e", "{ws}/evaluation", "-u", "qa", "--rater", "a", "--dimensions", "a,,b c"], "field '--dimensions'"),
-    (["meta-eval", "--evaluations", "{ws}/evaluation", "-u", "qa"], "no annotation sample"),
-    (["meta-eval", "--evaluations", "{ws}/evaluation", "-u", "qa", "--judge", "openai:gpt-4o"], "--judge does not apply with --evaluations"),
-    (["meta-eval"], "give RATINGS"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["annotate", "-e", "{ws}/nowhere", "--rater", "a"], "field '--evaluations': folder not found"),
+        (
+            ["annotate", "-e", "{ws}/evaluation", "--rater", "a"],
+            "holds evaluations of email, qa, summarization (fix: choose one with -u/--use-case)",
+        ),
+        (["annotate", "-e", "{ws}/evaluation", "-u", "qa", "--rater", " "], "field '--rater'"),
+        (
+            ["annotate", "-e", "{ws}/evaluation", "-u", "qa", "--rater", "a", "--dimensions", "a,,b c"],
+            "field '--dimensions'",
+        ),
+        (["meta-eval", "--evaluations", "{ws}/evaluation", "-u", "qa"], "no annotation sample"),
+        (
+            ["meta-eval", "--evaluations", "{ws}/evaluation", "-u", "qa", "--judge", "openai:gpt-4o"],
+            "--judge does not apply with --evaluations",
+        ),
+        (["meta-eval"], "give RATINGS"),
+    ],
+)
 def test_bad_input_is_one_line_and_exit_2(workspace, args, message):
     result = CliRunner().invoke(cli, [a.replace("{ws}", str(workspace)) for a in args])
     assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output

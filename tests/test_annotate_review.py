@@ -71,7 +71,7 @@ def _raw(server, head: str, body: bytes = b"") -> bytes:
 
 
 def _post(server, *headers: str, length: str = "2") -> bytes:
-    lines = [f"POST /api/undo HTTP/1.1", f"Host: 127.0.0.1:{server.server_address[1]}",
+    lines = ["POST /api/undo HTTP/1.1", f"Host: 127.0.0.1:{server.server_address[1]}",
              f"X-Annotate-Token: {server.token}", "Content-Type: application/json", f"Content-Length: {length}",
              "Connection: close", *headers]
     return _raw(server, "\n".join(lines) + "\n", b"{}")
@@ -80,7 +80,9 @@ def _post(server, *headers: str, length: str = "2") -> bytes:
 def test_the_page_itself_may_write(annotation_server):
     port = annotation_server.server_address[1]
     assert _post(annotation_server).endswith(b" 200 OK")
-    assert _post(annotation_server, f"Origin: http://127.0.0.1:{port}", "Sec-Fetch-Site: same-origin").endswith(b" 200 OK")
+    assert _post(annotation_server, f"Origin: http://127.0.0.1:{port}", "Sec-Fetch-Site: same-origin").endswith(
+        b" 200 OK"
+    )
 
 
 @pytest.mark.parametrize("header", ["Origin: http://evil.example", "Origin: null", "Origin: http://127.0.0.1:1",
@@ -155,7 +157,7 @@ def test_an_output_that_changed_since_it_was_rated_is_offered_again_not_counted_
 # --- a file that is not a ratings log --------------------------------------------------------------------------
 
 @pytest.mark.parametrize("content", [
-    "unit,item_id,fingerprint,rater\r\nu001,a,sha256:1,carol\r\n".encode(),  # the spreadsheet, passed as --ratings
+    b"unit,item_id,fingerprint,rater\r\nu001,a,sha256:1,carol\r\n",  # the spreadsheet, passed as --ratings
     '{"a": 1}\n'.encode("utf-16"),
     b"\x00\x9f\x92\x96binary\n",
     b"[" * 5000 + b"\n",
@@ -200,12 +202,11 @@ def test_a_torn_line_in_the_middle_is_still_skipped(tmp_path):
 @pytest.mark.parametrize("kind", ["folder", "fifo"])
 def test_meta_eval_names_a_ratings_path_that_is_a_folder_or_a_pipe_as_such(quickstart, tmp_path, kind):
     import os
+    import shutil
 
     from click.testing import CliRunner
 
     from gaia_eval.cli import cli
-
-    import shutil
 
     ws = tmp_path / "ws"
     shutil.copytree(quickstart, ws)
@@ -213,5 +214,7 @@ def test_meta_eval_names_a_ratings_path_that_is_a_folder_or_a_pipe_as_such(quick
                              "-o", str(tmp_path / "sheet")])  # draws the sample
     path = tmp_path / "ratings.jsonl"
     path.mkdir() if kind == "folder" else os.mkfifo(path)
-    result = CliRunner().invoke(cli, ["meta-eval", "--evaluations", str(ws / "evaluation"), "-u", "summarization", str(path)])
+    result = CliRunner().invoke(
+        cli, ["meta-eval", "--evaluations", str(ws / "evaluation"), "-u", "summarization", str(path)]
+    )
     assert result.exit_code == 2 and ("is a folder" if kind == "folder" else "FIFO") in result.output, result.output

@@ -12,6 +12,11 @@ import warnings
 import pytest
 
 from gaia_eval.errors import InputError, UsageError
+from gaia_eval.scoring.answers.concise import (
+    CONCISE_ANSWER_SYSTEM_PROMPT,
+    concise_answer_instructions,
+    extract_final_answer,
+)
 from gaia_eval.scoring.answers.match import (
     MODE_OPTIONS,
     MODES,
@@ -22,11 +27,6 @@ from gaia_eval.scoring.answers.match import (
     match_answer,
 )
 from gaia_eval.scoring.answers.semantic import default_encoder
-from gaia_eval.scoring.answers.concise import (
-    CONCISE_ANSWER_SYSTEM_PROMPT,
-    concise_answer_instructions,
-    extract_final_answer,
-)
 from tests.answer_cases import CASES, GRADER_SET, Case
 
 
@@ -123,7 +123,7 @@ def test_bad_options_are_usage_errors(mode: str, options: dict, message: str) ->
 
 
 def test_unknown_mode_bad_expected_and_bad_regex_are_usage_errors() -> None:
-    with pytest.raises(UsageError, match="unknown match mode 'gaia2'.*use one of: gaia, gaia-official"):
+    with pytest.raises(UsageError, match=r"unknown match mode 'gaia2'.*use one of: gaia, gaia-official"):
         match_answer("Paris", "Paris", "gaia2")
     with pytest.raises(UsageError, match="an expected answer is empty"):
         match_answer("  ", "Paris")

@@ -9,7 +9,13 @@ from pathlib import Path
 PACKAGE = Path(__file__).resolve().parent.parent / "gaia_eval"
 MAX_LINES = 550  # "about 500": past this a module has more than one responsibility
 # Packages whose __init__ names their public surface: outside code imports from the package itself.
-SURFACED = ("gaia_eval.cli", "gaia_eval.scoring.answers", "gaia_eval.scoring.judge", "gaia_eval.scoring.rubric", "gaia_eval.generation.llm")
+SURFACED = (
+    "gaia_eval.cli",
+    "gaia_eval.scoring.answers",
+    "gaia_eval.scoring.judge",
+    "gaia_eval.scoring.rubric",
+    "gaia_eval.generation.llm",
+)
 NAME_ONLY = {"gaia_eval.scoring.answers.mode_names"}  # constants for CLI choices, importable without the package
 
 
@@ -53,9 +59,9 @@ def test_no_import_cycles_between_modules():
         state[node] = "open"
         for nxt in sorted(graph.get(node, ())):
             if state.get(nxt) == "open":
-                cycles.append(" -> ".join(trail[trail.index(nxt):] + [nxt]))
+                cycles.append(" -> ".join([*trail[trail.index(nxt):], nxt]))
             elif nxt not in state:
-                visit(nxt, trail + [nxt])
+                visit(nxt, [*trail, nxt])
         state[node] = "done"
 
     for name in sorted(graph):
@@ -65,7 +71,11 @@ def test_no_import_cycles_between_modules():
 
 
 def test_no_module_is_past_the_size_where_it_should_be_split():
-    long = {str(p.relative_to(PACKAGE.parent)): n for p in PACKAGE.rglob("*.py") if (n := len(p.read_text().splitlines())) > MAX_LINES}
+    long = {
+        str(p.relative_to(PACKAGE.parent)): n
+        for p in PACKAGE.rglob("*.py")
+        if (n := len(p.read_text().splitlines())) > MAX_LINES
+    }
     assert long == {}, f"split these modules (over {MAX_LINES} lines): {long}"
 
 
@@ -111,8 +121,13 @@ def _layer(module: str) -> int | None:
 
 def _runtime_imports(path: Path, modules: dict[str, Path]) -> set[str]:
     tree = ast.parse(path.read_text())
-    type_only = {id(n) for node in ast.walk(tree) if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
-                 for stmt in node.body for n in ast.walk(stmt)}
+    type_only = {
+        id(n)
+        for node in ast.walk(tree)
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test)
+        for stmt in node.body
+        for n in ast.walk(stmt)
+    }
     targets = set()
     for node in ast.walk(tree):
         if id(node) in type_only:
@@ -149,10 +164,15 @@ def test_imports_point_down_the_declared_layers():
 
 def test_the_layer_check_sees_an_upward_import_even_inside_a_function(tmp_path: Path):
     package = tmp_path / "gaia_eval"
-    for name, text in {"__init__.py": "", "stages/__init__.py": "", "stages/run.py": "",
-                       "providers/__init__.py": "", "providers/api.py": "def f():\n    from gaia_eval.stages import run\n",
-                       "errors.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from gaia_eval.providers import api\n",
-                       "stray.py": ""}.items():
+    for name, text in {
+        "__init__.py": "",
+        "stages/__init__.py": "",
+        "stages/run.py": "",
+        "providers/__init__.py": "",
+        "providers/api.py": "def f():\n    from gaia_eval.stages import run\n",
+        "errors.py": "from typing import TYPE_CHECKING\nif TYPE_CHECKING:\n    from gaia_eval.providers import api\n",
+        "stray.py": "",
+    }.items():
         (package / name).parent.mkdir(parents=True, exist_ok=True)
         (package / name).write_text(text)
     assert upward_imports(package) == ["gaia_eval.providers.api imports gaia_eval.stages.run, a layer above it",

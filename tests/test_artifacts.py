@@ -7,11 +7,11 @@ from pathlib import Path
 
 import orjson
 import pytest
+from pydantic import Field
 
 from gaia_eval.artifacts.base import Artifact
-from gaia_eval.artifacts.experiment import ExperimentConfig, safe_name
+from gaia_eval.artifacts.experiment import ExperimentConfig, ItemResult, safe_name
 from gaia_eval.artifacts.journal import JournalWriter, read_journal
-from gaia_eval.artifacts.experiment import ItemResult
 from gaia_eval.artifacts.store import (
     Freshness,
     atomic_write_bytes,
@@ -27,7 +27,7 @@ from gaia_eval.errors import ArtifactError, InputError
 
 class Thing(Artifact):
     name: str
-    values: list[int] = []
+    values: list[int] = Field(default_factory=list)
 
 
 def test_canonical_json_is_sorted_indented_and_stable():

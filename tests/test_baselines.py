@@ -14,12 +14,12 @@ import pytest
 from gaia_eval.artifacts.groundtruth import SUMMARY_STYLES, Summaries
 from gaia_eval.baselines import document as document_module
 from gaia_eval.baselines.document import analyze
+from gaia_eval.baselines.provider import BaselineProvider
 from gaia_eval.baselines.qa import answer_question
 from gaia_eval.baselines.summarize import summarize
 from gaia_eval.errors import BadRequestError, ConfigError
 from gaia_eval.providers import ProviderSettings, create_provider
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message, TaskContext
-from gaia_eval.baselines.provider import BaselineProvider
 
 MEETING = """Budget Planning Meeting - Q3 Vendor Migration
 Date: March 14, 2025
@@ -55,7 +55,7 @@ Priya Shah: Most of that is the staging environment running all weekend. We coul
 Tom Becker: Let's do that. The final call is to shut down staging outside office hours starting next month.
 Priya Shah: I will prepare a revised cloud forecast by April 4.
 Tom Becker: Great, thanks everyone. We'll meet again in two weeks.
-"""
+"""  # noqa: E501 - a realistic document keeps its long lines
 
 EMAIL = """From: Sarah Kim <sarah.kim@brightlane.com>
 To: Jonas Weber <jonas.weber@brightlane.com>, Aisha Rahman <aisha.rahman@brightlane.com>
@@ -81,7 +81,7 @@ Best regards,
 Sarah Kim
 Program Manager
 Brightlane Analytics
-"""
+"""  # noqa: E501 - a realistic document keeps its long lines
 
 # Decisions and tasks as people actually phrase them: proposals that others agree to, open requests,
 # deadlines settled in a follow-up line.
@@ -288,7 +288,7 @@ def test_six_concurrent_style_requests_parse_the_document_once(monkeypatch: pyte
                     for s in SUMMARY_STYLES]
         return await asyncio.gather(*(provider.complete(r) for r in requests))
 
-    by_style = dict(zip(SUMMARY_STYLES, asyncio.run(all_styles())))
+    by_style = dict(zip(SUMMARY_STYLES, asyncio.run(all_styles()), strict=True))
     assert len(builds) == 1
     assert by_style["action_items"].text.splitlines() == [f"- {item}" for item in MEETING_ACTIONS]
 

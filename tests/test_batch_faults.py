@@ -21,7 +21,13 @@ SECRET = "sk-test-SECRET-do-not-leak-4242"
 
 @pytest.fixture()
 def qa_gt(tmp_path: Path) -> Path:
-    run_generate("meeting", tmp_path / "docs", types=["standup", "planning", "client_call", "all_hands"], count_per_type=2, seed=8)
+    run_generate(
+        "meeting",
+        tmp_path / "docs",
+        types=["standup", "planning", "client_call", "all_hands"],
+        count_per_type=2,
+        seed=8,
+    )
     run_groundtruth(input_dir=tmp_path / "docs", use_case="qa", output_dir=tmp_path / "gt")
     return tmp_path / "gt" / "consolidated_qa_groundtruth.json"
 
@@ -77,8 +83,23 @@ def test_injected_faults_end_ok_or_error_with_reason_then_retry_errors_completes
 def test_missing_cloud_key_fails_before_any_call(fake_llm, qa_gt: Path, tmp_path: Path, monkeypatch):
     monkeypatch.delenv("ANTHROPIC_API_KEY", raising=False)
     config = tmp_path / "c.json"
-    config.write_bytes(orjson.dumps({"experiments": [{"name": "claude", "provider": "anthropic", "model": "claude-haiku-4-5", "base_url": fake_llm.anthropic_base_url}]}))
-    result = CliRunner().invoke(cli, ["batch-experiment", "-c", str(config), "-i", str(qa_gt), "-o", str(tmp_path / "exp")])
+    config.write_bytes(
+        orjson.dumps(
+            {
+                "experiments": [
+                    {
+                        "name": "claude",
+                        "provider": "anthropic",
+                        "model": "claude-haiku-4-5",
+                        "base_url": fake_llm.anthropic_base_url,
+                    }
+                ]
+            }
+        )
+    )
+    result = CliRunner().invoke(
+        cli, ["batch-experiment", "-c", str(config), "-i", str(qa_gt), "-o", str(tmp_path / "exp")]
+    )
     assert result.exit_code == 2
     assert "ANTHROPIC_API_KEY" in result.output
     assert fake_llm.request_count == 0
@@ -90,12 +111,30 @@ def test_anthropic_summaries_combined_prompt_records_usage_and_cost(fake_llm, tm
     run_generate("email", tmp_path / "docs", types=["project_update"], seed=2)
     run_groundtruth(input_dir=tmp_path / "docs", use_case="email", output_dir=tmp_path / "gt")
     config = tmp_path / "c.json"
-    config.write_bytes(orjson.dumps({"experiments": [
-        {"name": "claude", "provider": "anthropic", "model": "claude-haiku-4-5", "base_url": fake_llm.anthropic_base_url,
-         "parameters": {"combined_prompt": True}},
-        {"name": "claude-styles", "provider": "anthropic", "model": "claude-haiku-4-5", "base_url": fake_llm.anthropic_base_url},
-    ]}))
-    result = CliRunner().invoke(cli, ["batch-experiment", "-c", str(config), "-i", str(tmp_path / "gt"), "-o", str(tmp_path / "exp"), "--quiet"])
+    config.write_bytes(
+        orjson.dumps(
+            {
+                "experiments": [
+                    {
+                        "name": "claude",
+                        "provider": "anthropic",
+                        "model": "claude-haiku-4-5",
+                        "base_url": fake_llm.anthropic_base_url,
+                        "parameters": {"combined_prompt": True},
+                    },
+                    {
+                        "name": "claude-styles",
+                        "provider": "anthropic",
+                        "model": "claude-haiku-4-5",
+                        "base_url": fake_llm.anthropic_base_url,
+                    },
+                ]
+            }
+        )
+    )
+    result = CliRunner().invoke(
+        cli, ["batch-experiment", "-c", str(config), "-i", str(tmp_path / "gt"), "-o", str(tmp_path / "exp"), "--quiet"]
+    )
     assert result.exit_code == 0, result.output
     combined = read_artifact(tmp_path / "exp" / "claude.experiment.json", Experiment)
     styles = read_artifact(tmp_path / "exp" / "claude-styles.experiment.json", Experiment)
@@ -141,19 +180,48 @@ def test_tokens_of_unusable_replies_are_counted_in_the_items_usage_and_cost(
 def test_unpriced_model_is_never_reported_as_free(fake_llm, qa_gt: Path, tmp_path: Path, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
     config = tmp_path / "c.json"
-    config.write_bytes(orjson.dumps({"experiments": [{"name": "mystery", "provider": "openai", "model": "mystery-model-9", "base_url": fake_llm.openai_base_url}]}))
-    result = CliRunner().invoke(cli, ["batch-experiment", "-c", str(config), "-i", str(qa_gt), "-o", str(tmp_path / "exp"), "--quiet"])
+    config.write_bytes(
+        orjson.dumps(
+            {
+                "experiments": [
+                    {
+                        "name": "mystery",
+                        "provider": "openai",
+                        "model": "mystery-model-9",
+                        "base_url": fake_llm.openai_base_url,
+                    }
+                ]
+            }
+        )
+    )
+    result = CliRunner().invoke(
+        cli, ["batch-experiment", "-c", str(config), "-i", str(qa_gt), "-o", str(tmp_path / "exp"), "--quiet"]
+    )
     assert result.exit_code == 0, result.output
     exp = read_artifact(tmp_path / "exp" / "mystery.experiment.json", Experiment)
     assert exp.totals.cost_status == "unpriced" and exp.totals.cost_usd is None
     assert all(i.cost_usd is None for i in exp.items)
 
     # A price set in the config re-costs the finished answers without calling the model again.
-    config.write_bytes(orjson.dumps({"experiments": [{"name": "mystery", "provider": "openai", "model": "mystery-model-9",
-                                                      "base_url": fake_llm.openai_base_url,
-                                                      "price": {"input_per_mtok": 1.0, "output_per_mtok": 2.0}}]}))
+    config.write_bytes(
+        orjson.dumps(
+            {
+                "experiments": [
+                    {
+                        "name": "mystery",
+                        "provider": "openai",
+                        "model": "mystery-model-9",
+                        "base_url": fake_llm.openai_base_url,
+                        "price": {"input_per_mtok": 1.0, "output_per_mtok": 2.0},
+                    }
+                ]
+            }
+        )
+    )
     calls = fake_llm.request_count
-    again = CliRunner().invoke(cli, ["batch-experiment", "-c", str(config), "-i", str(qa_gt), "-o", str(tmp_path / "exp"), "--quiet"])
+    again = CliRunner().invoke(
+        cli, ["batch-experiment", "-c", str(config), "-i", str(qa_gt), "-o", str(tmp_path / "exp"), "--quiet"]
+    )
     assert again.exit_code == 0, again.output
     priced = read_artifact(tmp_path / "exp" / "mystery.experiment.json", Experiment)
     assert fake_llm.request_count == calls
@@ -187,7 +255,9 @@ def test_experiments_sharing_an_endpoint_share_its_strictest_limits(fake_llm, tm
             await super().acquire()
 
     monkeypatch.setattr(concurrency, "RateLimiter", RecordingLimiter)
-    result = CliRunner().invoke(cli, ["batch-experiment", "-c", str(config), "-i", str(tmp_path / "gt"), "-o", str(tmp_path / "exp"), "--quiet"])
+    result = CliRunner().invoke(
+        cli, ["batch-experiment", "-c", str(config), "-i", str(tmp_path / "gt"), "-o", str(tmp_path / "exp"), "--quiet"]
+    )
     assert result.exit_code == 0, result.output
     # 1200 per minute on the endpoint: one limiter (0.05 s apart) paces every call, whichever experiment made it.
     # Asserted on the limiter, not on arrival times at the server: under load the first request's connection
@@ -197,12 +267,16 @@ def test_experiments_sharing_an_endpoint_share_its_strictest_limits(fake_llm, tm
     assert limiters[0].acquired == len(fake_llm.requests) == 30
 
 
-def test_an_item_that_hung_then_succeeded_records_its_time_to_success_and_attempts(fake_llm, qa_gt: Path, tmp_path: Path, monkeypatch):
+def test_an_item_that_hung_then_succeeded_records_its_time_to_success_and_attempts(
+    fake_llm, qa_gt: Path, tmp_path: Path, monkeypatch
+):
     monkeypatch.setenv("OPENAI_API_KEY", SECRET)
     fake_llm.script([{"fault": "hang"}])  # the first call never answers; its retry does
     # The per-attempt timeout must outlast one real reply on a loaded machine (else the retry times out too).
     config = _config(tmp_path / "c.json", fake_llm.openai_base_url, timeout_s=2.0, max_concurrency=1)
-    result = CliRunner().invoke(cli, ["batch-experiment", "-c", str(config), "-i", str(qa_gt), "-o", str(tmp_path / "exp"), "--quiet"])
+    result = CliRunner().invoke(
+        cli, ["batch-experiment", "-c", str(config), "-i", str(qa_gt), "-o", str(tmp_path / "exp"), "--quiet"]
+    )
     assert result.exit_code == 0, result.output
     exp = read_artifact(tmp_path / "exp" / "gpt.experiment.json", Experiment)
     hung = [i for i in exp.items if i.attempts == 2]
@@ -211,5 +285,10 @@ def test_an_item_that_hung_then_succeeded_records_its_time_to_success_and_attemp
     assert hung[0].time_to_success_s >= 2.0 > hung[0].latency_s
     assert exp.totals.retried_items == 1
     assert CliRunner().invoke(cli, ["eval", "-d", str(tmp_path / "exp"), "-o", str(tmp_path / "ev")]).exit_code == 0
-    assert CliRunner().invoke(cli, ["report", "-d", str(tmp_path / "ev"), "-o", str(tmp_path / "r" / "report.md")]).exit_code == 0
+    assert (
+        CliRunner()
+        .invoke(cli, ["report", "-d", str(tmp_path / "ev"), "-o", str(tmp_path / "r" / "report.md")])
+        .exit_code
+        == 0
+    )
     assert "gpt needed retries on 1 of" in (tmp_path / "r" / "report.md").read_text()

@@ -11,7 +11,8 @@ from click.testing import CliRunner
 
 from gaia_eval.cli import cli
 from tests.fakebatch import FakeBatchServer
-from tests.test_generate_llm import MODEL as GEN_MODEL, SEED, TARGET, realistic
+from tests.test_generate_llm import MODEL as GEN_MODEL
+from tests.test_generate_llm import SEED, TARGET, realistic
 from tests.test_groundtruth_llm import SUMMARIES, TRANSCRIPT
 from tests.test_judge import judge_responder, pipeline_outputs, project  # noqa: F401 - fixtures
 
@@ -50,7 +51,7 @@ def _sync_then_batch(server: FakeBatchServer, args) -> tuple[Path, Path]:
 
 
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
-def test_judge_through_a_batch_equals_the_synchronous_judge(server, project, provider):
+def test_judge_through_a_batch_equals_the_synchronous_judge(server, project, provider):  # noqa: F811 - fixture
     server.responder = judge_responder
     url = server.openai_base_url if provider == "openai" else server.anthropic_base_url
     spec = "openai:gpt-4o-mini" if provider == "openai" else "anthropic:claude-haiku-4-5"
@@ -88,9 +89,25 @@ def test_llm_documents_through_a_batch_equal_the_synchronous_ones(server, tmp_pa
     server.responder = realistic("meeting", ["standup", "client_call"])
 
     def args(name: str) -> list[str]:
-        return ["generate", "--meeting-transcript", "--meeting-types", "standup,client_call", "-o", str(tmp_path / name),
-                "--seed", str(SEED), "--target-tokens", str(TARGET), "--provider", "openai", "--model", GEN_MODEL,
-                "--base-url", server.openai_base_url, "--quiet"]
+        return [
+            "generate",
+            "--meeting-transcript",
+            "--meeting-types",
+            "standup,client_call",
+            "-o",
+            str(tmp_path / name),
+            "--seed",
+            str(SEED),
+            "--target-tokens",
+            str(TARGET),
+            "--provider",
+            "openai",
+            "--model",
+            GEN_MODEL,
+            "--base-url",
+            server.openai_base_url,
+            "--quiet",
+        ]
 
     sync, batch = _sync_then_batch(server, args)
     assert _folder(batch, "*.meta.json") == _folder(sync, "*.meta.json")

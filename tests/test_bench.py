@@ -204,7 +204,11 @@ def test_native_json_and_jsonl_suites(tmp_path: Path) -> None:
     (tmp_path / "obj.json").write_text(json.dumps({"tasks": records}))
     as_list, as_obj = load_suite(tmp_path / "list.json"), load_suite(tmp_path / "obj.json")
     assert jsonl.name == "mine" and [t.id for t in jsonl.tasks] == ["a", "b"]
-    assert jsonl.tasks[0].expected == 2 and isinstance(jsonl.tasks[0].expected, int) and jsonl.tasks[1].metadata == {"level": 1}
+    assert (
+        jsonl.tasks[0].expected == 2
+        and isinstance(jsonl.tasks[0].expected, int)
+        and jsonl.tasks[1].metadata == {"level": 1}
+    )
     assert jsonl.fingerprint == as_list.fingerprint == as_obj.fingerprint
     records[0]["expected"] = 3
     assert load_suite(write_jsonl(tmp_path / "mine.jsonl", records)).fingerprint != jsonl.fingerprint
@@ -225,10 +229,16 @@ def test_gaia_metadata_and_gsm8k_files(tmp_path: Path) -> None:
     gsm = load_suite(
         write_jsonl(
             tmp_path / "gsm8k.jsonl",
-            [{"question": "Eggs?", "answer": "16 - 3 - 4 = 9\n9 * 2 = 18\n#### 18"}, {"question": "Q", "answer": "#### 1,200"}],
+            [
+                {"question": "Eggs?", "answer": "16 - 3 - 4 = 9\n9 * 2 = 18\n#### 18"},
+                {"question": "Q", "answer": "#### 1,200"},
+            ],
         )
     )
-    assert [(t.id, t.kind, t.expected) for t in gsm.tasks] == [("gsm8k-0001", "numeric", 18), ("gsm8k-0002", "numeric", 1200)]
+    assert [(t.id, t.kind, t.expected) for t in gsm.tasks] == [
+        ("gsm8k-0001", "numeric", 18),
+        ("gsm8k-0002", "numeric", 1200),
+    ]
     assert gsm.tasks[0].check("She makes $18 a day.")
 
 
@@ -236,15 +246,21 @@ def test_gaia_metadata_and_gsm8k_files(tmp_path: Path) -> None:
     ("lines", "message"),
     [
         (['{"id": "a", "prompt": "p", "kind": "numeric", "expected": 1}', "{not json"], "mine.jsonl:2: not valid JSON"),
-        (['{"id": "a", "prompt": "p", "kind": "vibes", "expected": 1}'], "mine.jsonl:1: task 'a': unknown kind 'vibes'"),
+        (
+            ['{"id": "a", "prompt": "p", "kind": "vibes", "expected": 1}'],
+            "mine.jsonl:1: task 'a': unknown kind 'vibes'",
+        ),
         (['{"id": "a", "prompt": "p", "kind": "numeric"}'], "mine.jsonl:1: missing key(s) expected"),
         (['{"id": "a", "prompt": "p", "kind": "numeric", "expected": 1, "answer": 1}'], "unknown key(s) answer"),
-        (['', '{"question": "q", "answer": "no final line"}'], "mine.jsonl:2: GSM8K 'answer' must end with"),
+        (["", '{"question": "q", "answer": "no final line"}'], "mine.jsonl:2: GSM8K 'answer' must end with"),
         (['{"id": "a", "prompt": "p", "kind": "exact", "expected": "x"}'] * 2, "mine.jsonl:2: duplicate task id 'a'"),
-        (['{"task_id": "g1", "Question": "q", "Final answer": "?"}'], "mine.jsonl:1: GAIA task 'g1' has no 'Final answer'"),
-        (['[1, 2]'], "mine.jsonl:1: a task must be a JSON object"),
+        (
+            ['{"task_id": "g1", "Question": "q", "Final answer": "?"}'],
+            "mine.jsonl:1: GAIA task 'g1' has no 'Final answer'",
+        ),
+        (["[1, 2]"], "mine.jsonl:1: a task must be a JSON object"),
         (['{"title": "x"}'], "mine.jsonl:1: not a task"),
-        ([''], "suite has no tasks"),
+        ([""], "suite has no tasks"),
     ],
 )
 def test_bad_suite_files_name_the_file_and_line(tmp_path: Path, lines: list[str], message: str) -> None:
@@ -267,7 +283,7 @@ def test_bad_json_suite_names_the_task_index(tmp_path: Path) -> None:
 
 def test_resolve_suite_prefers_files_and_explains_unknown_names(tmp_path: Path) -> None:
     assert resolve_suite("arithmetic").name == "arithmetic"
-    with pytest.raises(UsageError, match="unknown suite 'arithmetik'.*arithmetic"):
+    with pytest.raises(UsageError, match=r"unknown suite 'arithmetik'.*arithmetic"):
         resolve_suite("arithmetik")
     with pytest.raises(InputError, match="suite file not found"):
         resolve_suite(str(tmp_path / "missing.jsonl"))
@@ -279,7 +295,11 @@ def test_resolve_suite_prefers_files_and_explains_unknown_names(tmp_path: Path) 
 def test_cmd_runner_plain_text_and_json(tmp_path: Path) -> None:
     plain = CommandRunner("tr -d '?' | wc -w")("What is 17 * 23 minus 100?")
     assert (plain.answer, plain.steps, plain.tool_errors) == ("7", 1, 0)
-    payload = {"answer": "291", "steps": 3, "trajectory": [{"role": "tool", "content": "error: bad key"}, {"role": "tool", "content": "4"}]}
+    payload = {
+        "answer": "291",
+        "steps": 3,
+        "trajectory": [{"role": "tool", "content": "error: bad key"}, {"role": "tool", "content": "4"}],
+    }
     script = tmp_path / "agent.json"
     script.write_text(json.dumps(payload))
     structured = resolve_runner(f"cmd:'cat {script}'")("ignored")
@@ -316,7 +336,11 @@ def test_python_runner_spec(stubs_on_path: None) -> None:
 
 
 def test_run_suite_aggregates_rows_and_survives_runner_exceptions() -> None:
-    tasks = [TaskSpec("ok", "ok", "numeric", 4), TaskSpec("wrong", "wrong", "numeric", 5), TaskSpec("crash", "crash", "numeric", 6)]
+    tasks = [
+        TaskSpec("ok", "ok", "numeric", 4),
+        TaskSpec("wrong", "wrong", "numeric", 5),
+        TaskSpec("crash", "crash", "numeric", 6),
+    ]
     answers = {"ok": EvalRun("4", steps=3, tool_errors=1), "wrong": EvalRun("the answer is 15", steps=1)}
 
     def runner(prompt: str) -> EvalRun:
@@ -431,7 +455,7 @@ def test_baseline_round_trip_and_fingerprint_refusal(tmp_path: Path) -> None:
     assert loaded.success_rate == pytest.approx(2 / 3) and loaded.n == 3
     assert regression_gate(report, path)[0]
     other = report_with([True, False, True, True])
-    with pytest.raises(UsageError, match="the suite changed.*--save-baseline"):
+    with pytest.raises(UsageError, match=r"the suite changed.*--save-baseline"):
         regression_gate(other, loaded)
     path.write_text('{"suite": "x"}')
     with pytest.raises(InputError, match="not a bench baseline"):
@@ -548,7 +572,9 @@ def test_gating_a_suite_on_another_suites_baseline_names_the_other_suite():
 
     from gaia_eval.cli import cli
 
-    baseline = Path(__file__).resolve().parent.parent / "gaia_eval" / "bench" / "suites" / "baselines" / "arithmetic.json"
+    baseline = (
+        Path(__file__).resolve().parent.parent / "gaia_eval" / "bench" / "suites" / "baselines" / "arithmetic.json"
+    )
     result = CliRunner().invoke(cli, ["bench", "tool_use", "--baseline", str(baseline)])
     assert result.exit_code == 2
     assert "baseline is for suite 'arithmetic', but this run is suite 'tool_use'" in result.output

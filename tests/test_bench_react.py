@@ -128,9 +128,25 @@ def test_the_limits_a_slow_local_model_needs_are_options(fake_llm, tmp_path: Pat
     suite = tmp_path / "one.jsonl"
     suite.write_text(json.dumps({"id": "q1", "prompt": "What is 6 * 7?", "kind": "numeric", "expected": 42}) + "\n")
     fake_llm.script([tool_call("calculator", expression="6 * 7")] * 3)
-    result = CliRunner().invoke(cli, ["bench", str(suite), "--runner", f"react:vllm:fake-agent@{fake_llm.openai_base_url}",
-                                      "--max-steps", "1", "--reply-tokens", "77", "--attempt-timeout", "9",
-                                      "--task-timeout", "60", "-o", str(tmp_path / "r.json")])
+    result = CliRunner().invoke(
+        cli,
+        [
+            "bench",
+            str(suite),
+            "--runner",
+            f"react:vllm:fake-agent@{fake_llm.openai_base_url}",
+            "--max-steps",
+            "1",
+            "--reply-tokens",
+            "77",
+            "--attempt-timeout",
+            "9",
+            "--task-timeout",
+            "60",
+            "-o",
+            str(tmp_path / "r.json"),
+        ],
+    )
     assert "step limit of 1" in result.output
     assert fake_llm.requests[0]["body"]["max_tokens"] == 77
     assert not (tmp_path / "r.json.partial.jsonl").exists() and (tmp_path / "r.json").exists()

@@ -5,7 +5,6 @@ Screenshots of each page land in tests/output/viewer/ (gitignored) to be looked 
 
 from __future__ import annotations
 
-import shutil
 import threading
 from pathlib import Path
 
@@ -15,23 +14,11 @@ import pytest
 from gaia_eval.bench.cli_support import run_bench_command
 from gaia_eval.stages.experiment.run import run_batch_experiment
 from gaia_eval.stages.quickstart import run_quickstart
-from gaia_eval.visualize.server import ViewerServer, make_roots
+from tests.browser_support import BROWSER_MARKS, CHROMIUM, FLAGS, serve_viewer, sync_playwright
 from tests.fakeserver import FakeLLMServer
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-try:
-    from playwright.sync_api import sync_playwright
-except ImportError:  # pragma: no cover - depends on the environment
-    sync_playwright = None
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(CHROMIUM is None, reason="browser tests need Debian's chromium (apt-get install chromium)"),
-    pytest.mark.skipif(sync_playwright is None, reason="browser tests need playwright (pip install -e '.[test]')"),
-]
+pytestmark = BROWSER_MARKS
 SHOTS = Path(__file__).parent / "output" / "viewer"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]
 HOSTILE = 'Paris <script>window.__pwned = "script"</script><img src=x onerror="window.__pwned = \'img\'">'
 
 
@@ -51,11 +38,7 @@ def workspace(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def viewer(workspace):
-    server = ViewerServer("127.0.0.1", 0, make_roots(workspace, {}))
-    server.start_background()
-    yield server
-    server.shutdown()
-    server.server_close()
+    yield from serve_viewer(workspace)
 
 
 @pytest.fixture(scope="module")
@@ -148,7 +131,12 @@ def test_report_is_rendered_with_its_charts(viewer, page):
     images = page.locator(".report img")
     assert images.count() >= 3
     # Not wait_for_function: it evaluates a string in the page, which the viewer's CSP forbids once it has to poll.
-    _poll(lambda: page.evaluate("[...document.querySelectorAll('.report img')].every(i => i.complete && i.naturalWidth > 0)"), page)
+    _poll(
+        lambda: page.evaluate(
+            "[...document.querySelectorAll('.report img')].every(i => i.complete && i.naturalWidth > 0)"
+        ),
+        page,
+    )
     page.screenshot(path=str(SHOTS / "report.png"), full_page=False)
     page.locator(".report h3:has-text('Charts')").first.evaluate("h => h.scrollIntoView()")  # to the top of the view
     page.screenshot(path=str(SHOTS / "report-charts.png"), full_page=False)
@@ -156,7 +144,9 @@ def test_report_is_rendered_with_its_charts(viewer, page):
 
 def test_a_report_file_with_raw_html_shows_it_as_text_and_stays_on_the_page(viewer, workspace, page):
     (workspace / "reports" / "evil.md").write_text(
-        '# Planted\n\n<meta http-equiv="refresh" content="0;url=/files">\n\n<iframe src="/files"></iframe> <b>bold</b>\n')
+        '# Planted\n\n<meta http-equiv="refresh" content="0;url=/files">\n\n'
+        '<iframe src="/files"></iframe> <b>bold</b>\n'
+    )
     page.goto(viewer.url + "report/evil.md")
     page.wait_for_selector(".report h1")
     assert 'http-equiv="refresh"' in page.locator(".report").inner_text()  # the tag, shown as text
@@ -171,9 +161,21 @@ def test_a_report_file_with_raw_html_shows_it_as_text_and_stays_on_the_page(view
 def test_live_progress_moves_while_a_slow_run_proceeds(viewer, workspace, page):
     fake = FakeLLMServer(latency_s=0.15).start()
     config = workspace / "live.json"
-    config.write_bytes(orjson.dumps({"experiments": [{"name": "slow-model", "provider": "vllm", "model": "m", "base_url": fake.openai_base_url}]}))
-    run = threading.Thread(target=run_batch_experiment, args=(config, workspace / "groundtruth" / "qa", workspace / "experiments" / "live"),
-                           kwargs={"concurrency": 1, "show_progress": False}, daemon=True)
+    config.write_bytes(
+        orjson.dumps(
+            {
+                "experiments": [
+                    {"name": "slow-model", "provider": "vllm", "model": "m", "base_url": fake.openai_base_url}
+                ]
+            }
+        )
+    )
+    run = threading.Thread(
+        target=run_batch_experiment,
+        args=(config, workspace / "groundtruth" / "qa", workspace / "experiments" / "live"),
+        kwargs={"concurrency": 1, "show_progress": False},
+        daemon=True,
+    )
     try:
         page.goto(viewer.url)
         run.start()

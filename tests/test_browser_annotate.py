@@ -7,7 +7,6 @@ Screenshots land in tests/output/annotate/ (gitignored); the README's are copies
 
 from __future__ import annotations
 
-import shutil
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -20,21 +19,10 @@ from gaia_eval.artifacts.ratings import live_records, read_ratings
 from gaia_eval.stages.meta_eval_own import run_meta_eval_evaluations
 from gaia_eval.stages.quickstart import run_quickstart
 from gaia_eval.visualize.server import ViewerServer, make_roots
+from tests.browser_support import BROWSER_MARKS, CHROMIUM, FLAGS, sync_playwright
 
-CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
-try:
-    from playwright.sync_api import sync_playwright
-except ImportError:  # pragma: no cover - depends on the environment
-    sync_playwright = None
-
-pytestmark = [
-    pytest.mark.browser,
-    pytest.mark.skipif(CHROMIUM is None, reason="browser tests need Debian's chromium (apt-get install chromium)"),
-    pytest.mark.skipif(sync_playwright is None, reason="browser tests need playwright (pip install -e '.[test]')"),
-]
+pytestmark = BROWSER_MARKS
 SHOTS = Path(__file__).parent / "output" / "annotate"
-FLAGS = ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-         "--disable-component-update", "--disable-sync"]
 HOSTILE = '<script>window.__pwned = "script"</script><img src=x onerror="window.__pwned = \'img\'"> Ebony'
 
 
@@ -105,7 +93,7 @@ def test_a_rater_rates_ten_items_by_keyboard_undoes_and_a_reload_continues(works
         assert page.locator("#progress").inner_text().startswith("ann · 10 of ")
         written = [r for r in live_records(read_ratings(opened.ratings).records) if r.kind == "rating"]
         assert {(r.unit, r.dimension): r.value for r in written} == {
-            (u, d): v for u, vs in typed.items() for d, v in zip(("correctness", "completeness"), vs)}
+            (u, d): v for u, vs in typed.items() for d, v in zip(("correctness", "completeness"), vs, strict=False)}
         assert len(written) == 20 and {r.rater for r in written} == {"ann"}
         page.keyboard.press("u")  # takes back u010's last rating: u010 is shown again, one dimension rated
         _at(page, "u010")
@@ -161,7 +149,7 @@ def test_pairwise_mode_records_a_preference(workspace, page):
         page.locator("button[data-choice='tie']").click()
         _at(page, "p003")
         prefs = [r for r in read_ratings(opened.ratings).records if r.kind == "preference"]
-        first, second = opened.sample.pairs[0], opened.sample.pairs[1]
+        first, _second = opened.sample.pairs[0], opened.sample.pairs[1]
         assert [(p.unit, p.winner) for p in prefs] == [("p001", first.left), ("p002", "tie")]
         assert prefs[0].models == [first.left, first.right]
     finally:
@@ -243,4 +231,7 @@ def test_a_best_score_no_better_than_length_is_said_so_in_the_report_and_the_vie
     report = (workspace / "reports" / "report.md").read_text()
     assert f"agrees best: {best.scorer} ({best.output_kendall:.2f}, not above the length baseline)" in report
     with _dashboard(workspace, page) as trust:
-        assert f"agrees best: {best.scorer} ({best.output_kendall:.2f}, not above the length baseline)" in trust.inner_text()
+        assert (
+            f"agrees best: {best.scorer} ({best.output_kendall:.2f}, not above the length baseline)"
+            in trust.inner_text()
+        )

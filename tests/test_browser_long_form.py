@@ -12,7 +12,7 @@ import pytest
 from click.testing import CliRunner
 
 from gaia_eval.cli import cli
-from gaia_eval.visualize.server import ViewerServer, make_roots
+from tests.browser_support import serve_viewer
 from tests.test_browser import SHOTS, page, pytestmark  # noqa: F401 - the browser fixture and its skip marks
 
 QMSUM = Path(__file__).parent / "data" / "qmsum"
@@ -28,8 +28,20 @@ def workspace(tmp_path_factory) -> Path:
     ws = tmp_path_factory.mktemp("longform")
     for name in ("ES2009b.txt", "ES2009b.references.json"):
         shutil.copy(QMSUM / name, ws / name)
-    _run("import-groundtruth", str(ws / "ES2009b.references.json"), "--source-file", "{item_id}.txt", "--references-field",
-         "general_queries.answer", "--qa-field", "specific_queries", "--question-key", "query", "-o", str(ws / "groundtruth"))
+    _run(
+        "import-groundtruth",
+        str(ws / "ES2009b.references.json"),
+        "--source-file",
+        "{item_id}.txt",
+        "--references-field",
+        "general_queries.answer",
+        "--qa-field",
+        "specific_queries",
+        "--question-key",
+        "query",
+        "-o",
+        str(ws / "groundtruth"),
+    )
     qa_gt = str(ws / "groundtruth" / "consolidated_qa_groundtruth.json")
     _run("batch-experiment", "-i", qa_gt, "-o", str(ws / "experiments" / "qa"), "--quiet")
     queries = json.loads((ws / "ES2009b.references.json").read_text())["specific_queries"]
@@ -43,11 +55,7 @@ def workspace(tmp_path_factory) -> Path:
 
 @pytest.fixture(scope="module")
 def viewer(workspace):
-    server = ViewerServer("127.0.0.1", 0, make_roots(workspace, {}))
-    server.start_background()
-    yield server
-    server.shutdown()
-    server.server_close()
+    yield from serve_viewer(workspace)
 
 
 def test_long_form_answers_show_their_reference_paragraph_and_no_pass_rate(viewer, workspace, page):  # noqa: F811
@@ -65,5 +73,7 @@ def test_long_form_answers_show_their_reference_paragraph_and_no_pass_rate(viewe
     human = page.locator(".model-output[data-model=human]").inner_text()
     assert "pass" not in human.split() and "fail" not in human.split()
     checks = page.locator(".out-cell[data-model=human] .check").all_inner_texts()
-    assert any(c.startswith("Reference overlap") for c in checks) and not any(c.startswith("Correctness") for c in checks)
+    assert any(c.startswith("Reference overlap") for c in checks) and not any(
+        c.startswith("Correctness") for c in checks
+    )
     page.screenshot(path=str(SHOTS / "long-form-item.png"), full_page=True)

@@ -37,7 +37,8 @@ def _readme_table() -> dict[tuple[str, str], tuple[str, str]]:
 
 
 def test_the_bring_your_own_data_block_ranks_the_human_system_first_in_summaries_and_questions(
-    fresh_clone: Path, tmp_path: Path
+    fresh_clone: Path,  # noqa: F811 - the fixture
+    tmp_path: Path,
 ) -> None:
     env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
            "GAIA_EVAL_CACHE_DIR": str(tmp_path / "cache")}
@@ -49,7 +50,9 @@ def test_the_bring_your_own_data_block_ranks_the_human_system_first_in_summaries
                             text=True, check=True).stdout
     assert [line for line in status.splitlines() if not line.startswith("!! ")] == []  # nothing tracked touched
     ignored = [line[3:] for line in status.splitlines()]
-    assert "byod/" in ignored and all(p == "byod/" or p.endswith(("__pycache__/", ".egg-info/")) for p in ignored), ignored
+    assert "byod/" in ignored and all(p == "byod/" or p.endswith(("__pycache__/", ".egg-info/")) for p in ignored), (
+        ignored
+    )
     tmp_path = fresh_clone
 
     report = json.loads((tmp_path / "byod" / "report.json").read_text())
@@ -57,7 +60,11 @@ def test_the_bring_your_own_data_block_ranks_the_human_system_first_in_summaries
     assert set(sections) == {"summarization", "qa"}
     assert "long-form" in sections["qa"]["title"]
     ranked = {uc: [m["experiment_name"] for m in s["models"]] for uc, s in sections.items()}
-    assert ranked["summarization"][0] == "human" and set(ranked["summarization"]) == {"human", "baseline-lead", "baseline-textrank"}
+    assert ranked["summarization"][0] == "human" and set(ranked["summarization"]) == {
+        "human",
+        "baseline-lead",
+        "baseline-textrank",
+    }
     assert ranked["qa"][0] == "human" and set(ranked["qa"]) == {"human", "baseline-lead", "baseline-retrieval"}
     qa_criteria = [c["id"] for c in sections["qa"]["criteria"]]
     assert qa_criteria == ["reference_overlap", "content_coverage", "source_consistency", "conciseness"]

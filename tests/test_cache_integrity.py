@@ -401,7 +401,9 @@ def test_two_processes_on_one_cache_pay_once_for_what_is_in_flight(fake_llm, qa_
     release = threading.Event()
     fake_llm.responder = lambda req: (release.wait(120), {"text": "held " + last_user_text(req["body"])[-20:]})[1]
     config = _config(tmp_path / "c.json", fake_llm.openai_base_url)
-    items = sum(len(d["qa_pairs"]) for d in orjson.loads((qa_gt / "consolidated_qa_groundtruth.json").read_bytes())["items"])
+    items = sum(
+        len(d["qa_pairs"]) for d in orjson.loads((qa_gt / "consolidated_qa_groundtruth.json").read_bytes())["items"]
+    )
 
     def start(out: str) -> subprocess.Popen:
         return subprocess.Popen([sys.executable, "-m", "gaia_eval", "batch-experiment", "-c", str(config), "-i",

@@ -25,10 +25,24 @@ def run(*args: str, cwd: Path | None = None):
 @pytest.fixture()
 def project(tmp_path: Path) -> Path:
     """A small project: documents, qa ground truth, one qa experiment folder."""
-    assert run("generate", "--meeting-transcript", "-o", str(tmp_path / "docs"), "--meeting-types", "standup,planning").exit_code == 0
+    assert (
+        run(
+            "generate", "--meeting-transcript", "-o", str(tmp_path / "docs"), "--meeting-types", "standup,planning"
+        ).exit_code
+        == 0
+    )
     assert run("groundtruth", "-d", str(tmp_path / "docs"), "-u", "qa", "-o", str(tmp_path / "gt")).exit_code == 0
     (tmp_path / "qa.json").write_bytes(orjson.dumps(QA_CONFIG))
-    result = run("batch-experiment", "-c", str(tmp_path / "qa.json"), "-i", str(tmp_path / "gt"), "-o", str(tmp_path / "exp"), "--quiet")
+    result = run(
+        "batch-experiment",
+        "-c",
+        str(tmp_path / "qa.json"),
+        "-i",
+        str(tmp_path / "gt"),
+        "-o",
+        str(tmp_path / "exp"),
+        "--quiet",
+    )
     assert result.exit_code == 0, result.output
     return tmp_path
 
@@ -49,25 +63,76 @@ def bad_config(tmp: Path, content: bytes) -> Path:
 
 
 CASES = {
-    "missing file": (lambda p: ["groundtruth", "-f", str(p / "nope.txt"), "-o", str(p / "gt")], ["nope.txt", "not found"]),
-    "empty folder": (lambda p: ["groundtruth", "-d", str((p / "empty").mkdir() or p / "empty"), "-o", str(p / "gt")], ["empty", "no files matching"]),
+    "missing file": (
+        lambda p: ["groundtruth", "-f", str(p / "nope.txt"), "-o", str(p / "gt")],
+        ["nope.txt", "not found"],
+    ),
+    "empty folder": (
+        lambda p: ["groundtruth", "-d", str((p / "empty").mkdir() or p / "empty"), "-o", str(p / "gt")],
+        ["empty", "no files matching"],
+    ),
     "malformed config": (
-        lambda p: ["batch-experiment", "-c", str(bad_config(p, b'{"experiments": [')), "-i", str(p / "gt"), "-o", str(p / "exp")],
+        lambda p: [
+            "batch-experiment",
+            "-c",
+            str(bad_config(p, b'{"experiments": [')),
+            "-i",
+            str(p / "gt"),
+            "-o",
+            str(p / "exp"),
+        ],
         ["bad.json", "not valid JSON"],
     ),
     "unknown config key": (
-        lambda p: ["batch-experiment", "-c", str(bad_config(p, b'{"experiments": [{"name": "a", "provider": "baseline", "model": "lead", "temprature": 0}]}')), "-i", str(p / "gt"), "-o", str(p / "exp")],
+        lambda p: [
+            "batch-experiment",
+            "-c",
+            str(
+                bad_config(
+                    p, b'{"experiments": [{"name": "a", "provider": "baseline", "model": "lead", "temprature": 0}]}'
+                )
+            ),
+            "-i",
+            str(p / "gt"),
+            "-o",
+            str(p / "exp"),
+        ],
         ["bad.json", "temprature", "unknown key"],
     ),
     "unknown provider": (
-        lambda p: ["batch-experiment", "-c", str(bad_config(p, b'{"experiments": [{"name": "a", "provider": "gemini", "model": "x"}]}')), "-i", str(p / "gt"), "-o", str(p / "exp")],
+        lambda p: [
+            "batch-experiment",
+            "-c",
+            str(bad_config(p, b'{"experiments": [{"name": "a", "provider": "gemini", "model": "x"}]}')),
+            "-i",
+            str(p / "gt"),
+            "-o",
+            str(p / "exp"),
+        ],
         ["bad.json", "gemini", "provider"],
     ),
     "duplicate names": (
-        lambda p: ["batch-experiment", "-c", str(bad_config(p, b'{"experiments": [{"name": "a", "provider": "baseline", "model": "lead"}, {"name": "a", "provider": "baseline", "model": "retrieval"}]}')), "-i", str(p / "gt"), "-o", str(p / "exp")],
+        lambda p: [
+            "batch-experiment",
+            "-c",
+            str(
+                bad_config(
+                    p,
+                    b'{"experiments": [{"name": "a", "provider": "baseline", "model": "lead"}, '
+                    b'{"name": "a", "provider": "baseline", "model": "retrieval"}]}',
+                )
+            ),
+            "-i",
+            str(p / "gt"),
+            "-o",
+            str(p / "exp"),
+        ],
         ["bad.json", "duplicates"],
     ),
-    "unknown use case": (lambda p: ["groundtruth", "-d", str(p / "docs"), "-u", "translation", "-o", str(p / "gt")], ["translation", "use one of"]),
+    "unknown use case": (
+        lambda p: ["groundtruth", "-d", str(p / "docs"), "-u", "translation", "-o", str(p / "gt")],
+        ["translation", "use one of"],
+    ),
     "binary input": (
         lambda p: ["groundtruth", "-f", str(_write(p / "docs" / "blob.txt", b"\x00\xff\x00")), "-o", str(p / "gt")],
         ["blob.txt", "binary"],
@@ -77,15 +142,45 @@ CASES = {
         ["latin.txt", "UTF-8"],
     ),
     "experiment from another use case": (
-        lambda p: ["eval", "-f", str(p / "exp" / "lead.experiment.json"), "-g", str(_summary_gt(p)), "-o", str(p / "ev")],
+        lambda p: [
+            "eval",
+            "-f",
+            str(p / "exp" / "lead.experiment.json"),
+            "-g",
+            str(_summary_gt(p)),
+            "-o",
+            str(p / "ev"),
+        ],
         ["lead.experiment.json", "qa experiment", "summarization"],
     ),
     "output folder is a file": (
-        lambda p: ["batch-experiment", "-c", str(p / "qa.json"), "-i", str(p / "gt"), "-o", str(_write(p / "afile", b"x"))],
+        lambda p: [
+            "batch-experiment",
+            "-c",
+            str(p / "qa.json"),
+            "-i",
+            str(p / "gt"),
+            "-o",
+            str(_write(p / "afile", b"x")),
+        ],
         ["afile", "is a file, expected a folder"],
     ),
     "api key pasted as api_key_env": (
-        lambda p: ["batch-experiment", "-c", str(bad_config(p, b'{"experiments": [{"name": "a", "provider": "anthropic", "model": "m", "api_key_env": "sk-ant-SECRET-123"}]}')), "-i", str(p / "gt"), "-o", str(p / "exp")],
+        lambda p: [
+            "batch-experiment",
+            "-c",
+            str(
+                bad_config(
+                    p,
+                    b'{"experiments": [{"name": "a", "provider": "anthropic", "model": "m", '
+                    b'"api_key_env": "sk-ant-SECRET-123"}]}',
+                )
+            ),
+            "-i",
+            str(p / "gt"),
+            "-o",
+            str(p / "exp"),
+        ],
         ["bad.json", "api_key_env", "NAME of an environment variable"],
     ),
     "sample config over an existing file": (
@@ -129,7 +224,15 @@ def test_bad_input_is_one_line_exit_2_and_changes_no_artifact(project: Path, cas
 
 
 def test_eval_file_option_wins_over_directory(project: Path):
-    result = run("eval", "-d", str(project / "does-not-exist"), "-f", str(project / "exp" / "lead.experiment.json"), "-o", str(project / "ev"))
+    result = run(
+        "eval",
+        "-d",
+        str(project / "does-not-exist"),
+        "-f",
+        str(project / "exp" / "lead.experiment.json"),
+        "-o",
+        str(project / "ev"),
+    )
     assert result.exit_code == 0, result.output
     assert sorted(p.name for p in (project / "ev").glob("*.eval.json")) == ["lead.experiment.eval.json"]
 

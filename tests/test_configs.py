@@ -24,4 +24,6 @@ def test_there_is_an_example_for_each_provider():
 
 @pytest.mark.parametrize("name", ["basic_summarization.json", "basic_qa.json"])
 def test_basic_configs_run_offline(name: str):
-    assert {e.provider for e in load_config(Path(__file__).parent.parent / "configs" / name).experiments} == {"baseline"}
+    assert {e.provider for e in load_config(Path(__file__).parent.parent / "configs" / name).experiments} == {
+        "baseline"
+    }

@@ -39,8 +39,8 @@ def _spreadsheet_rows(raw: str) -> list[list[str]]:
 def hostile_report(tmp_path_factory) -> Path:
     """One evaluated experiment whose name, model and an item id hold what an attacker would put there (edited
     into the experiment as a hand-made or imported file could say), reported."""
-    from gaia_eval.stages.experiment.run import run_batch_experiment
     from gaia_eval.stages.eval.run import run_eval
+    from gaia_eval.stages.experiment.run import run_batch_experiment
     from gaia_eval.stages.generate import run_generate
     from gaia_eval.stages.groundtruth.run import run_groundtruth
     from gaia_eval.stages.report.run import run_report
@@ -48,7 +48,9 @@ def hostile_report(tmp_path_factory) -> Path:
     t = tmp_path_factory.mktemp("hostile")
     run_generate("meeting", t / "docs", types=["standup"], seed=4)
     run_groundtruth(input_dir=t / "docs", use_case="summarization", output_dir=t / "gt")
-    (t / "c.json").write_bytes(orjson.dumps({"experiments": [{"name": "plain", "provider": "baseline", "model": "lead"}]}))
+    (t / "c.json").write_bytes(
+        orjson.dumps({"experiments": [{"name": "plain", "provider": "baseline", "model": "lead"}]})
+    )
     run_batch_experiment(t / "c.json", t / "gt", t / "exp", show_progress=False)
     experiment = next((t / "exp").glob("*.experiment.json"))
     data = orjson.loads(experiment.read_bytes())
@@ -67,7 +69,7 @@ def test_report_csv_keeps_a_cr_formula_name_in_one_inert_cell(hostile_report):
     header, body = rows[0], rows[1:]
     assert body and all(len(row) == len(header) for row in body)  # no row started inside a cell
     assert len(body) == len(list(csv.reader(io.StringIO(raw, newline="")))) - 1
-    named = [dict(zip(header, row)) for row in body]
+    named = [dict(zip(header, row, strict=True)) for row in body]
     assert all(row["experiment"] == "'" + CALC.replace("\r", "\n") for row in named)
     assert all(row["model"] == LINK for row in named)  # a bracket is not a formula: left as it is
     assert all(not cell.startswith(("=", "+", "-", "@", "\t", "\r", "\n")) for row in body for cell in row)
@@ -134,9 +136,18 @@ def test_report_junit_is_valid_xml_with_control_characters_in_ids(hostile_report
 def test_bench_junit_is_valid_xml_with_control_characters_in_ids_and_answers():
     from gaia_eval.bench.exports import bench_junit_xml
 
-    results = {"suite": "s\x00", "tasks": [
-        {"id": "t\x1b\x01", "passed": False, "expected": "\x02", "attempts": [{"answer": "\x0c", "explanation": "no\x1f"}]},
-        {"id": "u", "passed": False, "attempts": [{"error": "boom\x08\ufffe"}]}]}
+    results = {
+        "suite": "s\x00",
+        "tasks": [
+            {
+                "id": "t\x1b\x01",
+                "passed": False,
+                "expected": "\x02",
+                "attempts": [{"answer": "\x0c", "explanation": "no\x1f"}],
+            },
+            {"id": "u", "passed": False, "attempts": [{"error": "boom\x08\ufffe"}]},
+        ],
+    }
     root = ET.fromstring(bench_junit_xml(results))
     assert [c.get("name") for c in root.iter("testcase")] == ["t\\x1b\\x01", "u"]
     assert root.find(".//failure").get("message") == "no\\x1f"
@@ -152,8 +163,18 @@ MARKDOWN_ATTACKS = [LINK, "[x](https://evil.example/)", "![img](https://evil.exa
 def test_markdown_from_data_renders_as_its_own_text_and_nothing_live(attack):
     from markdown_it import MarkdownIt
 
-    html = MarkdownIt("commonmark", {"html": True}).enable("table").render(f"| name |\n|---|\n| {markdown_text(attack)} |\n")
-    assert "<a " not in html and "<img" not in html and "<script" not in html and "<em>" not in html and "<code>" not in html
+    html = (
+        MarkdownIt("commonmark", {"html": True})
+        .enable("table")
+        .render(f"| name |\n|---|\n| {markdown_text(attack)} |\n")
+    )
+    assert (
+        "<a " not in html
+        and "<img" not in html
+        and "<script" not in html
+        and "<em>" not in html
+        and "<code>" not in html
+    )
     assert html.count("<td>") == 1  # still one cell: no | or line break escaped the table
 
 

@@ -87,7 +87,7 @@ def test_pdf_text_is_extracted_with_the_words_of_its_twin(tmp_path: Path):
 def test_damaged_encrypted_and_image_only_pdfs_are_input_errors_naming_the_file(tmp_path: Path):
     broken = tmp_path / "broken.pdf"
     broken.write_bytes(b"%PDF-1.7\n this is not really a pdf")
-    with pytest.raises(InputError, match="broken.pdf: is not a readable PDF"):
+    with pytest.raises(InputError, match=r"broken.pdf: is not a readable PDF"):
         extract_text(broken)
 
     blank = PdfWriter()

@@ -95,9 +95,21 @@ def test_two_concurrent_runs_on_one_folder_never_pay_an_item_twice(fake_llm, tmp
     run_groundtruth(input_dir=tmp_path / "docs", use_case="qa", output_dir=tmp_path / "gt")
     fake_llm.latency_s = 0.05
     config = tmp_path / "c.json"
-    config.write_bytes(orjson.dumps({"experiments": [
-        {"name": "gpt", "provider": "openai", "model": "gpt-4o-mini", "base_url": fake_llm.openai_base_url, "max_concurrency": 2},
-    ]}))
+    config.write_bytes(
+        orjson.dumps(
+            {
+                "experiments": [
+                    {
+                        "name": "gpt",
+                        "provider": "openai",
+                        "model": "gpt-4o-mini",
+                        "base_url": fake_llm.openai_base_url,
+                        "max_concurrency": 2,
+                    },
+                ]
+            }
+        )
+    )
     args = [sys.executable, "-m", "gaia_eval", "batch-experiment", "-c", str(config), "-i", str(tmp_path / "gt"),
             "-o", str(tmp_path / "exp"), "--quiet"]
     procs = [subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True) for _ in range(2)]

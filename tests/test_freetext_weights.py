@@ -11,7 +11,14 @@ import pytest
 
 from gaia_eval.artifacts.evaluation import ItemEvaluation
 from gaia_eval.metaeval import crossval
-from gaia_eval.scoring.rubric import POINTS, aggregate, item_points, rating_band, score_against_references, score_summary_output
+from gaia_eval.scoring.rubric import (
+    POINTS,
+    aggregate,
+    item_points,
+    rating_band,
+    score_against_references,
+    score_summary_output,
+)
 from gaia_eval.scoring.rubric import weights as weights_module
 from gaia_eval.scoring.rubric.degenerate import degenerate_reason
 
@@ -71,14 +78,22 @@ def test_weights_renormalize_over_applicable_criteria_and_leave_other_use_cases_
     assert with_reference == {c: pytest.approx(w) for c, w in weights_module.weight_set("with_reference").items()}
     source_only = weights_module.criterion_weights(["source_coverage", "source_consistency", "conciseness"])
     assert source_only == {c: pytest.approx(w) for c, w in weights_module.weight_set("source_only").items()}
-    assert weights_module.criterion_weights(["completeness", "topic_coverage"]) == {"completeness": 1.0, "topic_coverage": 1.0}
+    assert weights_module.criterion_weights(["completeness", "topic_coverage"]) == {
+        "completeness": 1.0,
+        "topic_coverage": 1.0,
+    }
 
 
 def test_eval_aggregate_is_the_mean_of_the_weighted_item_grades() -> None:
     outputs = ["Amanda baked about 30 cookies and will bring Jerry some tomorrow.", "Jerry is at the office.",
                "Amanda and Jerry talked."]
     items = [
-        ItemEvaluation(item_id=f"i{k}", source="chat", status="scored", criteria=score_against_references(text, CHAT, [CHAT_REFERENCE]))
+        ItemEvaluation(
+            item_id=f"i{k}",
+            source="chat",
+            status="scored",
+            criteria=score_against_references(text, CHAT, [CHAT_REFERENCE]),
+        )
         for k, text in enumerate(outputs)
     ]
     items.append(ItemEvaluation(item_id="failed", source="chat", status="error", criteria=[]))
@@ -166,7 +181,7 @@ def test_no_document_is_both_fit_on_and_reported(monkeypatch: pytest.MonkeyPatch
     fitting: dict[int, set[str]] = {}
     original_best = crossval._best
 
-    def best(ds, criteria, candidates, documents):  # noqa: ANN001, ANN202 - records what each fit read
+    def best(ds, criteria, candidates, documents):
         seen.clear()
         chosen = original_best(ds, criteria, candidates, documents)
         fitting[len(fitting)] = {doc for docs in seen for doc in docs}

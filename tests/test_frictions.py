@@ -42,12 +42,14 @@ def test_a_missing_judge_key_fails_before_the_sdk_is_imported_or_anything_scored
     out = tmp_path / "judged"
     code = (
         "import sys\nfrom gaia_eval.cli import main\n"
-        f"sys.argv = ['gaia-eval', 'eval', '-d', {str(workspace / 'experiments' / 'summarization')!r}, '-o', {str(out)!r},"
+        f"sys.argv = ['gaia-eval', 'eval', '-d', {str(workspace / 'experiments' / 'summarization')!r}, '-o', "
+        f"{str(out)!r},"
         " '--judge', 'anthropic:claude-sonnet-4-5']\n"
         "import gaia_eval.stages.eval.run as stage\n"
         "scored = []\noriginal = stage._score_items\n"
         "stage._score_items = lambda *a, **k: scored.append(1) or original(*a, **k)\n"
-        "try:\n    main()\nexcept SystemExit as exc:\n    print('EXIT', exc.code, 'anthropic' in sys.modules, len(scored))\n"
+        "try:\n    main()\nexcept SystemExit as exc:\n    print('EXIT', exc.code, 'anthropic' in sys.modules, "
+        "len(scored))\n"
     )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=300, env=env)
     assert "ANTHROPIC_API_KEY is not set" in done.stderr and "Traceback" not in done.stderr

@@ -15,8 +15,8 @@ from gaia_eval.artifacts.documents import DocumentMeta, GenerationIndex, PdfDocu
 from gaia_eval.artifacts.store import fingerprint_bytes, read_artifact
 from gaia_eval.cli import cli
 from gaia_eval.generation.llm import tokens as llm_tokens
-from gaia_eval.generation.llm.generate import generate_prompts_fingerprint
 from gaia_eval.generation.llm.checks import check_email, forbidden_sections
+from gaia_eval.generation.llm.generate import generate_prompts_fingerprint
 from gaia_eval.generation.llm.scenario import Brief, make_brief
 from gaia_eval.generation.llm.tokens import count_tokens
 from gaia_eval.stages.generate import run_generate

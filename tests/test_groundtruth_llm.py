@@ -14,10 +14,10 @@ from click.testing import CliRunner
 from gaia_eval.artifacts.groundtruth import ConsolidatedGroundTruth, GroundTruth
 from gaia_eval.artifacts.store import read_artifact
 from gaia_eval.cli import cli
-from gaia_eval.generation.llm.pdf import parse_markup, pdf_safe_text, plain_text, render_pdf
 from gaia_eval.extract.quotes import QuoteFinder
-from gaia_eval.stages.groundtruth.run import run_groundtruth
+from gaia_eval.generation.llm.pdf import parse_markup, pdf_safe_text, plain_text, render_pdf
 from gaia_eval.stages.groundtruth.llm import check_qa
+from gaia_eval.stages.groundtruth.run import run_groundtruth
 
 MODEL = "gpt-4o-mini"
 

@@ -85,7 +85,7 @@ def test_a_system_name_becomes_a_slug_without_separators(name: str) -> None:
     assert "/" not in stem and "\\" not in stem and not stem.startswith(".") and ":" not in stem
 
 
-@pytest.mark.parametrize("name", REFUSED_NAMES + [["a"], 3.5, None, True])
+@pytest.mark.parametrize("name", [*REFUSED_NAMES, ["a"], 3.5, None, True])
 @pytest.mark.parametrize("style", ["id", "slug"])
 def test_what_no_file_name_should_hold_is_refused_with_one_line(name, style: str) -> None:
     with pytest.raises(InputError) as caught:
@@ -97,7 +97,7 @@ def test_what_no_file_name_should_hold_is_refused_with_one_line(name, style: str
 def test_names_that_collide_after_encoding_are_refused_naming_both() -> None:
     claims = NameClaims("system", ".experiment.json")
     claims.claim("a_b", file_stem("a_b", what="system", style="slug"))
-    with pytest.raises(InputError, match="systems 'a_b' and 'a b' would both be written to a_b.experiment.json"):
+    with pytest.raises(InputError, match=r"systems 'a_b' and 'a b' would both be written to a_b\.experiment\.json"):
         claims.claim("a b", file_stem("a b", what="system", style="slug"))
     ids = NameClaims("item id")
     ids.claim("Doc", file_stem("Doc", what="item id"))
@@ -136,14 +136,18 @@ def test_systems_that_would_share_a_file_are_refused_before_anything_is_written(
                             for s in ("a_b", "a b")))
     result = _run("import-outputs", str(rows), "-o", str(tmp_path / "exp"))
     assert result.exit_code == 2
-    assert result.stderr.strip().endswith("(fix: give every system its own name, differing in more than punctuation or case)")
+    assert result.stderr.strip().endswith(
+        "(fix: give every system its own name, differing in more than punctuation or case)"
+    )
     assert "line 2" in result.stderr and "'a_b' and 'a b'" in result.stderr
     assert not (tmp_path / "exp").exists()
 
 
 def test_a_slug_experiment_name_keeps_the_reference_tools_file_name(tmp_path: Path, world: Path) -> None:
     config = tmp_path / "config.json"
-    config.write_text(json.dumps({"experiments": [{"name": "Qwen3-1.7B Basic", "provider": "baseline", "model": "lead"}]}))
+    config.write_text(
+        json.dumps({"experiments": [{"name": "Qwen3-1.7B Basic", "provider": "baseline", "model": "lead"}]})
+    )
     gt = world / "gt" / "consolidated_summarization_groundtruth.json"
     result = _run("batch-experiment", "-c", str(config), "-i", str(gt), "-o", str(tmp_path / "exp"), "--quiet")
     assert result.exit_code == 0, result.output
@@ -173,7 +177,9 @@ def test_the_size_limit_reads_the_environment_and_the_flag_wins(tmp_path: Path) 
     rows = _rows_file(tmp_path, 30)
     env = {MAX_INPUT_ENV: "0.02"}
     assert _run("import-groundtruth", str(rows), "-o", str(tmp_path / "o1"), env=env).exit_code == 2
-    assert _run("--max-input-mb", "1", "import-groundtruth", str(rows), "-o", str(tmp_path / "o2"), env=env).exit_code == 0
+    assert (
+        _run("--max-input-mb", "1", "import-groundtruth", str(rows), "-o", str(tmp_path / "o2"), env=env).exit_code == 0
+    )
     assert _run("import-groundtruth", str(rows), "-o", str(tmp_path / "o3")).exit_code == 0  # default: 100 MB
     bad = _run("import-groundtruth", str(rows), "-o", str(tmp_path / "o4"), env={MAX_INPUT_ENV: "lots"})
     assert bad.exit_code == 2 and f"{MAX_INPUT_ENV}='lots' is not a positive number" in bad.stderr

@@ -109,8 +109,18 @@ def test_csv_with_renamed_fields(tmp_path: Path) -> None:
 def test_imported_outputs_without_ground_truth_are_scored_against_the_source(tmp_path: Path) -> None:
     source = "Ann: we ship the release on Friday.\nBob: I will write the notes by Thursday."
     rows = [
-        {"item_id": "c1", "system": "good", "source": source, "output": "Ann ships the release on Friday; Bob writes the notes by Thursday."},
-        {"item_id": "c1", "system": "invented", "source": source, "output": "Carol cancelled the release and fired 40 people."},
+        {
+            "item_id": "c1",
+            "system": "good",
+            "source": source,
+            "output": "Ann ships the release on Friday; Bob writes the notes by Thursday.",
+        },
+        {
+            "item_id": "c1",
+            "system": "invented",
+            "source": source,
+            "output": "Carol cancelled the release and fired 40 people.",
+        },
     ]
     data = tmp_path / "outputs.csv"
     import csv
@@ -129,7 +139,9 @@ def test_imported_outputs_without_ground_truth_are_scored_against_the_source(tmp
 
 def test_import_outputs_bad_number_names_line_and_field(tmp_path: Path) -> None:
     data = tmp_path / "outputs.jsonl"
-    data.write_text(json.dumps({"item_id": "a", "system": "s", "output": "x", "source": "y", "cost_usd": "cheap"}) + "\n")
+    data.write_text(
+        json.dumps({"item_id": "a", "system": "s", "output": "x", "source": "y", "cost_usd": "cheap"}) + "\n"
+    )
     result = CliRunner().invoke(cli, ["import-outputs", str(data), "-o", str(tmp_path / "exp")])
     assert result.exit_code == 2 and "line 1" in result.output and "cost_usd" in result.output
     assert not (tmp_path / "exp").exists()

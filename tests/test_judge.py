@@ -25,8 +25,8 @@ from gaia_eval.scoring.judge.criteria import COMPARATIVE_QA, COMPARATIVE_SUMMARY
 from gaia_eval.scoring.judge.prompt import GAP_MARK, source_for_judge
 from gaia_eval.scoring.judge.run import judge_journal_path
 from gaia_eval.stages.eval import run as eval_stage
-from gaia_eval.stages.experiment.run import run_batch_experiment
 from gaia_eval.stages.eval.run import run_eval
+from gaia_eval.stages.experiment.run import run_batch_experiment
 from gaia_eval.stages.generate import run_generate
 from gaia_eval.stages.groundtruth.run import run_groundtruth
 from gaia_eval.stages.report.run import run_report
@@ -74,7 +74,9 @@ def realistic_verdicts(prompt: str, criteria: list[str]) -> dict[str, Any]:
         supported = len(answer_words & document) / max(1, len(answer_words))
         ratings = {c: _rating(overlap) for c in criteria}
         ratings["faithfulness"] = _rating(supported)
-        reason = f"The summary holds {overlap:.0%} of the reference terms; {supported:.0%} of its terms are in the source."
+        reason = (
+            f"The summary holds {overlap:.0%} of the reference terms; {supported:.0%} of its terms are in the source."
+        )
     return {c: {"explanation": reason, "rating": ratings.get(c, "Good")} for c in criteria}
 
 
@@ -100,10 +102,16 @@ def pipeline_outputs(tmp_path_factory) -> Path:
     root = tmp_path_factory.mktemp("summ")
     run_generate("meeting", root / "docs", types=["standup", "planning"], seed=3)
     run_groundtruth(input_dir=root / "docs", use_case="summarization", output_dir=root / "gt")
-    run_batch_experiment(_baseline_config(root / "c.json", "textrank", "lead"), root / "gt", root / "exp", show_progress=False)
-    run_batch_experiment(_baseline_config(root / "c.json", "textrank"), root / "docs", root / "raw_exp", show_progress=False)
+    run_batch_experiment(
+        _baseline_config(root / "c.json", "textrank", "lead"), root / "gt", root / "exp", show_progress=False
+    )
+    run_batch_experiment(
+        _baseline_config(root / "c.json", "textrank"), root / "docs", root / "raw_exp", show_progress=False
+    )
     run_groundtruth(input_dir=root / "docs", use_case="qa", output_dir=root / "qa_gt")
-    run_batch_experiment(_baseline_config(root / "q.json", "retrieval"), root / "qa_gt", root / "qa_exp", show_progress=False)
+    run_batch_experiment(
+        _baseline_config(root / "q.json", "retrieval"), root / "qa_gt", root / "qa_exp", show_progress=False
+    )
     return root
 
 
@@ -130,8 +138,20 @@ def keys(monkeypatch):
 def test_summaries_judged_end_to_end_through_the_cli_beside_the_rubric(fake_llm, project: Path):
     fake_llm.responder = judge_responder
     out = project / "ev"
-    result = CliRunner().invoke(cli, ["eval", "-d", str(project / "exp"), "-o", str(out), "--judge", "openai:gpt-4o-mini",
-                                      "--judge-base-url", fake_llm.openai_base_url])
+    result = CliRunner().invoke(
+        cli,
+        [
+            "eval",
+            "-d",
+            str(project / "exp"),
+            "-o",
+            str(out),
+            "--judge",
+            "openai:gpt-4o-mini",
+            "--judge-base-url",
+            fake_llm.openai_base_url,
+        ],
+    )
     assert result.exit_code == 0, result.output
     assert "judge openai:gpt-4o-mini: 4 calls made" in result.output
 
@@ -166,7 +186,11 @@ def test_summaries_judged_end_to_end_through_the_cli_beside_the_rubric(fake_llm,
 def test_qa_judged_through_the_anthropic_sdk_agrees_with_the_rubric_on_correctness(fake_llm, project: Path):
     fake_llm.responder = judge_responder
     out = project / "ev"
-    run_eval(experiment_dir=project / "qa_exp", output_dir=out, judge=judge_settings(fake_llm, "anthropic", "claude-haiku-4-5"))
+    run_eval(
+        experiment_dir=project / "qa_exp",
+        output_dir=out,
+        judge=judge_settings(fake_llm, "anthropic", "claude-haiku-4-5"),
+    )
     ev = read_artifact(out / "retrieval.experiment.eval.json", Evaluation)
     body = fake_llm.requests[0]["body"]
     assert body["tool_choice"] == {"type": "tool", "name": "judgement"}
@@ -257,9 +281,13 @@ def test_unusable_reply_gets_one_repair_request_then_is_unscored_with_its_raw_te
     fake_llm.script([reply, reply])  # the first item's call and its repair; everything after is answered well
     fake_llm.responder = judge_responder
     out = project / "ev"
-    summary = run_eval(experiment_file=project / "exp" / "textrank.experiment.json", output_dir=out,
-                       judge=judge_settings(fake_llm, provider, "gpt-4o-mini" if provider == "openai" else "claude-haiku-4-5",
-                                            concurrency=1))
+    summary = run_eval(
+        experiment_file=project / "exp" / "textrank.experiment.json",
+        output_dir=out,
+        judge=judge_settings(
+            fake_llm, provider, "gpt-4o-mini" if provider == "openai" else "claude-haiku-4-5", concurrency=1
+        ),
+    )
     assert summary.failed == 0
     ev = read_artifact(out / "textrank.experiment.eval.json", Evaluation)
     first, second = ev.items
@@ -279,7 +307,10 @@ def test_unusable_reply_gets_one_repair_request_then_is_unscored_with_its_raw_te
 @pytest.mark.parametrize("provider", ["openai", "anthropic"])
 def test_tokens_of_unusable_judge_replies_are_counted_in_the_judge_cost(fake_llm, project: Path, provider: str):
     # Every reply is billed prose: no sample is scored, yet each of the 4 calls (2 items, each with a repair) cost.
-    fake_llm.responder = lambda req: {"text": "All good, I would say.", "usage": {"input_tokens": 1000, "output_tokens": 500}}
+    fake_llm.responder = lambda req: {
+        "text": "All good, I would say.",
+        "usage": {"input_tokens": 1000, "output_tokens": 500},
+    }
     model = "gpt-4o-mini" if provider == "openai" else "claude-haiku-4-5"
     run_eval(experiment_file=project / "exp" / "textrank.experiment.json", output_dir=project / "ev",
              judge=judge_settings(fake_llm, provider, model))
@@ -418,7 +449,9 @@ def test_failed_judge_calls_are_not_kept_as_done_and_the_next_run_makes_only_the
 def test_consolidated_index_keeps_earlier_evaluations_in_one_shape(fake_llm, project: Path):
     fake_llm.responder = judge_responder
     out = project / "ev"
-    run_eval(experiment_file=project / "exp" / "textrank.experiment.json", output_dir=out, judge=judge_settings(fake_llm))
+    run_eval(
+        experiment_file=project / "exp" / "textrank.experiment.json", output_dir=out, judge=judge_settings(fake_llm)
+    )
     run_eval(experiment_file=project / "exp" / "lead.experiment.json", output_dir=out)
     index = orjson.loads((out / "consolidated_evaluations_report.json").read_bytes())
     entries = {e["experiment_name"]: e for e in index["evaluations"]}
@@ -456,7 +489,9 @@ def test_judge_spec_splits_on_the_first_colon_and_options_need_judge(project: Pa
     assert (settings.provider, settings.model, settings.samples) == ("ollama", "llama3.2:3b", 3)
     with pytest.raises(UsageError):
         parse_judge_spec("openai:gpt-4o", samples=0)
-    result = CliRunner().invoke(cli, ["eval", "-d", str(project / "exp"), "-o", str(project / "ev"), "--judge-samples", "3"])
+    result = CliRunner().invoke(
+        cli, ["eval", "-d", str(project / "exp"), "-o", str(project / "ev"), "--judge-samples", "3"]
+    )
     assert result.exit_code == 2 and "need --judge" in result.output
 
 
@@ -464,7 +499,9 @@ def test_a_long_source_is_cut_to_the_excerpts_that_matter():
     filler = [f"Line {i}: the weather and parking were discussed at length without outcome." for i in range(400)]
     filler[250] = "Priya approved the Q3 budget of 48500 for the vendor migration."
     source = "\n".join(filler)
-    text, excerpted = source_for_judge(source, ["Q3 budget 48500 vendor migration approved"], budget_words=300, window_words=60)
+    text, excerpted = source_for_judge(
+        source, ["Q3 budget 48500 vendor migration approved"], budget_words=300, window_words=60
+    )
     assert excerpted and "Priya approved the Q3 budget" in text and GAP_MARK in text
     assert len(text.split()) <= 300 + 10
     whole, cut = source_for_judge("short source", ["x"], budget_words=300)
@@ -510,12 +547,30 @@ def test_judge_timeout_is_an_option_and_a_hung_call_is_retried_after_it(fake_llm
 def test_user_defined_judge_criteria_replace_the_meeting_ones(fake_llm, project: Path):
     fake_llm.responder = judge_responder
     out = project / "ev"
-    result = CliRunner().invoke(cli, ["eval", "-d", str(project / "exp"), "-o", str(out), "--judge", "openai:gpt-4o-mini",
-                                      "--judge-base-url", fake_llm.openai_base_url,
-                                      "--judge-criteria", "coherence,consistency,fluency,relevance"])
+    result = CliRunner().invoke(
+        cli,
+        [
+            "eval",
+            "-d",
+            str(project / "exp"),
+            "-o",
+            str(out),
+            "--judge",
+            "openai:gpt-4o-mini",
+            "--judge-base-url",
+            fake_llm.openai_base_url,
+            "--judge-criteria",
+            "coherence,consistency,fluency,relevance",
+        ],
+    )
     assert result.exit_code == 0, result.output
     body = fake_llm.requests[0]["body"]
-    assert body["response_format"]["json_schema"]["schema"]["required"] == ["coherence", "consistency", "fluency", "relevance"]
+    assert body["response_format"]["json_schema"]["schema"]["required"] == [
+        "coherence",
+        "consistency",
+        "fluency",
+        "relevance",
+    ]
     assert "factually aligned with the source" in body["messages"][-1]["content"]
     ev = read_artifact(out / "lead.experiment.eval.json", Evaluation)
     assert [c.criterion for c in ev.judge.criteria] == ["coherence", "consistency", "fluency", "relevance"]
@@ -523,10 +578,26 @@ def test_user_defined_judge_criteria_replace_the_meeting_ones(fake_llm, project:
     assert "Coherence" in (project / "r" / "report.md").read_text()
     own = project / "criteria.json"
     own.write_text('[{"id": "politeness", "label": "Politeness", "question": "Is the summary polite?"}]')
-    result = CliRunner().invoke(cli, ["eval", "-d", str(project / "exp"), "-o", str(out), "--judge", "openai:gpt-4o-mini",
-                                      "--judge-base-url", fake_llm.openai_base_url, "--judge-criteria", str(own)])
+    result = CliRunner().invoke(
+        cli,
+        [
+            "eval",
+            "-d",
+            str(project / "exp"),
+            "-o",
+            str(out),
+            "--judge",
+            "openai:gpt-4o-mini",
+            "--judge-base-url",
+            fake_llm.openai_base_url,
+            "--judge-criteria",
+            str(own),
+        ],
+    )
     assert result.exit_code == 0, result.output
-    assert [c.criterion for c in read_artifact(out / "lead.experiment.eval.json", Evaluation).judge.criteria] == ["politeness"]
+    assert [c.criterion for c in read_artifact(out / "lead.experiment.eval.json", Evaluation).judge.criteria] == [
+        "politeness"
+    ]
     bad = CliRunner().invoke(cli, ["eval", "-d", str(project / "exp"), "-o", str(out), "--judge", "openai:gpt-4o-mini",
                                    "--judge-criteria", "charm"])
     assert bad.exit_code == 2 and "--judge-criteria" in bad.output and "coherence" in bad.output

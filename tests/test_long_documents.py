@@ -13,10 +13,10 @@ import pytest
 
 from gaia_eval.artifacts.experiment import Experiment
 from gaia_eval.artifacts.store import read_artifact
+from gaia_eval.stages.experiment.long_documents import estimate_tokens, server_context_tokens, split_into_chunks
 from gaia_eval.stages.experiment.run import run_batch_experiment
 from gaia_eval.stages.generate import run_generate
 from gaia_eval.stages.groundtruth.run import run_groundtruth
-from gaia_eval.stages.experiment.long_documents import estimate_tokens, server_context_tokens, split_into_chunks
 
 
 @pytest.fixture(autouse=True)
@@ -73,7 +73,7 @@ def test_a_document_that_fits_is_sent_whole(fake_llm, tmp_path):
 
 def test_the_context_of_a_llama_cpp_server_is_asked_of_the_server():
     class Props(BaseHTTPRequestHandler):
-        def do_GET(self):  # noqa: N802
+        def do_GET(self):
             body = json.dumps({"default_generation_settings": {"n_ctx": 4096}}).encode()
             self.send_response(200 if self.path == "/props" else 404)
             self.send_header("Content-Length", str(len(body)))

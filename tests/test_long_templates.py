@@ -94,7 +94,9 @@ def test_a_long_source_with_ground_truth_points_at_the_ground_truth(long_docs: P
                str(tmp_path / "t"))
     assert made.exit_code == 0 and "scored from the ground truth" in made.output, made.output
     rows = fill_csv(tmp_path / "t" / "summarization.template.csv", "Executive summary: a design meeting.")
-    assert len(rows[0]["input_text"]) <= SPREADSHEET_CELL_LIMIT and "consolidated_summarization" in rows[0]["input_text"]
+    assert (
+        len(rows[0]["input_text"]) <= SPREADSHEET_CELL_LIMIT and "consolidated_summarization" in rows[0]["input_text"]
+    )
     scored = run("eval", "-d", str(tmp_path / "t"), "-o", str(tmp_path / "ev"))
     assert scored.exit_code == 0, scored.output
 

@@ -296,8 +296,8 @@ def test_the_judge_is_measured_through_the_real_sdk(fake_llm, ratings, monkeypat
 
 
 def test_the_report_says_how_far_its_ranking_can_be_trusted(tmp_path, ratings):
-    from gaia_eval.stages.experiment.run import run_batch_experiment
     from gaia_eval.stages.eval.run import run_eval
+    from gaia_eval.stages.experiment.run import run_batch_experiment
     from gaia_eval.stages.generate import run_generate
     from gaia_eval.stages.groundtruth.run import run_groundtruth
     from gaia_eval.stages.report.run import run_report
@@ -305,7 +305,9 @@ def test_the_report_says_how_far_its_ranking_can_be_trusted(tmp_path, ratings):
     run_generate("meeting", tmp_path / "docs", types=["standup"], seed=1)
     run_groundtruth(input_dir=tmp_path / "docs", use_case="summarization", output_dir=tmp_path / "gt")
     config = tmp_path / "c.json"
-    config.write_text(json.dumps({"experiments": [{"name": n, "provider": "baseline", "model": n} for n in ("lead", "textrank")]}))
+    config.write_text(
+        json.dumps({"experiments": [{"name": n, "provider": "baseline", "model": n} for n in ("lead", "textrank")]})
+    )
     run_batch_experiment(config, tmp_path / "gt", tmp_path / "exp", show_progress=False)
     run_eval(experiment_dir=tmp_path / "exp", output_dir=tmp_path / "ev")
     report = tmp_path / "r" / "report.md"
@@ -337,7 +339,10 @@ def test_the_cli_does_not_import_the_statistics_libraries_at_start():
     import subprocess
     import sys
 
-    code = "import sys, gaia_eval.cli; print(sorted(m for m in ('numpy', 'scipy', 'rouge_score', 'nltk') if m in sys.modules))"
+    code = (
+        "import sys, gaia_eval.cli; "
+        "print(sorted(m for m in ('numpy', 'scipy', 'rouge_score', 'nltk') if m in sys.modules))"
+    )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
 

@@ -23,12 +23,14 @@ def _judge_args(path: Path, fake_llm, *extra: str) -> list[str]:
             "--judge-base-url", fake_llm.openai_base_url, *extra]
 
 
-def _always_good(share_of_excellent):  # noqa: ANN001, ANN202 - a responder for the fake server
+def _always_good(share_of_excellent):
     """Every criterion rated Good, but the probability of Excellent at the rating token grows with how much of the
     reference the summary keeps (`share_of_excellent(n)`), as a judge that hesitates would."""
-    def responder(req):  # noqa: ANN001, ANN202
+    def responder(req):
         _, schema = requested_schema(req)
-        summary = req["body"]["messages"][-1]["content"].split("<summary_to_evaluate>")[1].split("</summary_to_evaluate>")[0]
+        summary = (
+            req["body"]["messages"][-1]["content"].split("<summary_to_evaluate>")[1].split("</summary_to_evaluate>")[0]
+        )
         n = len(set(summary.split()) & set(WORDS))
         p = share_of_excellent(n)
         return {"json": {c: {"explanation": "ok", "rating": "Good"} for c in schema["required"]},
@@ -58,11 +60,17 @@ def test_g_eval_separates_what_the_plain_rating_ties(fake_llm, tmp_path, monkeyp
     row = {r["scorer"]: r for r in saved["results"] if r["dimension"] == "relevance"}
     assert row["judge:gpt-4o-mini"]["summary_level"] is None  # every plain rating Good: no ordering at all
     assert row["judge:gpt-4o-mini:g-eval"]["summary_level"] > 0.3  # the probabilities carry the signal
-    assert "⚠ The judge `judge:gpt-4o-mini` agrees with the human relevance ratings less than the deterministic grade" in result.output
+    assert (
+        "⚠ The judge `judge:gpt-4o-mini` agrees with the human relevance ratings less than the deterministic grade"
+        in result.output
+    )
     calls = fake_llm.request_count
     again = CliRunner().invoke(cli, _judge_args(path, fake_llm))
     assert again.exit_code == 0 and fake_llm.request_count == calls  # logprobs come back from the response cache
-    assert next(l for l in again.output.splitlines() if l.startswith("| judge:gpt-4o-mini:g-eval ")) in result.output
+    assert (
+        next(line for line in again.output.splitlines() if line.startswith("| judge:gpt-4o-mini:g-eval "))
+        in result.output
+    )
 
 
 def test_without_logprobs_the_g_eval_column_is_said_missing(fake_llm, tmp_path, monkeypatch) -> None:
@@ -113,7 +121,9 @@ def test_the_report_shows_the_grades_packaged_agreement_until_the_users_own(tmp_
                 "--references-field", "general_queries.answer", "-o", str(tmp_path / "gt")).exit_code == 0
     refs = json.loads((data / "ES2009b.references.json").read_text())
     outputs = tmp_path / "outputs.jsonl"
-    outputs.write_text(json.dumps({"item_id": "ES2009b", "system": "human", "output": refs["general_queries"][0]["answer"]}) + "\n")
+    outputs.write_text(
+        json.dumps({"item_id": "ES2009b", "system": "human", "output": refs["general_queries"][0]["answer"]}) + "\n"
+    )
     consolidated = str(tmp_path / "gt" / "consolidated_summarization_groundtruth.json")
     assert _run("import-outputs", str(outputs), "-g", consolidated, "-o", str(tmp_path / "exp")).exit_code == 0
     assert _run("eval", "-d", str(tmp_path / "exp"), "-g", consolidated, "-o", str(tmp_path / "ev")).exit_code == 0
@@ -123,7 +133,7 @@ def test_the_report_shows_the_grades_packaged_agreement_until_the_users_own(tmp_
     from gaia_eval.scoring.rubric import weights_file
 
     figures = weights_file()["with_reference"]["cross_validated"]["DialSummEval (dev half)"]["relevance"]["grade"]
-    assert f"with a reference, DialSummEval (dev half): " in text
+    assert "with a reference, DialSummEval (dev half): " in text
     assert f"relevance {figures['system']:.2f} / {figures['summary']:.2f}" in text
     assert "from the source only, SummEval (expert)" in text
 
@@ -131,7 +141,9 @@ def test_the_report_shows_the_grades_packaged_agreement_until_the_users_own(tmp_
 def test_a_sample_of_one_item_has_no_interval_and_no_traceback(tmp_path) -> None:
     path = _write(tmp_path / "ratings.jsonl", _fixture_rows(n_items=5))
     out = tmp_path / "m.json"
-    result = CliRunner().invoke(cli, ["meta-eval", str(path), "--exclude-system", "ref", "--limit", "1", "-o", str(out)])
+    result = CliRunner().invoke(
+        cli, ["meta-eval", str(path), "--exclude-system", "ref", "--limit", "1", "-o", str(out)]
+    )
     assert result.exit_code == 0, result.output
     saved = json.loads(out.read_text())
     assert saved["n_items"] == 1

@@ -12,8 +12,8 @@ from gaia_eval.artifacts.evaluation import Evaluation
 from gaia_eval.artifacts.experiment import Experiment
 from gaia_eval.artifacts.groundtruth import ConsolidatedGroundTruth
 from gaia_eval.artifacts.store import read_artifact
-from gaia_eval.stages.experiment.run import run_batch_experiment
 from gaia_eval.stages.eval.run import run_eval
+from gaia_eval.stages.experiment.run import run_batch_experiment
 from gaia_eval.stages.generate import run_generate
 from gaia_eval.stages.groundtruth.run import run_groundtruth
 from gaia_eval.stages.report.run import run_report
@@ -226,7 +226,7 @@ def test_consolidated_evaluations_keep_entries_and_hash_content(docs: Path, tmp_
     assert {e["file_path"]: e["added_at"] for e in again["evaluation_files"]} == {
         e["file_path"]: e["added_at"] for e in index["evaluation_files"]
     }
-    assert set(first_added) == set(e["file_path"] for e in again["evaluation_files"])
+    assert set(first_added) == {e["file_path"] for e in again["evaluation_files"]}
 
 
 def test_a_real_long_transcript_runs_standalone(tmp_path: Path):

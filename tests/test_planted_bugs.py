@@ -73,8 +73,8 @@ def test_na_criteria_stay_out_of_every_per_item_score(summaries_all_excellent_bu
 # -- the bench gate at its boundary ---------------------------------------------------------------------------------
 
 def _report(passed: int, total: int = 20):
-    from gaia_eval.bench.runs import EvalRun
     from gaia_eval.bench.metrics import run_suite
+    from gaia_eval.bench.runs import EvalRun
     from gaia_eval.bench.tasks import TaskSpec
 
     tasks = [TaskSpec(f"t{i}", f"t{i}", "exact", "yes") for i in range(total)]

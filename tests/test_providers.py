@@ -28,8 +28,7 @@ from gaia_eval.errors import (
     RateLimitError,
     ServerError,
 )
-from gaia_eval.providers import ProviderSettings, create_provider
-from gaia_eval.providers import anthropic_api, openai_api
+from gaia_eval.providers import ProviderSettings, anthropic_api, create_provider, openai_api
 from gaia_eval.providers.anthropic_api import AnthropicProvider, messages_to_anthropic
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message, ToolCall, ToolSpec
 from gaia_eval.providers.openai_api import NO_KEY_PLACEHOLDER, OpenAIProvider

@@ -15,7 +15,9 @@ def test_readme_rubric_is_the_code_rubric():
 
 
 def test_ci_runs_exactly_the_readme_test_command():
-    ci_command = [line for line in (ROOT / ".ci" / "run").read_text().splitlines() if line.startswith("python3 -m venv")]
+    ci_command = [
+        line for line in (ROOT / ".ci" / "run").read_text().splitlines() if line.startswith("python3 -m venv")
+    ]
     assert len(ci_command) == 1 and ci_command[0] in README
 
 
@@ -39,4 +41,6 @@ def test_every_example_model_id_has_a_price():
     ids |= {(e["provider"], e["model"]) for e in experiments if e["provider"] in paid and "price" not in e}
     assert ("anthropic", "claude-sonnet-4-5") in ids and len(ids) >= 4
     unpriced = sorted(f"{p}:{m}" for p, m in ids if lookup_price(p, m).status != "priced")
-    assert unpriced == [], f"example model ids without a price (add one with source and date, or use a priced id): {unpriced}"
+    assert unpriced == [], (
+        f"example model ids without a price (add one with source and date, or use a priced id): {unpriced}"
+    )

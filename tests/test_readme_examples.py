@@ -18,7 +18,9 @@ ROOT = Path(__file__).resolve().parent.parent
 # The stage sections' commands that run offline on the shipped sample (the others need a key, a server or a
 # user's own file).
 STAGES = ("generate", "groundtruth", "batch-experiment", "eval", "report")
-NEEDS_MORE = re.compile(r"-c (?!configs/basic)|--provider|--judge|--batch|--create-sample-config|byod|templates|\.\./|FILE|DIR|my_documents")
+NEEDS_MORE = re.compile(
+    r"-c (?!configs/basic)|--provider|--judge|--batch|--create-sample-config|byod|templates|\.\./|FILE|DIR|my_documents"
+)
 
 
 def readme_pipeline_commands() -> list[list[str]]:
@@ -49,7 +51,9 @@ def fresh_clone(tmp_path: Path) -> Path:
 def test_the_readme_pipeline_examples_run_and_leave_git_status_clean(fresh_clone: Path):
     commands = readme_pipeline_commands()
     names = [" ".join(c[:2]) for c in commands]
-    assert any(n.startswith("generate --email") for n in names) and any("experiments/raw" in " ".join(c) for c in commands)
+    assert any(n.startswith("generate --email") for n in names) and any(
+        "experiments/raw" in " ".join(c) for c in commands
+    )
     for command in commands:
         done = subprocess.run([sys.executable, "-m", "gaia_eval", *command], cwd=fresh_clone, capture_output=True,
                               text=True, timeout=300)

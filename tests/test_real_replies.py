@@ -13,8 +13,8 @@ import pytest
 from gaia_eval.artifacts.evaluation import Evaluation
 from gaia_eval.artifacts.experiment import Experiment
 from gaia_eval.artifacts.store import read_artifact
-from gaia_eval.stages.experiment.run import run_batch_experiment
 from gaia_eval.stages.eval.run import run_eval
+from gaia_eval.stages.experiment.run import run_batch_experiment
 from gaia_eval.stages.generate import run_generate
 from gaia_eval.stages.groundtruth.run import run_groundtruth
 from tests.test_judge import judge_responder, judge_settings
@@ -71,7 +71,9 @@ def test_a_context_that_filled_up_while_writing_says_so_not_max_tokens(fake_llm,
     assert "max_tokens=" not in errors[0].error
 
 
-def test_a_prompt_over_the_context_is_a_context_overflow_named_with_its_sizes_and_not_retried(fake_llm, qa_gt, tmp_path):
+def test_a_prompt_over_the_context_is_a_context_overflow_named_with_its_sizes_and_not_retried(
+    fake_llm, qa_gt, tmp_path
+):
     errors = _run(fake_llm, qa_gt, tmp_path, _replay("prompt_over_context"), 64)
     assert len(errors) == 1
     item = errors[0]
@@ -86,7 +88,10 @@ def test_a_repeating_reply_that_stopped_on_its_own_is_degenerate(fake_llm, qa_gt
 
 
 def test_chat_template_tokens_in_a_loop_are_degenerate(fake_llm, qa_gt, tmp_path):
-    loop = {"text": "The answer is<|im_end|>user\n<|im_end|>user\n<|im_end|>user\n<|im_end|>user\n", "finish_reason": "stop"}
+    loop = {
+        "text": "The answer is<|im_end|>user\n<|im_end|>user\n<|im_end|>user\n<|im_end|>user\n",
+        "finish_reason": "stop",
+    }
     errors = _run(fake_llm, qa_gt, tmp_path, loop, 256)
     assert len(errors) == 1 and "chat-template tokens" in errors[0].error
 

@@ -68,7 +68,10 @@ def test_report_json_csv_and_viewer_agree_on_bands_and_honest_cells(tmp_path: Pa
     assert summary_row.endswith("| unpriced | — |") and "0.000" not in timing_row
     with (tmp_path / "rep" / "r.csv").open(newline="") as f:
         acme_csv = [r for r in csv.DictReader(f) if r["experiment"] == "Acme"]
-    assert acme_csv and all(r["latency_mean_s"] == r["latency_p50_s"] == r["latency_max_s"] == "" and r["cost_status"] == "unpriced" for r in acme_csv)
+    assert acme_csv and all(
+        r["latency_mean_s"] == r["latency_p50_s"] == r["latency_max_s"] == "" and r["cost_status"] == "unpriced"
+        for r in acme_csv
+    )
 
     viewer = {m["experiment_name"]: m for uc in dashboard(tmp_path / "ev")["use_cases"] for m in uc["models"]}
     assert all(m["rating"] == rating_band(m["grade"]) for m in viewer.values())
@@ -95,7 +98,9 @@ def test_hints_name_the_option_and_command_of_the_command_run(tmp_path: Path, mo
     # eval on the models' inputs: run them first, into a folder of their own (never -o into the inputs).
     for folder in ("gt", "docs"):
         text = hint("eval", "-d", f"./{folder}", "-o", "./ev2")
-        assert f"gaia-eval batch-experiment -i {folder} -o experiments" in text and f"create-template -d {folder}" in text
+        assert (
+            f"gaia-eval batch-experiment -i {folder} -o experiments" in text and f"create-template -d {folder}" in text
+        )
     qa = hint("create-template", "-d", "./docs", "--use-case", "qa", "-o", "./t")
     assert "gaia-eval groundtruth -d docs --use-case qa -o groundtruth" in qa and "create-template -d groundtruth" in qa
     assert "is a folder" in hint("summarize", "-i", "./docs")

@@ -56,8 +56,12 @@ def viewer(monkeypatch) -> list[dict]:
 
     class OneShotServer(server.ViewerServer):
         def __init__(self, host, port, roots, allow_hosts=()):
-            super().__init__("127.0.0.1", 0, roots, allow_hosts)  # asked for (e.g. 0.0.0.0:8080) is recorded, loopback is bound
-            started.append({"host": host, "port": port, **{name: Path(folder) for name, folder in roots.folders.items()}})
+            super().__init__(
+                "127.0.0.1", 0, roots, allow_hosts
+            )  # asked for (e.g. 0.0.0.0:8080) is recorded, loopback is bound
+            started.append(
+                {"host": host, "port": port, **{name: Path(folder) for name, folder in roots.folders.items()}}
+            )
 
         def serve_forever(self, *args, **kwargs):
             return None
@@ -78,7 +82,10 @@ def evaluations(folder: str) -> list[str]:
 def test_quick_start(workdir: Path, viewer) -> None:
     gaia("gaia generate --meeting-transcript -o ./test_data --meeting-types standup --count-per-type 1")
     gaia("gaia groundtruth -d ./test_data --use-case summarization -o ./groundtruth")
-    gaia(f"gaia batch-experiment -c {CONFIG} -i ./groundtruth/consolidated_summarization_groundtruth.json -o ./experiments")
+    gaia(
+        f"gaia batch-experiment -c {CONFIG} -i ./groundtruth/consolidated_summarization_groundtruth.json -o "
+        "./experiments"
+    )
     gaia("gaia eval -d ./experiments -o ./evaluation")
     gaia("gaia report -d ./evaluation -o ./reports/evaluation_report.md")
     gaia("gaia visualize --experiments-dir ./experiments --evaluations-dir ./evaluation")
@@ -87,10 +94,15 @@ def test_quick_start(workdir: Path, viewer) -> None:
 
 
 def test_workflow_1_meeting_summarization(workdir: Path, viewer) -> None:
-    gaia("gaia generate --meeting-transcript -o ./test_data/meetings --meeting-types standup planning --count-per-type 2")
+    gaia(
+        "gaia generate --meeting-transcript -o ./test_data/meetings --meeting-types standup planning --count-per-type 2"
+    )
     assert len(list(Path("test_data/meetings").glob("*.txt"))) == 4
     gaia("gaia groundtruth -d ./test_data/meetings --use-case summarization -o ./groundtruth")
-    line = f"gaia batch-experiment -c {CONFIG} -i ./groundtruth/consolidated_summarization_groundtruth.json -o ./experiments"
+    line = (
+        f"gaia batch-experiment -c {CONFIG} -i ./groundtruth/consolidated_summarization_groundtruth.json "
+        "-o ./experiments"
+    )
     assert "made 2" in gaia(line).output
     assert "made 0, skipped 2" in gaia(line).output  # "If interrupted, resume": the same line skips what is done
     gaia("gaia eval -d ./experiments -o ./evaluation")
@@ -122,7 +134,8 @@ def test_workflow_3_document_qa(workdir: Path, viewer, fake_llm, monkeypatch) ->
     pdf = workdir / "data" / "pdf" / "Oil-and-Gas-Activity-Operations-Manual-1-10.pdf"
     pdf.parent.mkdir(parents=True)
     pdf.write_bytes(render_pdf(parse_markup(pdf_safe_text(text)), author="Ops")[0])
-    # mkdir -p ./test_data/documents && cp ./data/pdf/Oil-and-Gas-Activity-Operations-Manual-1-10.pdf ./test_data/documents/
+    # mkdir -p ./test_data/documents &&
+    #   cp ./data/pdf/Oil-and-Gas-Activity-Operations-Manual-1-10.pdf ./test_data/documents/
     Path("test_data/documents").mkdir(parents=True)
     shutil.copy(pdf, "test_data/documents/")
     # As written: gaia-eval's default ground truth is offline (planted facts), which an arbitrary PDF has not.
@@ -203,7 +216,7 @@ def test_command_reference_generation_and_groundtruth(workdir: Path) -> None:
     gaia("gaia groundtruth -d ./test_data -p \"*.txt\" --use-case summarization -o ./groundtruth")
     gaia("gaia groundtruth -d ./test_data -p \"*.txt\" --use-case email -o ./groundtruth")
     # "-p *.pdf --use-case qa" on this folder: there are no PDFs, and the refusal says so.
-    assert "*.pdf" in gaia("gaia groundtruth -d ./test_data -p \"*.pdf\" --use-case qa -o ./groundtruth", expect=2).output
+    assert "*.pdf" in gaia('gaia groundtruth -d ./test_data -p "*.pdf" --use-case qa -o ./groundtruth', expect=2).output
     assert Path("groundtruth/consolidated_email_groundtruth.json").is_file()
 
 
@@ -214,7 +227,10 @@ def test_batch_experimentation_and_resume(workdir: Path) -> None:
     sample = json.loads(Path("experiment_config.json").read_text())
     assert {e["provider"] for e in sample["experiments"]} >= {"baseline", "anthropic"}
     # The sample names paid models: without their keys the run stops before any call, naming the key.
-    line = "gaia batch-experiment -c experiment_config.json -i ./groundtruth/consolidated_summarization_groundtruth.json -o ./experiments"
+    line = (
+        "gaia batch-experiment -c experiment_config.json -i ./groundtruth/consolidated_summarization_groundtruth.json "
+        "-o ./experiments"
+    )
     assert "ANTHROPIC_API_KEY" in gaia(line, expect=2).output
     assert "ANTHROPIC_API_KEY" in gaia(line + " --force", expect=2).output
     gaia("gaia generate --meeting-transcript -o ./test_data --meeting-types standup --count-per-type 1")
@@ -253,9 +269,15 @@ def test_evaluation_options(workdir: Path) -> None:
     Path("config.json").write_text(json.dumps({"experiments": [
         {"name": "Claude-Sonnet-Basic-Summary", "provider": "baseline", "model": "textrank"},
         {"name": "Local-Lead", "provider": "baseline", "model": "lead"}]}))
-    gaia("gaia batch-experiment -c config.json -i ./groundtruth/consolidated_summarization_groundtruth.json -o ./experiments")
+    gaia(
+        "gaia batch-experiment -c config.json -i ./groundtruth/consolidated_summarization_groundtruth.json -o "
+        "./experiments"
+    )
     gaia("gaia eval -f ./experiments/Claude-Sonnet-Basic-Summary.experiment.json -o ./evaluation")
-    gaia("gaia eval -f ./experiments/Claude-Sonnet-Basic-Summary.experiment.json -g ./groundtruth/file.json -o ./evaluation")
+    gaia(
+        "gaia eval -f ./experiments/Claude-Sonnet-Basic-Summary.experiment.json -g ./groundtruth/file.json -o "
+        "./evaluation"
+    )
     assert "made 1" in gaia("gaia eval -d ./experiments -o ./evaluation").output  # the other one was done by -f
     gaia("gaia eval -d ./experiments -g ./groundtruth/consolidated_summarization_groundtruth.json -o ./evaluation")
     assert "skipped" in gaia("gaia eval -d ./experiments -o ./evaluation").output
@@ -268,11 +290,16 @@ def test_evaluation_options(workdir: Path) -> None:
         {"name": "Claude-Sonnet-Basic-Summary", "provider": "baseline", "model": "textrank"},
         {"name": "Local-Lead", "provider": "baseline", "model": "lead"},
         {"name": "Newcomer", "provider": "baseline", "model": "lead"}]}))
-    gaia("gaia batch-experiment -c config.json -i ./groundtruth/consolidated_summarization_groundtruth.json -o ./experiments")
+    gaia(
+        "gaia batch-experiment -c config.json -i ./groundtruth/consolidated_summarization_groundtruth.json -o "
+        "./experiments"
+    )
     added = gaia("gaia eval -d ./experiments -o ./evaluation --incremental-update").output
     assert "made 1, skipped 2" in added and "(1 of 3 entries read from changed evaluation files)" in added
     # The command reference's visualize line names ./results, which no workflow creates: refused, not empty.
-    assert "results" in gaia("gaia visualize --experiments-dir ./results --evaluations-dir ./evaluation", expect=2).output
+    assert (
+        "results" in gaia("gaia visualize --experiments-dir ./results --evaluations-dir ./evaluation", expect=2).output
+    )
     # The external ground-truth alternative.
     gaia("gaia batch-experiment -c config.json -i ./test_data -o ./experiments2")
     gaia("gaia eval -d ./experiments2 -g ./groundtruth/consolidated_summarization_groundtruth.json -o ./evaluation2")
@@ -314,16 +341,23 @@ def test_visualizer_launch_lines_and_troubleshooting(workdir: Path, viewer) -> N
 def test_workflows_1_2_and_4_one_after_another_in_one_folder(workdir: Path) -> None:
     """A newcomer follows the workflows in order in one folder: ./experiments, ./groundtruth and ./evaluation
     are shared, and workflow 2's email experiments have workflow 1's names."""
-    gaia("gaia generate --meeting-transcript -o ./test_data/meetings --meeting-types standup planning --count-per-type 2")
+    gaia(
+        "gaia generate --meeting-transcript -o ./test_data/meetings --meeting-types standup planning --count-per-type 2"
+    )
     gaia("gaia groundtruth -d ./test_data/meetings --use-case summarization -o ./groundtruth")
-    gaia(f"gaia batch-experiment -c {CONFIG} -i ./groundtruth/consolidated_summarization_groundtruth.json -o ./experiments")
+    gaia(
+        f"gaia batch-experiment -c {CONFIG} -i ./groundtruth/consolidated_summarization_groundtruth.json -o "
+        "./experiments"
+    )
     gaia("gaia eval -d ./experiments -o ./evaluation")
     gaia("gaia report -d ./evaluation -o ./reports/meeting_summarization_report.md")
     summaries = Path("experiments/baseline-textrank.experiment.json").read_bytes()
     gaia("gaia generate --email -o ./test_data/emails --email-types customer_support project_update meeting_request "
          "--count-per-type 2")
     gaia("gaia groundtruth -d ./test_data/emails --use-case email -o ./groundtruth")
-    moved = gaia(f"gaia batch-experiment -c {CONFIG} -i ./groundtruth/consolidated_email_groundtruth.json -o ./experiments")
+    moved = gaia(
+        f"gaia batch-experiment -c {CONFIG} -i ./groundtruth/consolidated_email_groundtruth.json -o ./experiments"
+    )
     assert "writing the email ones into experiments/email" in moved.output
     assert Path("experiments/baseline-textrank.experiment.json").read_bytes() == summaries  # never overwritten
     assert "made 2" in gaia("gaia eval -d ./experiments -o ./evaluation").output

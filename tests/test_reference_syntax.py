@@ -16,7 +16,12 @@ def run(*args: str):
 
 def test_list_words_fold_into_one_value():
     opts = {"--meeting-types"}
-    assert fold_list_words(["--meeting-types", "a", "b", "--count", "2"], opts) == ["--meeting-types", "a,b", "--count", "2"]
+    assert fold_list_words(["--meeting-types", "a", "b", "--count", "2"], opts) == [
+        "--meeting-types",
+        "a,b",
+        "--count",
+        "2",
+    ]
     assert fold_list_words(["--meeting-types", "a,b", "-o", "x"], opts) == ["--meeting-types", "a,b", "-o", "x"]
     assert fold_list_words(["-o", "a", "b"], opts) == ["-o", "a", "b"]
 
@@ -70,7 +75,10 @@ def test_templates_in_every_format_round_trip_and_score(tmp_path: Path, monkeypa
 
 def test_empty_response_is_an_error_item_named_in_the_summary(tmp_path: Path, monkeypatch):
     _workflow4(tmp_path, monkeypatch)
-    assert run("create-template", "-d", "./groundtruth", "--use-case", "summarization", "-o", "./templates/").exit_code == 0
+    assert (
+        run("create-template", "-d", "./groundtruth", "--use-case", "summarization", "-o", "./templates/").exit_code
+        == 0
+    )
     _fill_first_response(tmp_path / "templates" / "summarization.template.json")
     result = CliRunner().invoke(cli, ["eval", "-d", "./templates", "-o", "./evaluation"])
     assert result.exit_code == 1
@@ -108,7 +116,18 @@ def test_batch_experiment_without_config_runs_the_offline_default_on_a_shell_glo
     monkeypatch.chdir(tmp_path)
     run("generate", "--meeting-transcript", "-o", "./test_data", "--meeting-types", "standup", "--quiet")
     run("generate", "--email", "-o", "./test_data/emails", "--email-types", "customer_support", "--quiet")
-    run("groundtruth", "-d", "./test_data", "-p", "standup*.txt", "--use-case", "summarization", "-o", "./groundtruth", "--quiet")
+    run(
+        "groundtruth",
+        "-d",
+        "./test_data",
+        "-p",
+        "standup*.txt",
+        "--use-case",
+        "summarization",
+        "-o",
+        "./groundtruth",
+        "--quiet",
+    )
     run("groundtruth", "-d", "./test_data/emails", "--use-case", "email", "-o", "./groundtruth", "--quiet")
     globbed = sorted(str(p.relative_to(tmp_path)) for p in (tmp_path / "groundtruth").glob("consolidated_*.json"))
     assert len(globbed) == 2
@@ -141,7 +160,12 @@ def test_incremental_update_evaluates_new_experiments_and_regenerate_only_rebuil
     monkeypatch.chdir(tmp_path)
     run("generate", "--meeting-transcript", "-o", "./docs", "--meeting-types", "standup", "--quiet")
     run("groundtruth", "-d", "./docs", "-o", "./gt", "--quiet")
-    assert run("batch-experiment", "-i", "./gt/consolidated_summarization_groundtruth.json", "-o", "./all", "--quiet").exit_code == 0
+    assert (
+        run(
+            "batch-experiment", "-i", "./gt/consolidated_summarization_groundtruth.json", "-o", "./all", "--quiet"
+        ).exit_code
+        == 0
+    )
     (tmp_path / "exp").mkdir()
     shutil.copy(tmp_path / "all" / "baseline-lead.experiment.json", tmp_path / "exp")
     first = run("eval", "-d", "./exp", "-o", "./ev", "--incremental-update")

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import orjson
 
-from gaia_eval.stages.experiment.run import run_batch_experiment
 from gaia_eval.stages.eval.run import run_eval
+from gaia_eval.stages.experiment.run import run_batch_experiment
 from gaia_eval.stages.generate import run_generate
 from gaia_eval.stages.groundtruth.run import run_groundtruth
 from gaia_eval.stages.report.run import run_report

@@ -13,10 +13,10 @@ import pytest
 from gaia_eval.artifacts.evaluation import Evaluation
 from gaia_eval.artifacts.store import read_artifact, write_artifact
 from gaia_eval.plotting import BANDS
-from gaia_eval.scoring.rubric import rating_band
 from gaia_eval.reporting import charts as report_charts
-from gaia_eval.stages.quickstart import run_quickstart
 from gaia_eval.reporting.data import MIN_ITEMS_FOR_CLEAR_LEAD, build_report_data
+from gaia_eval.scoring.rubric import rating_band
+from gaia_eval.stages.quickstart import run_quickstart
 from gaia_eval.stages.report.run import run_report
 
 
@@ -38,7 +38,10 @@ def test_no_clear_lead_below_the_stated_minimum_of_shared_items(workspace: Path)
     small = section(data, "summarization")["comparison"]
     assert small["shared_items"] < MIN_ITEMS_FOR_CLEAR_LEAD and small["ci_low"] > 0  # the interval alone says clear
     assert small["lead_is_clear"] is False
-    assert f"with {small['shared_items']} shared items (fewer than {MIN_ITEMS_FOR_CLEAR_LEAD}), no lead is called clear" in text
+    assert (
+        f"with {small['shared_items']} shared items (fewer than {MIN_ITEMS_FOR_CLEAR_LEAD}), no lead is called clear"
+        in text
+    )
     large = section(data, "qa")["comparison"]  # 104 shared items: the paired interval decides
     assert large["shared_items"] >= MIN_ITEMS_FOR_CLEAR_LEAD and large["lead_is_clear"] is (large["ci_low"] > 0)
     assert text.count("the lead is clear at this sample size") == 1
@@ -70,7 +73,9 @@ def test_a_warning_names_models_scored_against_different_ground_truth(workspace:
     write_artifact(path, ev.model_copy(update={"groundtruth_source": "external:other/consolidated_qa_groundtruth.json",
                                                "inputs": {**ev.inputs, "groundtruth": "sha256:" + "0" * 64}}))
     warnings = section(build_report_data(folder), "qa")["warnings"]
-    assert any("against different ground truth" in w and "baseline-lead: external:other" in w for w in warnings), warnings
+    assert any("against different ground truth" in w and "baseline-lead: external:other" in w for w in warnings), (
+        warnings
+    )
 
 
 def test_an_items_band_follows_its_score_as_the_grades_does():
@@ -119,8 +124,8 @@ def test_chart_titles_say_what_is_plotted_and_name_models_left_off(workspace: Pa
 def test_the_same_ground_truth_embedded_or_given_with_g_raises_no_warning(tmp_path: Path):
     """Baselines run on a consolidated file (embedded) and an import scored with `eval -g` on that same file are
     scored against the same truth: no warning; a model scored against another file is named."""
-    from gaia_eval.stages.experiment.run import run_batch_experiment
     from gaia_eval.stages.eval.run import run_eval
+    from gaia_eval.stages.experiment.run import run_batch_experiment
     from gaia_eval.stages.generate import run_generate
     from gaia_eval.stages.groundtruth.run import run_groundtruth
     from tests.test_pipeline import QA_CONFIG, write_config

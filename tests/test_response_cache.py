@@ -20,8 +20,8 @@ from gaia_eval.artifacts.store import read_artifact
 from gaia_eval.providers import ProviderSettings
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message
 from gaia_eval.providers.cache import CachingProvider, configure, request_key
-from gaia_eval.stages.experiment.run import run_batch_experiment
 from gaia_eval.stages.eval.run import run_eval
+from gaia_eval.stages.experiment.run import run_batch_experiment
 from gaia_eval.stages.generate import run_generate
 from gaia_eval.stages.groundtruth.run import run_groundtruth
 from tests.test_judge import judge_responder, judge_settings
@@ -98,7 +98,9 @@ def test_judge_samples_are_cached_per_sample_and_a_rerun_pays_nothing(fake_llm, 
 
     run_generate("meeting", tmp_path / "docs", types=["standup"], seed=3)
     run_groundtruth(input_dir=tmp_path / "docs", use_case="summarization", output_dir=tmp_path / "gt")
-    run_batch_experiment(_baseline_config(tmp_path / "b.json", "lead"), tmp_path / "gt", tmp_path / "exp", show_progress=False)
+    run_batch_experiment(
+        _baseline_config(tmp_path / "b.json", "lead"), tmp_path / "gt", tmp_path / "exp", show_progress=False
+    )
     fake_llm.responder = judge_responder
     settings = judge_settings(fake_llm, samples=3)
     run_eval(experiment_dir=tmp_path / "exp", output_dir=tmp_path / "ev1", judge=settings)
@@ -201,7 +203,9 @@ print("ok")
 
 def test_two_processes_writing_the_same_keys_at_once_leave_only_whole_entries(tmp_path):
     procs = [
-        subprocess.Popen([sys.executable, "-c", WRITER, str(tmp_path), tag], stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+        subprocess.Popen(
+            [sys.executable, "-c", WRITER, str(tmp_path), tag], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+        )
         for tag in ("a", "b")
     ]
     outs = [p.communicate(timeout=120) for p in procs]

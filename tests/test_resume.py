@@ -106,7 +106,18 @@ def test_sigkill_mid_run_then_resume_calls_only_missing_items(fake_llm, qa_groun
     config = _config(tmp_path / "c.json", fake_llm.openai_base_url)
     out = tmp_path / "exp"
     out.mkdir()
-    args = _cli("batch-experiment", "-c", str(config), "-i", str(qa_groundtruth), "-o", str(out), "--concurrency", "4", "--quiet")
+    args = _cli(
+        "batch-experiment",
+        "-c",
+        str(config),
+        "-i",
+        str(qa_groundtruth),
+        "-o",
+        str(out),
+        "--concurrency",
+        "4",
+        "--quiet",
+    )
     watcher = TornFileWatcher(out)
     watcher.start()
     proc = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
@@ -139,8 +150,12 @@ def test_sigkill_mid_run_then_resume_calls_only_missing_items(fake_llm, qa_groun
     # The resumed file equals an uninterrupted run's, timing fields aside.
     clean = tmp_path / "clean"
     done = subprocess.run(
-        _cli("batch-experiment", "-c", str(config), "-i", str(qa_groundtruth), "-o", str(clean), "--quiet", "--no-cache"),
-        capture_output=True, text=True, timeout=120,
+        _cli(
+            "batch-experiment", "-c", str(config), "-i", str(qa_groundtruth), "-o", str(clean), "--quiet", "--no-cache"
+        ),
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert done.returncode == 0, done.stderr
     assert _comparable(read_artifact(clean / "local-model.experiment.json", Experiment)) == _comparable(final)
@@ -150,8 +165,17 @@ def test_sigkill_mid_run_then_resume_calls_only_missing_items(fake_llm, qa_groun
 def test_killed_offline_stages_never_leave_a_torn_file(tmp_path: Path, stage: str):
     docs = tmp_path / "docs"
     if stage == "generate":
-        args = _cli("generate", "--meeting-transcript", "-o", str(docs), "--count-per-type", "12", "--target-tokens", "3000",
-                    "--quiet")
+        args = _cli(
+            "generate",
+            "--meeting-transcript",
+            "-o",
+            str(docs),
+            "--count-per-type",
+            "12",
+            "--target-tokens",
+            "3000",
+            "--quiet",
+        )
         watched = docs
     else:
         run_generate("meeting", docs, count_per_type=12, target_tokens=3000)
@@ -168,7 +192,7 @@ def test_killed_offline_stages_never_leave_a_torn_file(tmp_path: Path, stage: st
         # Kill as soon as this attempt has written one more file: mid-run, whatever the machine's load.
         before = outputs()
         proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        _wait_for(lambda: outputs() > before, "a new output file appeared", proc)
+        _wait_for(lambda before=before: outputs() > before, "a new output file appeared", proc)
         proc.send_signal(signal.SIGKILL)
         proc.wait()
         assert proc.returncode == -signal.SIGKILL
@@ -185,7 +209,18 @@ def test_ctrl_c_stops_cleanly_and_the_same_command_resumes(fake_llm, qa_groundtr
     release = _hold_replies_after(fake_llm, 8)
     config = _config(tmp_path / "c.json", fake_llm.openai_base_url)
     out = tmp_path / "exp"
-    args = _cli("batch-experiment", "-c", str(config), "-i", str(qa_groundtruth), "-o", str(out), "--concurrency", "4", "--quiet")
+    args = _cli(
+        "batch-experiment",
+        "-c",
+        str(config),
+        "-i",
+        str(qa_groundtruth),
+        "-o",
+        str(out),
+        "--concurrency",
+        "4",
+        "--quiet",
+    )
     # the child handles SIGINT even when this test process inherited it ignored (tests/processes.py)
     proc = subprocess.Popen(interruptible_cli(*args[3:]), stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     journal = out / "local-model.experiment.journal.jsonl"

@@ -125,8 +125,8 @@ def test_errored_items_count_as_poor_everywhere_and_fail_the_pass_rate() -> None
 
 def test_aggregate_summarization_counts_every_rating_of_every_item() -> None:
     criteria = list(SUMMARY_CRITERIA)
-    perfect = _item("a", {c: "Excellent" for c in criteria})
-    mixed = _item("b", {c: r for c, r in zip(criteria, ["Excellent", "Good", "Good", "Fair", "Poor", "Poor"])})
+    perfect = _item("a", dict.fromkeys(criteria, "Excellent"))
+    mixed = _item("b", dict(zip(criteria, ["Excellent", "Good", "Good", "Fair", "Poor", "Poor"], strict=True)))
     summaries, grade = aggregate([perfect, mixed, _error("c")], criteria, "summarization")
     assert grade.n_ratings == 18
     assert grade.counts == {"Excellent": 7, "Good": 2, "Fair": 1, "Poor": 8}

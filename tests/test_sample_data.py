@@ -14,8 +14,14 @@ def make_sample(root: Path) -> None:
     """The commands in test_data/README.md, from Python."""
     run_generate("meeting", root / "test_data" / "meetings", types=["standup", "client_call"], seed=0)
     run_generate("email", root / "test_data" / "emails", types=["project_update", "customer_support"], seed=0)
-    run_groundtruth(input_dir=root / "test_data" / "meetings", use_case="summarization", output_dir=root / "groundtruth" / "summarization")
-    run_groundtruth(input_dir=root / "test_data" / "emails", use_case="email", output_dir=root / "groundtruth" / "email")
+    run_groundtruth(
+        input_dir=root / "test_data" / "meetings",
+        use_case="summarization",
+        output_dir=root / "groundtruth" / "summarization",
+    )
+    run_groundtruth(
+        input_dir=root / "test_data" / "emails", use_case="email", output_dir=root / "groundtruth" / "email"
+    )
     run_groundtruth(input_dir=root / "test_data", use_case="qa", output_dir=root / "groundtruth" / "qa")
 
 

@@ -10,8 +10,8 @@ import pytest
 from gaia_eval.artifacts.documents import ActionItem, KeyFigure, Participant, PlantedFacts
 from gaia_eval.artifacts.groundtruth import QAPair, Summaries
 from gaia_eval.errors import InputError
-from gaia_eval.scoring.rubric.qa import score_qa
 from gaia_eval.scoring.rubric.grading import STANDALONE_CRITERIA, SUMMARY_CRITERIA
+from gaia_eval.scoring.rubric.qa import score_qa
 from gaia_eval.scoring.rubric.standalone import score_summaries_standalone
 from gaia_eval.scoring.rubric.summaries import score_summaries
 from gaia_eval.scoring.text import match_items, match_names, rouge_l, tokenize
@@ -133,7 +133,7 @@ def test_names_match_by_first_or_full_name_and_ignore_roles() -> None:
 def test_the_ground_truth_itself_scores_excellent_on_every_criterion(facts) -> None:
     results = score_summaries(EXPECTED, EXPECTED, facts)
     assert [r.criterion for r in results] == list(SUMMARY_CRITERIA)
-    assert {r.criterion: r.rating for r in results} == {c: "Excellent" for c in SUMMARY_CRITERIA}
+    assert {r.criterion: r.rating for r in results} == dict.fromkeys(SUMMARY_CRITERIA, "Excellent")
     assert all(r.value == 1.0 for r in results)
 
 

@@ -15,8 +15,8 @@ from gaia_eval.artifacts.evaluation import Evaluation
 from gaia_eval.artifacts.experiment import Experiment
 from gaia_eval.artifacts.store import canonical_json, read_artifact, write_artifact
 from gaia_eval.errors import ArtifactError, InputError
-from gaia_eval.stages.experiment.run import run_batch_experiment
 from gaia_eval.stages.eval.run import run_eval
+from gaia_eval.stages.experiment.run import run_batch_experiment
 from gaia_eval.stages.generate import run_generate
 from gaia_eval.stages.groundtruth.run import run_groundtruth
 
@@ -124,7 +124,9 @@ def test_an_error_in_a_later_experiment_leaves_no_evaluation_and_no_spool(experi
     assert not (tmp_path / "ev").exists()  # not even the folder: nothing was written
 
 
-def test_report_provenance_reads_big_files_an_element_at_a_time_with_the_same_answer(experiments, tmp_path, monkeypatch):
+def test_report_provenance_reads_big_files_an_element_at_a_time_with_the_same_answer(
+    experiments, tmp_path, monkeypatch
+):
     from gaia_eval.reporting import provenance as report_provenance
 
     run_eval(experiment_dir=experiments, output_dir=tmp_path / "ev")

@@ -117,9 +117,13 @@ def renderings(document: str) -> dict[str, list[str]]:
 
 
 def problems(text: str) -> list[str]:
-    found = [f"template syntax {token!r} left in the text" for token in ("{{", "}}", "{%", "%}", "{#", "#}") if token in text]
+    found = [
+        f"template syntax {token!r} left in the text" for token in ("{{", "}}", "{%", "%}", "{#", "#}") if token in text
+    ]
     found += [f"empty section <{m.group(1)}>" for m in re.finditer(r"<([a-z_]+)>\s*</\1>", text)]
-    found += [f"empty list entry on line {n}" for n, line in enumerate(text.splitlines(), 1) if line.strip() in ("-", "*")]
+    found += [
+        f"empty list entry on line {n}" for n, line in enumerate(text.splitlines(), 1) if line.strip() in ("-", "*")
+    ]
     if re.search(r"\bNone\b", text):
         found.append("a None value was rendered")
     if "\n\n\n" in text:

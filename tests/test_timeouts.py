@@ -26,7 +26,7 @@ def timeouts(monkeypatch) -> list[float | None]:
     """The per-attempt timeout of every model call the stages make (a spy on call_with_retries)."""
     seen: list[float | None] = []
 
-    async def spy(make_call, gate, policy, **kwargs):  # noqa: ANN001, ANN202
+    async def spy(make_call, gate, policy, **kwargs):
         seen.append(policy.timeout_s)
         return await concurrency.call_with_retries(make_call, gate, policy, **kwargs)
 

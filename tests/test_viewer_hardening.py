@@ -66,7 +66,10 @@ def test_a_name_that_only_looks_like_an_allowed_one_is_refused(shared, host):
 
 def test_a_request_without_a_host_header_or_with_two_is_refused(shared):
     assert _raw_status(shared, "GET /api/files HTTP/1.0\r\nConnection: close\r\n") == 421
-    assert _raw_status(shared, "GET /api/files HTTP/1.1\r\nHost: example.com\r\nHost: evil.com\r\nConnection: close\r\n") == 421
+    assert (
+        _raw_status(shared, "GET /api/files HTTP/1.1\r\nHost: example.com\r\nHost: evil.com\r\nConnection: close\r\n")
+        == 421
+    )
 
 
 def test_the_default_viewer_answers_loopback_names_only_and_a_wildcard_bind_adds_only_what_is_allowed():
@@ -76,8 +79,19 @@ def test_the_default_viewer_answers_loopback_names_only_and_a_wildcard_bind_adds
     assert host_name("[fe80::1]:3000") == "[fe80::1]" and host_name(None) is None and host_name("::1") is None
 
 
-@pytest.mark.parametrize("bad", ["*.example.com", "http://example.com", "example.com:80", "example.com/x", "exa mple.com",
-                                 ".example.com", "example..com", ""])
+@pytest.mark.parametrize(
+    "bad",
+    [
+        "*.example.com",
+        "http://example.com",
+        "example.com:80",
+        "example.com/x",
+        "exa mple.com",
+        ".example.com",
+        "example..com",
+        "",
+    ],
+)
 def test_allow_host_takes_one_exact_name_only(bad):
     from gaia_eval.errors import UsageError
 
@@ -88,7 +102,9 @@ def test_allow_host_takes_one_exact_name_only(bad):
 def test_a_bad_allow_host_is_one_line_and_exit_2_before_anything_listens(tmp_path):
     from gaia_eval.cli import cli
 
-    result = CliRunner().invoke(cli, ["visualize", "--workspace", str(tmp_path), "--no-browser", "--allow-host", "*.lan"])
+    result = CliRunner().invoke(
+        cli, ["visualize", "--workspace", str(tmp_path), "--no-browser", "--allow-host", "*.lan"]
+    )
     assert result.exit_code == 2 and result.output.count("\n") == 1 and "--allow-host" in result.output
 
 
@@ -165,7 +181,9 @@ def test_the_index_sees_a_rewrite_of_the_same_size_and_mtime(quickstart, tmp_pat
     dashboard(root)
     data = target.read_bytes()
     old = target.stat()
-    swapped = data.replace(b'"experiment_name": "', b'"experiment_name": "Z', 1).replace(b'"schema_version": 1', b'"schema_version":1', 1)
+    swapped = data.replace(b'"experiment_name": "', b'"experiment_name": "Z', 1).replace(
+        b'"schema_version": 1', b'"schema_version":1', 1
+    )
     assert len(swapped) == len(data)
     tmp = target.with_name("tmp")
     tmp.write_bytes(swapped)

@@ -39,7 +39,9 @@ def byod(tmp_path_factory: pytest.TempPathFactory) -> Path:
     run = subprocess.run(["bash", "-euo", "pipefail", "-c", _byod_block()], cwd=project, env=env,
                          capture_output=True, text=True, timeout=600)
     assert run.returncode == 0, run.stdout + run.stderr
-    assert "browse it: gaia-eval visualize --workspace byod --evaluations-dir byod/eval --reports-dir byod" in run.stdout
+    assert (
+        "browse it: gaia-eval visualize --workspace byod --evaluations-dir byod/eval --reports-dir byod" in run.stdout
+    )
     return project / "byod"
 
 
@@ -64,7 +66,7 @@ def test_a_non_standard_workspace_finds_its_folders_below_it(byod: Path):
 
 
 def test_a_workspace_with_no_evaluation_says_where_it_looked(tmp_path: Path):
-    roots, notes = workspace_roots(tmp_path, {})
+    _roots, notes = workspace_roots(tmp_path, {})
     [note] = [n for n in notes if n.startswith("no evaluations to show")]
     assert str(tmp_path / "evaluation") in note and "*.experiment.eval.json" in note and "--evaluations-dir" in note
 

@@ -47,7 +47,9 @@ def test_file_and_compare(viewer):
     assert cmp["use_case"] == "qa" and len(cmp["rows"]) == len(one["json"]["items"])
 
 
-@pytest.mark.parametrize("path", ["/api/file?root=experiments&path=../../etc/passwd", "/api/file?root=nope&path=x", "/etc/passwd"])
+@pytest.mark.parametrize(
+    "path", ["/api/file?root=experiments&path=../../etc/passwd", "/api/file?root=nope&path=x", "/etc/passwd"]
+)
 def test_nothing_outside_the_roots_is_served(viewer, path):
     with pytest.raises(urllib.error.HTTPError) as err:
         get(viewer, path)
@@ -140,8 +142,18 @@ def test_live_progress_reads_the_run_header_for_total_in_flight_and_eta(tmp_path
     journal.write_run_info(total=10, reused=2, model="openai:m", concurrency=3)
     info = orjson.loads(run_info_path(journal.path).read_bytes())
     for i, status in enumerate(["ok", "ok", "error", "ok"]):
-        journal.append(ItemResult(item_id=f"i{i}", source="d", fingerprint="f", status=status, usage=Usage(output_tokens=5),
-                                  cost_usd=0.01, cost_status="priced", latency_s=0.1))
+        journal.append(
+            ItemResult(
+                item_id=f"i{i}",
+                source="d",
+                fingerprint="f",
+                status=status,
+                usage=Usage(output_tokens=5),
+                cost_usd=0.01,
+                cost_status="priced",
+                latency_s=0.1,
+            )
+        )
     journal.close()
     now = info["started_at"] + 40  # 4 new items in 40 s: 4 left after 2 reused + 4 new, at 10 s each
     import os

@@ -31,7 +31,9 @@ def pick_use_case(eval_root: Path, use_case: str | None) -> str:
     from gaia_eval.metaeval.evaluated import use_cases_in
 
     if not Path(eval_root).is_dir():
-        raise InputError("folder not found", file=eval_root, field="--evaluations", fix="pass the folder `gaia-eval eval` wrote")
+        raise InputError(
+            "folder not found", file=eval_root, field="--evaluations", fix="pass the folder `gaia-eval eval` wrote"
+        )
     found = use_cases_in(eval_root)
     if use_case is not None:
         if use_case not in found:
@@ -49,7 +51,9 @@ def pick_use_case(eval_root: Path, use_case: str | None) -> str:
 def check_rater(rater: str) -> str:
     name = rater.strip()
     if not name or len(name) > 64 or not name.isprintable():
-        raise UsageError(f"--rater {rater!r}: give your name (1-64 printable characters)", field="--rater", fix="e.g. --rater alice")
+        raise UsageError(
+            f"--rater {rater!r}: give your name (1-64 printable characters)", field="--rater", fix="e.g. --rater alice"
+        )
     return name
 
 
@@ -64,8 +68,16 @@ def load_for_rating(eval_root: Path, use_case: str | None, experiments_dir: Path
 
 
 def open_session(
-    eval_root: Path, *, rater: str, use_case: str | None = None, mode: Mode = "single", size: int | None = None,
-    seed: int | None = None, dimensions: str | None = None, ratings: Path | None = None, experiments_dir: Path | None = None,
+    eval_root: Path,
+    *,
+    rater: str,
+    use_case: str | None = None,
+    mode: Mode = "single",
+    size: int | None = None,
+    seed: int | None = None,
+    dimensions: str | None = None,
+    ratings: Path | None = None,
+    experiments_dir: Path | None = None,
 ) -> Opened:
     from gaia_eval.annotate.sample import load_or_draw, ratings_path
     from gaia_eval.annotate.session import Session
@@ -80,13 +92,19 @@ def open_session(
     return Opened(Session(sample, evaluated, ratings, rater, mode), sample, path, drawn, ratings)
 
 
-def run_annotate(opened: Opened, *, port: int = 0, open_browser: bool = True, echo: Callable[[str], None] = print) -> None:
+def run_annotate(
+    opened: Opened, *, port: int = 0, open_browser: bool = True, echo: Callable[[str], None] = print
+) -> None:
     from gaia_eval.annotate.server import AnnotationServer
 
     try:
         server = AnnotationServer(opened.session, port)
     except OSError as exc:
-        raise UsageError(f"cannot listen on 127.0.0.1:{port} ({exc.strerror})", field="--port", fix="pick another port, or 0 for any free one") from None
+        raise UsageError(
+            f"cannot listen on 127.0.0.1:{port} ({exc.strerror})",
+            field="--port",
+            fix="pick another port, or 0 for any free one",
+        ) from None
     units = len(opened.sample.units if opened.session.mode == "single" else opened.sample.pairs)
     echo(f"{'drew and saved' if opened.drawn else 'rating the saved'} sample {opened.sample_path} ({units} to rate)")
     echo(f"ratings go to {opened.ratings} (rater {opened.session.rater})")

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import random
 from pathlib import Path
+from typing import Any
 
-from gaia_eval.artifacts.ratings import AnnotationSample, SamplePair, SampleUnit
+from gaia_eval.artifacts.ratings import AnnotationSample, SamplePair, SampleReason, SampleUnit
 from gaia_eval.artifacts.store import fingerprint, read_artifact, write_artifact
 from gaia_eval.errors import UsageError
 from gaia_eval.metaeval.evaluated import GRADE, EvaluatedSet
@@ -57,7 +58,7 @@ def disagreement(evaluated: EvaluatedSet) -> dict[tuple[str, str], float]:
     full = [s for s in evaluated.scorers if ":" not in s.removeprefix("judge:") or s == evaluated.judge]
     full = [s for s in full if all(s in evaluated.outputs[k].scores for k in keys)]
     if len(full) < 2:
-        return {k: 0.0 for k in keys}
+        return dict.fromkeys(keys, 0.0)
     ranks = [_percentiles({k: evaluated.outputs[k].scores[s] for k in keys}) for s in full]
     return {k: max(r[k] for r in ranks) - min(r[k] for r in ranks) for k in keys}
 
@@ -71,10 +72,12 @@ def draw_sample(evaluated: EvaluatedSet, size: int, seed: int, dimensions: list[
     rng = random.Random(seed)
     keys = sorted(evaluated.outputs)
     if not keys:
-        raise UsageError(f"use case '{evaluated.use_case}': no answered output to rate", fix="run experiments and eval first")
+        raise UsageError(
+            f"use case '{evaluated.use_case}': no answered output to rate", fix="run experiments and eval first"
+        )
     size = max(1, min(size, len(keys)))
     chosen: list[tuple[str, str]] = []
-    reasons: dict[tuple[str, str], str] = {}
+    reasons: dict[tuple[str, str], SampleReason] = {}
     spread = disagreement(evaluated)
     n_disagree = size // 4 if any(v > 0 for v in spread.values()) else 0
     for key in sorted(keys, key=lambda k: (-spread[k], rng.random()))[:n_disagree]:
@@ -96,7 +99,7 @@ def draw_sample(evaluated: EvaluatedSet, size: int, seed: int, dimensions: list[
                 chosen.append(key)
                 reasons[key] = "stratified"
     rng.shuffle(chosen)
-    units = [(key, reasons[key], None) for key in chosen]
+    units: list[tuple[tuple[str, str], SampleReason, int | None]] = [(key, reasons[key], None) for key in chosen]
     n_repeats = size // 10 if size >= 5 else 0
     for index in sorted(rng.sample(range(len(chosen)), n_repeats)):
         # Well after the first showing, so the rater has moved on.
@@ -125,7 +128,7 @@ def _pairs(evaluated: EvaluatedSet, chosen: list[tuple[str, str]], size: int, rn
         by_item.setdefault(item, []).append(model)
     candidates = [item for item in dict.fromkeys(k[0] for k in chosen) if len(by_item[item]) >= 2]
     seen_pairs: set[tuple[str, str, str]] = set()
-    pairs = []
+    pairs: list[SamplePair] = []
     rounds = 0
     while len(pairs) < size and candidates and rounds < 10:
         rounds += 1
@@ -133,7 +136,8 @@ def _pairs(evaluated: EvaluatedSet, chosen: list[tuple[str, str]], size: int, rn
             if len(pairs) >= size:
                 break
             left, right = rng.sample(by_item[item], 2)
-            key = (item, *sorted((left, right)))
+            first, second = sorted((left, right))
+            key = (item, first, second)
             if key in seen_pairs:
                 continue
             seen_pairs.add(key)
@@ -162,14 +166,23 @@ def load_or_draw(
     path = sample_path(eval_root, evaluated.use_case)
     if path.is_file():
         sample = read_artifact(path, AnnotationSample)
-        wanted = {"--size": (size, sample.size), "--seed": (seed, sample.seed),
-                  "--dimensions": (parse_dimensions(dimensions, evaluated.use_case) if dimensions else None, sample.dimensions)}
+        wanted: dict[str, tuple[Any, Any]] = {
+            "--size": (size, sample.size),
+            "--seed": (seed, sample.seed),
+            "--dimensions": (
+                parse_dimensions(dimensions, evaluated.use_case) if dimensions else None,
+                sample.dimensions,
+            ),
+        }
         for option, (asked, saved) in wanted.items():
             capped = option == "--size" and asked is not None and asked > saved == len(evaluated.outputs)
             if asked is not None and asked != saved and not capped:
                 raise UsageError(
-                    f"{option} {asked} differs from the saved sample's ({saved})", file=path, field=option,
-                    fix="leave the option out to rate the saved sample (every rater sees the same), or move the file away for a new sample",
+                    f"{option} {asked} differs from the saved sample's ({saved})",
+                    file=path,
+                    field=option,
+                    fix="leave the option out to rate the saved sample (every rater sees the same), or move the file "
+                        "away for a new sample",
                 )
         return sample, path, False
     sample = draw_sample(evaluated, size or DEFAULT_SIZE, 0 if seed is None else seed,

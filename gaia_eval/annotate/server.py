@@ -29,16 +29,19 @@ from gaia_eval.errors import GaiaEvalError
 
 STATIC_DIR = Path(__file__).parent / "static"
 STATIC_FILES = {"annotate.js": "text/javascript; charset=utf-8", "annotate.css": "text/css; charset=utf-8"}
-PAGE_CSP = "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; form-action 'none'; frame-ancestors 'none'"
+PAGE_CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+    "form-action 'none'; frame-ancestors 'none'"
+)
 TOKEN_HEADER = "X-Annotate-Token"
 MAX_BODY = 64 * 1024
 LOOPBACK_NAMES = ("127.0.0.1", "localhost")
 
 
 class _Handler(BaseHTTPRequestHandler):
-    server: "AnnotationServer"
+    server: AnnotationServer
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+    def log_message(self, format: str, *args: Any) -> None:
         pass
 
     def _host_ok(self) -> bool:
@@ -70,7 +73,7 @@ class _Handler(BaseHTTPRequestHandler):
             return False
         return True
 
-    def do_GET(self) -> None:  # noqa: N802 - stdlib naming
+    def do_GET(self) -> None:
         if not self._host_ok():
             return
         path = self.path.split("?", 1)[0]
@@ -84,7 +87,7 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             self._send(HTTPStatus.NOT_FOUND, b"not found", "text/plain")
 
-    def do_POST(self) -> None:  # noqa: N802 - stdlib naming
+    def do_POST(self) -> None:
         if not self._host_ok() or not self._token_ok():
             return
         length_header = (self.headers.get("Content-Length") or "0").strip()

@@ -12,7 +12,15 @@ from pathlib import Path
 from typing import Any, Literal
 
 from gaia_eval.artifacts.ratings import (
-    SCALE, TIE, AnnotationSample, RatingRecord, SamplePair, SampleUnit, append_rating, live_records, new_record,
+    SCALE,
+    TIE,
+    AnnotationSample,
+    RatingRecord,
+    SamplePair,
+    SampleUnit,
+    append_rating,
+    live_records,
+    new_record,
     read_ratings,
 )
 from gaia_eval.metaeval.evaluated import EvaluatedSet
@@ -27,9 +35,13 @@ class BadAction(ValueError):
 
 
 class Session:
-    def __init__(self, sample: AnnotationSample, evaluated: EvaluatedSet, ratings: Path, rater: str, mode: Mode) -> None:
+    def __init__(
+        self, sample: AnnotationSample, evaluated: EvaluatedSet, ratings: Path, rater: str, mode: Mode
+    ) -> None:
         self.sample, self.evaluated, self.path, self.rater, self.mode = sample, evaluated, Path(ratings), rater, mode
-        self.units: dict[str, SampleUnit | SamplePair] = {u.id: u for u in (sample.units if mode == "single" else sample.pairs)}
+        self.units: dict[str, SampleUnit | SamplePair] = {
+            u.id: u for u in (sample.units if mode == "single" else sample.pairs)
+        }
         log = read_ratings(self.path)
         self.torn_lines = log.torn_lines
         self.mine: list[RatingRecord] = [r for r in log.records if r.rater == rater]
@@ -93,7 +105,11 @@ class Session:
     def _payload(self, unit_id: str) -> dict[str, Any]:
         unit = self.units[unit_id]
         if isinstance(unit, SampleUnit):
-            return {"id": unit.id, **self._context(unit.item_id, unit.model), "output": self._shown(unit.item_id, unit.model)}
+            return {
+                "id": unit.id,
+                **self._context(unit.item_id, unit.model),
+                "output": self._shown(unit.item_id, unit.model),
+            }
         return {"id": unit.id, **self._context(unit.item_id, unit.left),
                 "left": self._shown(unit.item_id, unit.left), "right": self._shown(unit.item_id, unit.right)}
 
@@ -115,7 +131,9 @@ class Session:
         if record.kind == "rating":
             return not current(self.evaluated, item, record.model or "", record.fingerprint)
         if record.kind == "preference":
-            return not all(current(self.evaluated, item, m, f) for m, f in zip(record.models, record.fingerprints))
+            return not all(
+                current(self.evaluated, item, m, f) for m, f in zip(record.models, record.fingerprints, strict=False)
+            )
         return False
 
     def _append(self, record: RatingRecord) -> None:
@@ -129,8 +147,18 @@ class Session:
         if isinstance(value, bool) or not isinstance(value, int) or not SCALE[0] <= value <= SCALE[1]:
             raise BadAction(f"a rating is a whole number from {SCALE[0]} to {SCALE[1]}")
         with self._lock:
-            self._append(new_record("rating", self.rater, unit=unit.id, item_id=unit.item_id, model=unit.model,
-                                    dimension=dimension, value=value, fingerprint=self._fingerprint(unit.item_id, unit.model)))
+            self._append(
+                new_record(
+                    "rating",
+                    self.rater,
+                    unit=unit.id,
+                    item_id=unit.item_id,
+                    model=unit.model,
+                    dimension=dimension,
+                    value=value,
+                    fingerprint=self._fingerprint(unit.item_id, unit.model),
+                )
+            )
 
     def comment(self, unit_id: Any, text: Any) -> None:
         unit = self.units.get(unit_id) if isinstance(unit_id, str) else None
@@ -138,7 +166,9 @@ class Session:
             raise BadAction(f"a comment needs a unit of this session and at most {MAX_COMMENT} characters")
         model = unit.model if isinstance(unit, SampleUnit) else None
         with self._lock:
-            self._append(new_record("comment", self.rater, unit=unit.id, item_id=unit.item_id, model=model, comment=text))
+            self._append(
+                new_record("comment", self.rater, unit=unit.id, item_id=unit.item_id, model=model, comment=text)
+            )
 
     def skip(self, unit_id: Any) -> None:
         unit = self.units.get(unit_id) if isinstance(unit_id, str) else None
@@ -153,7 +183,10 @@ class Session:
         winner = {"left": pair.left, "right": pair.right, "tie": TIE}.get(choice) if isinstance(choice, str) else None
         if winner is None:
             raise BadAction("a preference is 'left', 'right' or 'tie'")
-        fingerprints = [self._fingerprint(pair.item_id, pair.left) or "", self._fingerprint(pair.item_id, pair.right) or ""]
+        fingerprints = [
+            self._fingerprint(pair.item_id, pair.left) or "",
+            self._fingerprint(pair.item_id, pair.right) or "",
+        ]
         with self._lock:
             self._append(new_record("preference", self.rater, unit=pair.id, item_id=pair.item_id,
                                     models=[pair.left, pair.right], fingerprints=fingerprints, winner=winner))

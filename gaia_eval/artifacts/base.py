@@ -43,13 +43,13 @@ class Usage(Strict):
     input_tokens: Count = 0
     output_tokens: Count = 0
 
-    def __add__(self, other: "Usage") -> "Usage":
+    def __add__(self, other: Usage) -> Usage:
         return Usage(
             input_tokens=self.input_tokens + other.input_tokens,
             output_tokens=self.output_tokens + other.output_tokens,
         )
 
-    def __sub__(self, other: "Usage") -> "Usage":
+    def __sub__(self, other: Usage) -> Usage:
         return Usage(
             input_tokens=max(0, self.input_tokens - other.input_tokens),
             output_tokens=max(0, self.output_tokens - other.output_tokens),

@@ -1,7 +1,8 @@
 """The batch journal: what a stage submitted to a provider's batch API, so that a run killed at any moment
 re-attaches to its batches instead of paying for them twice.
 
-One JSON line per event, appended (in the kernel, fsynced right after: artifacts.journal.JournalWriter) before the run goes on:
+One JSON line per event, appended (in the kernel, fsynced right after: artifacts.journal.JournalWriter) before
+the run goes on:
 
 - `intent`   written BEFORE the create call: a local id, the run id, the custom_ids it will hold, the provider
              settings (so `--batch-status` can ask about it) and the time. The batch is created with the run id
@@ -21,6 +22,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
+from pydantic import Field
+
 from gaia_eval.artifacts.base import SCHEMA_VERSION, Strict
 from gaia_eval.artifacts.journal import read_records
 
@@ -34,14 +37,15 @@ class BatchEvent(Strict):
     local_id: str
     at: float  # unix time of the event (an intent's: the earliest the provider can have created the batch)
     batch_id: str | None = None
-    custom_ids: list[str] = []
+    custom_ids: list[str] = Field(default_factory=list)
     provider: str | None = None  # intent: the provider settings, without any key
     model: str | None = None
     base_url: str | None = None
     api_key_env: str | None = None
     found_by: Literal["create", "metadata", "listing"] | None = None  # created: how the id became known
     status: str | None = None  # ended: the provider's final status
-    failed: dict[str, str] = {}  # ended: custom_id -> the provider's reason, for requests that did not succeed
+    # ended: custom_id -> the provider's reason, for requests that did not succeed
+    failed: dict[str, str] = Field(default_factory=dict)
 
 
 @dataclass

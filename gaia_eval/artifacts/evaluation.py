@@ -16,7 +16,7 @@ Rating = Literal["Excellent", "Good", "Fair", "Poor"]
 RATINGS: tuple[str, ...] = ("Excellent", "Good", "Fair", "Poor")
 # "N/A": the ground truth gives nothing to check this criterion against (e.g. a human reference without action
 # items); shown as N/A, counted apart, left out of the grade's denominator.
-NOT_APPLICABLE = "N/A"
+NOT_APPLICABLE: Literal["N/A"] = "N/A"
 CriterionRating = Literal["Excellent", "Good", "Fair", "Poor", "N/A"]
 
 
@@ -96,7 +96,9 @@ class Grade(Strict):
     n_ratings: Count
     n_items: Count
     n_errors: Count
-    pass_rate: Share | None = None  # qa: passed / items with a pass/fail (errored items fail; long-form answers have none)
+    pass_rate: Share | None = (
+        None  # qa: passed / items with a pass/fail (errored items fail; long-form answers have none)
+    )
     passed: Count | None = None
 
 

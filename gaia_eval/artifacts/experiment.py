@@ -22,7 +22,10 @@ EXPERIMENT_SUFFIX = ".experiment.json"
 
 def experiment_file(folder: Path, name: str, *, file: str | Path | None = None, field: str | None = None) -> Path:
     """Where the experiment named `name` (data: a config's name, a system, a template's name) is written."""
-    return Path(folder) / f"{file_stem(name, what='experiment name', style='slug', file=file, field=field)}{EXPERIMENT_SUFFIX}"
+    return (
+        Path(folder)
+        / f"{file_stem(name, what='experiment name', style='slug', file=file, field=field)}{EXPERIMENT_SUFFIX}"
+    )
 
 
 class ExperimentParameters(Strict):
@@ -88,7 +91,7 @@ class ExperimentConfig(Strict):
     experiments: list[ExperimentSpec] = Field(min_length=1)
 
     @model_validator(mode="after")
-    def _unique_names(self) -> "ExperimentConfig":
+    def _unique_names(self) -> ExperimentConfig:
         claims = NameClaims("experiment name", ".experiment.json")
         for i, exp in enumerate(self.experiments):
             try:

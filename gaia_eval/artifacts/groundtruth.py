@@ -77,7 +77,7 @@ class GroundTruth(Artifact):
     references: list[str] | None = None  # every human reference summary, free text; scored best-of (see freetext)
 
     @model_serializer(mode="wrap")
-    def _omit_absent_import_fields(self, handler):  # noqa: ANN001, ANN202 - pydantic's serializer protocol
+    def _omit_absent_import_fields(self, handler):
         data = handler(self)
         for key in ("provenance", "references"):
             if data.get(key) is None:

@@ -5,7 +5,8 @@ A line handed to the kernel survives the process being killed (kill -9 included)
 a power cut too. It runs beside the calls instead of in the event loop: at 3 ms per fsync on a busy disk, one
 per item in the loop capped a run at about 300 items/s whatever the model's speed. A run killed at any moment
 leaves at most one partial last line, which the reader ignores; every complete line is a validated record.
-batch-experiment journals ItemResults beside the experiment file until that file is written; eval journals its LLM judge samples the same way.
+batch-experiment journals ItemResults beside the experiment file until that file is written; eval journals its
+LLM judge samples the same way.
 
 Beside a journal, `<journal>.run.json` says what the running stage set out to do (items in total, how many were
 reused, the model, its concurrency, when it started): the viewer reads both to show live progress and an ETA.
@@ -86,10 +87,12 @@ class JournalWriter:
         self.path = Path(path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
-            self._fh = open(self.path, "wb" if truncate else "ab")
+            self._fh = open(self.path, "wb" if truncate else "ab")  # noqa: SIM115 - held open for the journal's life, closed by close()
         except OSError as exc:
             raise InputError(
-                f"cannot be written ({exc.strerror})", file=self.path, fix="check the output path (-o) and its permissions"
+                f"cannot be written ({exc.strerror})",
+                file=self.path,
+                fix="check the output path (-o) and its permissions",
             ) from None
         if not truncate and self._fh.tell() > 0:
             self._terminate_partial_line()

@@ -13,12 +13,13 @@ run is a dot file that every folder reader skips.
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import os
 import sys
 import time
 from collections.abc import Iterator
-from contextlib import contextmanager
+from contextlib import contextmanager, suppress
 from pathlib import Path
 
 import orjson
@@ -62,10 +63,8 @@ def take_lock_file(path: Path) -> tuple[int, bool]:
 
 def release_lock_file(path: Path, fd: int) -> None:
     """Remove the lock file while still holding it, then let it go."""
-    try:
+    with suppress(OSError):
         path.unlink()
-    except OSError:
-        pass
     os.close(fd)
 
 
@@ -128,10 +127,8 @@ def folder_lock(folder: Path, option: str = "-o/--output-dir") -> Iterator[None]
         )
     info = {"pid": os.getpid(), "command": " ".join(["gaia-eval", *sys.argv[1:]])[:300], "folder": str(folder),
             "started": time.time()}
-    try:
+    with contextlib.suppress(OSError):  # the message of a second run then just says "another gaia-eval run"
         os.pwrite(fd, orjson.dumps(info), 0)
-    except OSError:
-        pass  # the message of a second run then just says "another gaia-eval run"
     try:
         yield
     finally:

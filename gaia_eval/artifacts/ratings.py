@@ -37,6 +37,8 @@ SCALE = (1, 5)  # every dimension is rated 1..5
 TIE = "tie"
 
 
+SampleReason = Literal["stratified", "disagreement", "repeat"]
+
 class SampleUnit(Strict):
     """One output to rate: an item and the model (experiment) that wrote the output, blind to the rater."""
 
@@ -44,7 +46,7 @@ class SampleUnit(Strict):
     item_id: str
     model: str  # experiment name
     fingerprint: str  # of the output when the sample was drawn
-    reason: Literal["stratified", "disagreement", "repeat"]
+    reason: SampleReason
     repeat_of: str | None = None  # a repeat shows the same output again, to measure the rater's consistency
 
 

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import contextlib
 import errno
 import hashlib
 import itertools
@@ -36,7 +37,7 @@ from pathlib import Path
 from typing import Any
 
 import orjson
-from pydantic import ConfigDict, ValidationError
+from pydantic import ConfigDict, Field, ValidationError
 
 from gaia_eval.artifacts.base import Strict, Usage
 from gaia_eval.errors import StorageError
@@ -76,7 +77,7 @@ class CachedTokenLogprob(Strict):
 
     token: str
     logprob: float
-    top: list[list[Any]] = []  # [alternative token, its logprob] pairs
+    top: list[list[Any]] = Field(default_factory=list)  # [alternative token, its logprob] pairs
 
 
 class CachedReply(Strict):
@@ -90,7 +91,7 @@ class CachedReply(Strict):
     finish_reason: str | None
     model: str
     data: Any = None
-    tool_calls: list[CachedToolCall] = []
+    tool_calls: list[CachedToolCall] = Field(default_factory=list)
     logprobs: list[CachedTokenLogprob] | None = None  # asked for with top_logprobs (G-Eval)
 
 
@@ -160,10 +161,8 @@ class _RangeLocks:
     def unlock(self, key: str) -> None:
         fd = self._fd
         if fd is not None and fcntl is not None:
-            try:
+            with contextlib.suppress(OSError):
                 fcntl.lockf(fd, fcntl.LOCK_UN, 1, _offset(key))
-            except OSError:
-                pass
         self.held.discard(key)  # after the unlock: a caller of this process then takes it anew
 
 
@@ -230,10 +229,8 @@ class ResponseStore:
             print(f"warning: response cache entry {path} {problem}; {'removed' if removed else 'left in place'}, "
                   "asking the model instead", file=sys.stderr)
             return None
-        try:
+        with contextlib.suppress(OSError):
             os.utime(path, follow_symlinks=False)  # recency for eviction
-        except OSError:
-            pass
         return reply
 
     def put(self, key: str, reply: CachedReply) -> None:
@@ -356,7 +353,7 @@ class _Writer:
             job, key, data, lock = self._jobs.get()
             try:
                 job(key, data)
-            except Exception as exc:  # noqa: BLE001 - a cache write must never end the thread that makes them
+            except Exception as exc:
                 print(f"warning: response cache: {exc}", file=sys.stderr)
             finally:
                 if lock is not None:

@@ -79,7 +79,7 @@ def is_response_template(path: Path) -> bool:
         return True
     try:
         data = load_json_file(path)
-    except Exception:  # noqa: BLE001 - a damaged file is reported by whoever reads it for real
+    except Exception:
         return True
     return not (isinstance(data, dict) and data.get("kind") == "answer_template")
 
@@ -106,15 +106,23 @@ def render_template(t: ResponseTemplate, fmt: str) -> str:
         data = {**_header(t), "records": [_record_dict(r) for r in t.records]}
         return orjson.dumps(data, option=orjson.OPT_INDENT_2 | orjson.OPT_APPEND_NEWLINE).decode()
     rows = [
-        {"test_id": r.test_id, "use_case": t.use_case, "query": r.query or "", "input_text": r.input_text,
-         **({"input_file": r.input_file} if r.input_file is not None else {}), "response": r.response, "evaluation_criteria": "; ".join(f"{k}: {v}" for k, v in r.evaluation_criteria.items()),
-         "model": t.model, "groundtruth_file": t.groundtruth_file or "",
-         **({"ground_truth": r.ground_truth} if r.ground_truth is not None else {})}
+        {
+            "test_id": r.test_id,
+            "use_case": t.use_case,
+            "query": r.query or "",
+            "input_text": r.input_text,
+            **({"input_file": r.input_file} if r.input_file is not None else {}),
+            "response": r.response,
+            "evaluation_criteria": "; ".join(f"{k}: {v}" for k, v in r.evaluation_criteria.items()),
+            "model": t.model,
+            "groundtruth_file": t.groundtruth_file or "",
+            **({"ground_truth": r.ground_truth} if r.ground_truth is not None else {}),
+        }
         for r in t.records
     ]
     if fmt == "jsonl":
         return "".join(orjson.dumps({**row, "evaluation_criteria": r.evaluation_criteria}).decode() + "\n"
-                       for row, r in zip(rows, t.records))
+                       for row, r in zip(rows, t.records, strict=True))
     if fmt == "csv":
         optional = ("ground_truth", "input_file")
         fields = [f for f in ROW_FIELDS if f not in optional or any(f in row for row in rows)]
@@ -123,7 +131,9 @@ def render_template(t: ResponseTemplate, fmt: str) -> str:
     if fmt == "xml":
         from xml.etree import ElementTree as ET
 
-        root = ET.Element("template", {k: str(v) for k, v in _header(t).items() if v is not None and k != "instructions"})
+        root = ET.Element(
+            "template", {k: str(v) for k, v in _header(t).items() if v is not None and k != "instructions"}
+        )
         ET.SubElement(root, "instructions").text = t.instructions
         for r in t.records:
             rec = ET.SubElement(root, "record")
@@ -164,9 +174,12 @@ def _whole_source(path: Path, n: int, row: dict[str, Any]) -> str:
     name = str(row["input_file"])
     found = Path(name) if Path(name).is_absolute() else path.parent / name
     if not found.is_file():
-        raise InputError(f"record {n} ('{row.get('test_id')}') has its source in input_file '{name}', which is not found",
-                         file=path, field="input_file",
-                         fix=f"put the document back at {found}, or make the template again with create-template")
+        raise InputError(
+            f"record {n} ('{row.get('test_id')}') has its source in input_file '{name}', which is not found",
+            file=path,
+            field="input_file",
+            fix=f"put the document back at {found}, or make the template again with create-template",
+        )
     return read_text_input(found)
 
 
@@ -210,8 +223,17 @@ def read_template(path: Path) -> ResponseTemplate:
             data = load_json_file(path)
             if not isinstance(data, dict) or not isinstance(data.get("records"), list):
                 raise _bad(path, "is not a response template (no 'records' list)", "records")
-            rows = [{**r, "use_case": data.get("use_case"), "model": data.get("model"),
-                     "groundtruth_file": data.get("groundtruth_file")} if isinstance(r, dict) else {} for r in data["records"]]
+            rows = [
+                {
+                    **r,
+                    "use_case": data.get("use_case"),
+                    "model": data.get("model"),
+                    "groundtruth_file": data.get("groundtruth_file"),
+                }
+                if isinstance(r, dict)
+                else {}
+                for r in data["records"]
+            ]
             t = _from_rows(path, rows)
             t.instructions = str(data.get("instructions") or "")
             return t
@@ -258,7 +280,10 @@ def allow_long_csv_fields() -> None:
 
 def csv_excerpt(text: str, where: str) -> str:
     """`text` cut to fit one spreadsheet cell, saying so and where the whole text is."""
-    note = f"\n\n[excerpt: the first {{n:,}} of {len(text):,} characters; the whole text, which is what gets scored, is in {where}]"
+    note = (
+        f"\n\n[excerpt: the first {{n:,}} of {len(text):,} characters; the whole text, which is what gets scored, "
+        f"is in {where}]"
+    )
     keep = SPREADSHEET_CELL_LIMIT - 1 - len(note.format(n=SPREADSHEET_CELL_LIMIT))  # 1: room for csv_cell's apostrophe
     return text[:keep] + note.format(n=keep)
 

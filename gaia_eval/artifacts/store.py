@@ -8,6 +8,7 @@ their mtime.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import errno
 import filecmp
@@ -130,10 +131,8 @@ def atomic_write_with(path: Path, write: Callable[[BinaryIO], object], *, skip_i
         os.chmod(tmp, _mode_for(path))
         os.replace(tmp, path)
     except BaseException as exc:
-        try:
+        with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
-        except FileNotFoundError:
-            pass
         if isinstance(exc, OSError):
             raise _unwritable(path, exc) from None
         raise
@@ -206,10 +205,8 @@ def atomic_write_many(files: list[tuple[Path, bytes]]) -> list[bool]:
             _fsync_dir(folder)
     finally:
         for _path, tmp in pending[renamed:]:  # anything not renamed (an error, an interrupt) leaves no temp file
-            try:
+            with contextlib.suppress(FileNotFoundError):
                 os.unlink(tmp)
-            except FileNotFoundError:
-                pass
     return written
 
 

@@ -45,7 +45,7 @@ def scan(path: Path, containers: frozenset[str]) -> Layout:
         raise Unreadable from None
 
 
-def _scan(path: Path, containers: frozenset[str]) -> Layout:  # noqa: C901 - one state machine, kept in one place
+def _scan(path: Path, containers: frozenset[str]) -> Layout:
     layout = Layout()
     stack: list[int] = []
     key: str | None = None  # the top-level key whose value comes next or is being read
@@ -94,8 +94,10 @@ def _scan(path: Path, containers: frozenset[str]) -> Layout:  # noqa: C901 - one
                     if state == "value":
                         value_start = base + start
                         stack.append(c)
-                        if key in containers:
-                            (layout.elements if c == _OPEN_ARR else layout.members)[key] = [] if c == _OPEN_ARR else {}
+                        if key in containers and c == _OPEN_ARR:
+                            layout.elements[key] = []
+                        elif key in containers:
+                            layout.members[key] = {}
                     elif state == "end":
                         stack.pop()
                 else:  # depth 2 inside a big container

@@ -6,6 +6,7 @@ they are scored. A file the stream reader cannot follow, or one that does not va
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import tempfile
@@ -35,7 +36,9 @@ _ELEMENT = orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2
 _INDENT = b"\n    "  # an element of a top-level list, in the canonical layout (2 spaces per level)
 
 
-def _read_header(path: Path, header_model: type[M], big: dict[str, type[BaseModel]], *, check: bool) -> tuple[M, Layout] | None:
+def _read_header(
+    path: Path, header_model: type[M], big: dict[str, type[BaseModel]], *, check: bool
+) -> tuple[M, Layout] | None:
     """The artifact's fields but the big containers (left empty when the model has them); with `check`, every
     element of those is validated on the way and dropped. None: not followable or not valid (read it whole)."""
     try:
@@ -87,8 +90,8 @@ class _Items:
                     if isinstance(value, dict) and isinstance(value.get("item_id"), str):
                         ids.setdefault(value["item_id"], span)
                 self._ids = ids
-            span = self._ids.get(item_id)
-            return None if span is None else ItemResult.model_validate_json(reader.read(span))
+            found = self._ids.get(item_id)
+            return None if found is None else ItemResult.model_validate_json(reader.read(found))
         except (orjson.JSONDecodeError, ValidationError):
             read_artifact(self._path, Experiment)  # the usual one-line message naming the field
             raise
@@ -201,7 +204,9 @@ class ListSpool:
             if self._fh is None:
                 self._made = [p for p in (self.target.parent, *self.target.parent.parents) if not p.exists()]
                 self.target.parent.mkdir(parents=True, exist_ok=True)
-                fd, self._tmp = tempfile.mkstemp(prefix=f".{self.target.name}.", suffix=".spool.tmp", dir=self.target.parent)
+                fd, self._tmp = tempfile.mkstemp(
+                    prefix=f".{self.target.name}.", suffix=".spool.tmp", dir=self.target.parent
+                )
                 self._fh = os.fdopen(fd, "w+b")
             self._fh.write(("," if self.count else "").encode() + _INDENT + data)
         except OSError as exc:
@@ -236,10 +241,8 @@ class ListSpool:
             self._fh.close()
             self._fh = None
         if self._tmp is not None:
-            try:
+            with contextlib.suppress(FileNotFoundError):
                 os.unlink(self._tmp)
-            except FileNotFoundError:
-                pass
             self._tmp = None
         for folder in self._made:  # a run stopped before its first write leaves no trace
             try:

@@ -112,7 +112,7 @@ def _due_nearby(analysis: Analysis, sentence: Sentence) -> Span | None:
 
 def _is_offer(text: str) -> bool:
     commitment = _COMMITMENT_RE.search(strip_discourse(text))
-    return bool(commitment) and commitment.group("verb").lower() in ("let me", "i can")
+    return commitment is not None and commitment.group("verb").lower() in ("let me", "i can")
 
 
 def _next_turn(analysis: Analysis, sentence: Sentence, person: str | None) -> Sentence | None:

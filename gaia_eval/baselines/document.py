@@ -22,12 +22,23 @@ T = TypeVar("T")
 
 # Header keys that look like "Label: value" lines but are never speakers.
 HEADER_KEYS = frozenset(
-    "from to cc bcc subject date time sent location duration agenda participants attendees present title meeting "
-    "meeting title meeting type type facilitator organizer note notes re reply-to project recording room venue "
-    "call dial-in attachments attachment importance priority absent regrets minutes transcript summary decision "
-    "decisions update".split()
-    + ["meeting date", "meeting time", "meeting title", "meeting type", "start time", "end time", "attendees list",
-       "action items", "action item", "next steps", "key decisions"]
+    [
+        *"from to cc bcc subject date time sent location duration agenda participants attendees present title meeting "
+        "meeting title meeting type type facilitator organizer note notes re reply-to project recording room venue "
+        "call dial-in attachments attachment importance priority absent regrets minutes transcript summary decision "
+        "decisions update".split(),
+        "meeting date",
+        "meeting time",
+        "meeting title",
+        "meeting type",
+        "start time",
+        "end time",
+        "attendees list",
+        "action items",
+        "action item",
+        "next steps",
+        "key decisions",
+    ]
 )
 _PEOPLE_BLOCK_KEYS = ("participants", "attendees", "present", "attendees list")
 _LABEL_LINE_RE = re.compile(r"^\s*(?:\[[\d:.\s]+\]\s*|\(?\d{1,2}:\d{2}(?::\d{2})?\)?\s*)?"
@@ -329,7 +340,7 @@ def _paragraphs(lines: list[str]) -> list[str]:
     """Blank-line separated paragraphs; each bullet line is its own paragraph; quoted reply lines dropped."""
     paragraphs: list[str] = []
     current: list[str] = []
-    for line in lines + [""]:
+    for line in [*lines, ""]:
         stripped = line.strip()
         if not stripped or _BULLET_RE.match(line) or stripped.startswith(">"):
             if current:
@@ -392,9 +403,9 @@ def _build(document: str) -> Analysis:
         analysis.cc = [index.add(p).name for p in _split_people(headers.get("cc", ""))]
         body_lines, greeted = _email_body(body_lines, sender)
         for mention in re.split(r",| and | & ", greeted):
-            person = analysis.person(mention) if mention.strip() else None
-            if person is not None:
-                analysis.addressees.append(person.name)
+            mentioned = analysis.person(mention) if mention.strip() else None
+            if mentioned is not None:
+                analysis.addressees.append(mentioned.name)
         paragraphs = _paragraphs(body_lines)
     else:
         turns_raw, analysis.speaker_labels, prose = _dialogue(body_lines, layout.speakers)
@@ -407,8 +418,8 @@ def _build(document: str) -> Analysis:
         if turns_raw:
             analysis.kind = "meeting"
         for label, text in turns_raw:
-            person = analysis.person(label)
-            turn = Turn(speaker=person.name if person else _strip_role(label), text=clean_text(text))
+            speaker = analysis.person(label)
+            turn = Turn(speaker=speaker.name if speaker else _strip_role(label), text=clean_text(text))
             for sentence_text in split_sentences(text):
                 turn.sentence_ids.append(len(analysis.sentences))
                 analysis.sentences.append(Sentence(len(analysis.sentences), sentence_text, turn.speaker,

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections import Counter
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -83,14 +83,14 @@ class _Index:
 
     def __init__(self, analysis: Analysis) -> None:
         self.units: list[_Unit] = []
-        self.term_freqs: list[Counter[str]] = []
+        self.term_freqs: list[defaultdict[str, float]] = []
         for sentence in analysis.sentences:
             context = ""
             if sentence.turn is not None:
                 ends_turn = analysis.turns[sentence.turn].sentence_ids[-1] == sentence.index
                 if ends_turn and sentence.turn + 1 < len(analysis.turns):
                     context = analysis.turns[sentence.turn + 1].text[:300]
-            freqs: Counter[str] = Counter()
+            freqs: defaultdict[str, float] = defaultdict(float)  # a context term weighs CONTEXT_WEIGHT
             for term in sentence.terms:
                 freqs[term] += 1.0
             for term in content_terms(context):

@@ -44,7 +44,7 @@ def pagerank(edges: dict[N, dict[N, float]], nodes: list[N]) -> dict[N, float]:
             share = DAMPING * score[source]
             for target, weight in out:
                 fresh[target] += share * weight
-        delta = sum(abs(a - b) for a, b in zip(fresh, score))
+        delta = sum(abs(a - b) for a, b in zip(fresh, score, strict=True))
         score = fresh
         if delta < TOLERANCE:
             break

@@ -8,6 +8,7 @@ refusal and fails. It exists so `gaia-eval bench arithmetic` runs anywhere and C
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from gaia_eval.bench.runs import EvalRun
 from gaia_eval.bench.tools import calculator_tool
@@ -75,7 +76,7 @@ def solve_arithmetic(prompt: str) -> EvalRun:
             trajectory=[{"role": "assistant", "content": "no arithmetic expression found in the question"}],
         )
     result = calculator_tool(expression)
-    trajectory = [
+    trajectory: list[dict[str, Any]] = [
         {
             "role": "assistant",
             "content": "",

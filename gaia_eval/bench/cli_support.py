@@ -142,7 +142,7 @@ def run_bench_command(
     report = run_suite(runner_fn, loaded_suite, concurrency=concurrency, repeats=repeats, runner_name=runner_spec,
                        journal_path=journal)
     echo(render_report(report))
-    if output is not None:
+    if output is not None and journal is not None:
         _write_results(Path(output), report, picked, tolerance)
         journal.unlink(missing_ok=True)
         echo(f"results written to {output} (with its chart against the baseline and JUnit XML beside it)")

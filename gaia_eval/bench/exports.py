@@ -38,17 +38,17 @@ def bench_chart_svg(results: dict[str, Any]) -> bytes:
               ("avg_steps", "average steps", 1, "lower is better"),
               ("tool_error_rate", "tool-error rate (%)", 100, "lower is better"))
     fig, axes = plt.subplots(1, 3, figsize=(9.6, 3.4))
-    for ax, (key, label, scale, better) in zip(axes, panels):
+    for ax, (key, label, scale, better) in zip(axes, panels, strict=True):
         names, values, colors = ["this run"], [float(results[key]) * scale], [COLORS[0]]
         if base is not None and base.get(key) is not None:
             names.append("baseline")
             values.append(float(base[key]) * scale)
             colors.append("#9aa3ad")
         bars = ax.bar(names, values, color=colors, width=0.6)
-        for bar, value in zip(bars, values):
+        for bar, value in zip(bars, values, strict=True):
             ax.annotate(f"{value:.1f}" if scale == 100 else f"{value:.2f}", (bar.get_x() + bar.get_width() / 2, value),
                         textcoords="offset points", xytext=(0, 3), ha="center", fontsize=9, fontweight="bold")
-        top = max(values + [1e-9])
+        top = max([*values, 1e-09])
         if key == "success_rate" and base is not None:
             threshold = 100 * (base["success_rate"] - base.get("tolerance", 0))
             ax.axhline(threshold, color="#C44E52", linestyle="--", linewidth=1,

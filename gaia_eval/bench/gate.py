@@ -114,7 +114,7 @@ def check_fingerprint(
     if changed:
         raise UsageError(
             f"baseline was made on a different version of suite '{baseline.suite}' "
-            f"({baseline.suite_fingerprint[:19]}, now {suite_fingerprint[:19]}): the suite changed",
+            f"({(baseline.suite_fingerprint or '')[:19]}, now {suite_fingerprint[:19]}): the suite changed",
             file=path,
             fix="re-run with --save-baseline PATH to re-baseline deliberately, and commit it",
         )

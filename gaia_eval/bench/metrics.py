@@ -271,7 +271,7 @@ def run_suite(
     return EvalReport(
         suite=name,
         suite_fingerprint=suite_fingerprint(suite_tasks),
-        runner=runner_name or getattr(runner, "__name__", type(runner).__name__),
+        runner=runner_name or str(getattr(runner, "__name__", type(runner).__name__)),
         repeats=repeats,
         tasks=[TaskResult(task, by_task[task.id]) for task in suite_tasks],
     )

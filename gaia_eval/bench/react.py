@@ -8,17 +8,17 @@ step limit (no answer; the trajectory is kept). Tool results starting with `erro
 from __future__ import annotations
 
 import asyncio
-
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 from gaia_eval.artifacts.base import Usage
 from gaia_eval.bench.runs import EvalRun, count_tool_errors
 from gaia_eval.bench.tools import TOOL_SPECS, execute_tool
-from gaia_eval.concurrency import ProviderGate, RetryPolicy, call_with_retries, run_async, wait_within
+from gaia_eval.concurrency import Attempted, ProviderGate, RetryPolicy, call_with_retries, run_async, wait_within
 from gaia_eval.errors import UsageError
 from gaia_eval.providers import ProviderSettings, api_key_for, check_provider_name, create_provider
-from gaia_eval.providers.base import ChatRequest, Message, Provider
+from gaia_eval.providers.base import ChatRequest, ChatResponse, Message, Provider
 from gaia_eval.scoring.answers import CONCISE_ANSWER_SYSTEM_PROMPT, extract_final_answer
 
 DEFAULT_MAX_STEPS = 8
@@ -48,7 +48,9 @@ class ReactRunner:
     # Whether the endpoint was ever reached / was found down, shared by every task's gate (each task has its own
     # event loop, so the gates cannot be one object): a server that is not running fails the suite in one
     # task's retries, not in every task's.
-    _endpoint: dict[str, Any] = field(default_factory=lambda: {"reached": False, "down": None}, repr=False, compare=False)
+    _endpoint: dict[str, Any] = field(
+        default_factory=lambda: {"reached": False, "down": None}, repr=False, compare=False
+    )
 
     @property
     def system_prompt(self) -> str:
@@ -92,14 +94,15 @@ class ReactRunner:
                 max_tokens=self.max_tokens,
                 temperature=0.0,
             )
-            outcome = await call_with_retries(
-                lambda request=request: provider.complete(request), gate, self.retry_policy
+            outcome: Attempted[ChatResponse] = await call_with_retries(
+                partial(provider.complete, request), gate, self.retry_policy
             )
             self._endpoint["reached"] = self._endpoint["reached"] or gate.reached
             self._endpoint["down"] = self._endpoint["down"] or gate.down
             if outcome.error is not None:
                 raise outcome.error
             response = outcome.value
+            assert response is not None, "a call with neither a value nor an error"
             usage = usage + response.usage
             spent["steps"], spent["usage"] = step, usage
             messages.append(Message(role="assistant", content=response.text, tool_calls=tuple(response.tool_calls)))
@@ -146,7 +149,9 @@ def parse_react_spec(spec: str) -> ProviderSettings:
     check_provider_name(provider, field="--runner")
     if provider == "baseline":
         raise UsageError(
-            "the baseline provider cannot call tools", field="--runner", fix="use an LLM provider, e.g. react:ollama:MODEL"
+            "the baseline provider cannot call tools",
+            field="--runner",
+            fix="use an LLM provider, e.g. react:ollama:MODEL",
         )
     return ProviderSettings(provider=provider, model=model, base_url=base_url)
 

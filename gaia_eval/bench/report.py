@@ -42,7 +42,7 @@ def render_table(report: EvalReport) -> str:
     header = ["task", "pass", "steps", "tool err", "latency", "answer", "explanation"]
     rows = [header] + [_row(task, report.repeats) for task in report.tasks]
     widths = [max(len(row[col]) for row in rows) for col in range(len(header))]
-    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths)).rstrip() for row in rows]
+    lines = ["  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip() for row in rows]
     lines.insert(1, "  ".join("-" * width for width in widths))
     return "\n".join(lines)
 

@@ -10,7 +10,6 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-
 from gaia_eval.artifacts.inputs import parse_json, read_input_text, refuse_special_file
 from gaia_eval.artifacts.store import fingerprint, load_json_file
 from gaia_eval.bench.tasks import TaskSpec, TaskSpecError
@@ -111,7 +110,9 @@ def _jsonl_records(path: Path) -> list[tuple[str, Any]]:
     for line_no, line in enumerate(_read_text(path).splitlines(), start=1):
         if not line.strip():
             continue
-        records.append((f"{path}:{line_no}", parse_json(Path(f"{path}:{line_no}"), line, fix="write one JSON task per line")))
+        records.append(
+            (f"{path}:{line_no}", parse_json(Path(f"{path}:{line_no}"), line, fix="write one JSON task per line"))
+        )
     return records
 
 
@@ -142,7 +143,9 @@ def load_suite(path: str | Path, name: str | None = None) -> Suite:
             raise InputError(str(exc), file=where, fix=TASK_FORMAT_HINT) from None
         if task.id in seen:
             raise InputError(
-                f"duplicate task id '{task.id}' (first at {seen[task.id]})", file=where, fix="give each task a unique id"
+                f"duplicate task id '{task.id}' (first at {seen[task.id]})",
+                file=where,
+                fix="give each task a unique id",
             )
         seen[task.id] = where
         tasks.append(task)

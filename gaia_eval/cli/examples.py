@@ -7,23 +7,21 @@ import click
 
 EXAMPLES: dict[str, tuple[str, ...]] = {
     "generate": (
-        "gaia-eval generate --meeting-transcript -o my_data/meetings --meeting-types standup,client_call --count-per-type 2",
+        "gaia-eval generate --meeting-transcript -o my_data/meetings --meeting-types standup,client_call "
+        "--count-per-type 2",
     ),
     "groundtruth": ("gaia-eval groundtruth -d test_data/meetings -u summarization -o groundtruth/summarization",),
-    "batch-experiment": (
-        "gaia-eval batch-experiment -c configs/basic_qa.json -i groundtruth/qa -o experiments/qa",
-    ),
+    "batch-experiment": ("gaia-eval batch-experiment -c configs/basic_qa.json -i groundtruth/qa -o experiments/qa",),
     "eval": (
         "gaia-eval eval -d experiments/qa -o evaluation/qa",
         "gaia-eval eval -d experiments/summarization -o evaluation/summarization --judge anthropic:claude-sonnet-4-5",
     ),
     "report": ("gaia-eval report -d evaluation -o reports/report.md",),
     "quickstart": ("gaia-eval quickstart -o quickstart",),
-    "import-groundtruth": (
-        "gaia-eval import-groundtruth refs.jsonl --source-file '{item_id}.txt' -o my_data/gt",
-    ),
+    "import-groundtruth": ("gaia-eval import-groundtruth refs.jsonl --source-file '{item_id}.txt' -o my_data/gt",),
     "import-outputs": (
-        "gaia-eval import-outputs outputs.jsonl -g my_data/gt/consolidated_summarization_groundtruth.json -o my_data/exp",
+        "gaia-eval import-outputs outputs.jsonl -g my_data/gt/consolidated_summarization_groundtruth.json -o "
+        "my_data/exp",
     ),
     "create-template": ("gaia-eval create-template -d groundtruth/qa --use-case qa --format csv -o templates",),
     "import-template": ("gaia-eval import-template templates/qa.template.csv -o experiments/templates",),

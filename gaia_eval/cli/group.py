@@ -47,8 +47,11 @@ class GaiaGroup(click.Group):
         except KeyboardInterrupt:
             batch_mode = sys.modules.get("gaia_eval.providers.batch.options")
             if batch_mode is not None and batch_mode.batch_enabled():
-                echo("interrupted: the submitted batches keep running at the provider and are journaled; run "
-                           "the same command again to re-attach to them (--batch-status shows their progress)", err=True)
+                echo(
+                    "interrupted: the submitted batches keep running at the provider and are journaled; run "
+                    "the same command again to re-attach to them (--batch-status shows their progress)",
+                    err=True,
+                )
                 ctx.exit(130)
             echo("interrupted: finished items are saved; run the same command again to resume", err=True)
             ctx.exit(130)

@@ -8,7 +8,9 @@ from __future__ import annotations
 import click
 
 
-def fold_list_words(args: list[str], list_options: set[str], repeat_options: set[str] = frozenset()) -> list[str]:
+def fold_list_words(
+    args: list[str], list_options: set[str], repeat_options: frozenset[str] | set[str] = frozenset()
+) -> list[str]:
     """`--opt a b c --next` -> `--opt a,b,c --next`: every word up to the next option joins the list. For a
     path option in `repeat_options` (a shell glob: `-i gt/consolidated_*.json`), the option is repeated instead:
     `-i a b` -> `-i a -i b`, since a path may hold a comma."""
@@ -48,7 +50,9 @@ def split_list(value: str | None) -> list[str] | None:
 class ListOptionsCommand(click.Command):
     """A click command whose list-valued options (named in `list_options`) also take separate words."""
 
-    def __init__(self, *args, list_options: tuple[str, ...] = (), repeat_options: tuple[str, ...] = (), **kwargs) -> None:
+    def __init__(
+        self, *args, list_options: tuple[str, ...] = (), repeat_options: tuple[str, ...] = (), **kwargs
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.list_options = set(list_options)
         self.repeat_options = set(repeat_options)

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 
 import click
+
 from gaia_eval.safe_text import echo
 
 
@@ -25,8 +26,13 @@ def _set_cache(ctx: click.Context, param: click.Parameter, value) -> None:
 
 def cache_options(command):
     command = click.option(
-        "--cache-dir", type=click.Path(path_type=Path), default=None, expose_value=False, callback=_set_cache,
-        help="Response cache folder.  [default: $GAIA_EVAL_CACHE_DIR, else $XDG_CACHE_HOME/gaia-eval, else ~/.cache/gaia-eval]",
+        "--cache-dir",
+        type=click.Path(path_type=Path),
+        default=None,
+        expose_value=False,
+        callback=_set_cache,
+        help="Response cache folder.  [default: $GAIA_EVAL_CACHE_DIR, else $XDG_CACHE_HOME/gaia-eval, else "
+             "~/.cache/gaia-eval]",
     )(command)
     return click.option(
         "--no-cache", is_flag=True, expose_value=False, callback=_set_cache,
@@ -51,8 +57,13 @@ def batch_options(command):
              "never waits, never submits.",
     )(command)
     command = click.option(
-        "--batch-poll", type=click.FloatRange(min=0, min_open=True), default=None, expose_value=False,
-        callback=_set_batch, metavar="SECONDS", help="With --batch: first wait between status checks (grows to 5 min).  [default: 10]",
+        "--batch-poll",
+        type=click.FloatRange(min=0, min_open=True),
+        default=None,
+        expose_value=False,
+        callback=_set_batch,
+        metavar="SECONDS",
+        help="With --batch: first wait between status checks (grows to 5 min).  [default: 10]",
     )(command)
     command = click.option(
         "--batch-size", type=click.IntRange(min=1), default=None, expose_value=False, callback=_set_batch,
@@ -92,7 +103,7 @@ class ProviderChoice(click.Choice):
         super().__init__(())
 
     @property
-    def choices(self) -> tuple[str, ...]:  # type: ignore[override]
+    def choices(self) -> tuple[str, ...]:
         from gaia_eval.registry import provider_names
 
         return (*self._extra, *provider_names(follows_prompts=self._follows_prompts))

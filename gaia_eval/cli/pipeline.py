@@ -18,23 +18,68 @@ from gaia_eval.safe_text import echo
 @cli.command(cls=ListOptionsCommand, list_options=("--meeting-types", "--email-types", "--pdf-types"))
 @cache_options
 @batch_options
-@click.option("--meeting-transcript", "kinds", flag_value="meeting", multiple=True, help="Generate meeting transcripts.")
+@click.option(
+    "--meeting-transcript", "kinds", flag_value="meeting", multiple=True, help="Generate meeting transcripts."
+)
 @click.option("--email", "kinds", flag_value="email", multiple=True, help="Generate business emails.")
-@click.option("--pdf", "kinds", flag_value="pdf", multiple=True, help="Generate PDF documents, each with a .txt twin (needs an LLM provider).")
-@click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["test_data"], help="Folder to write into (exactly there).")
-@click.option("--meeting-types", default=None, help="Meeting types, as words or commas: standup planning or standup,planning [default: all 8].")
+@click.option(
+    "--pdf",
+    "kinds",
+    flag_value="pdf",
+    multiple=True,
+    help="Generate PDF documents, each with a .txt twin (needs an LLM provider).",
+)
+@click.option(
+    "-o",
+    "--output-dir",
+    type=click.Path(path_type=Path),
+    default=DEFAULTS["test_data"],
+    help="Folder to write into (exactly there).",
+)
+@click.option(
+    "--meeting-types",
+    default=None,
+    help="Meeting types, as words or commas: standup planning or standup,planning [default: all 8].",
+)
 @click.option("--email-types", default=None, help="Email types, as words or commas [default: all 8].")
 @click.option("--pdf-types", default=None, help="PDF document types, as words or commas [default: all 8].")
 @click.option("--count-per-type", type=int, default=1, help="Documents per type.")
-@click.option("--target-tokens", type=int, default=None, help="Target length in tokens [default: 1000 meetings, 800 emails, 1500 PDFs].")
+@click.option(
+    "--target-tokens",
+    type=int,
+    default=None,
+    help="Target length in tokens [default: 1000 meetings, 800 emails, 1500 PDFs].",
+)
 @click.option("--seed", type=int, default=0, help="Random seed: same seed, same documents (with an LLM: same briefs).")
-@click.option("--provider", type=ProviderChoice(follows_prompts=True, extra=("offline",)), default="offline", help="Who writes the documents: the offline generator or an LLM.")
+@click.option(
+    "--provider",
+    type=ProviderChoice(follows_prompts=True, extra=("offline",)),
+    default="offline",
+    help="Who writes the documents: the offline generator or an LLM.",
+)
 @click.option("--model", default=None, help="Model of the LLM provider (required with one).")
 @click.option("--base-url", default=None, help="Endpoint of the LLM provider (a local server's URL, a proxy).")
 @llm_call_options
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--force", is_flag=True, help="Regenerate even documents that are up to date.")
-def generate(kinds, output_dir, meeting_types, email_types, pdf_types, count_per_type, target_tokens, seed, provider, model, base_url, concurrency, timeout, quiet, force, batch_status) -> None:
+def generate(
+    kinds,
+    output_dir,
+    meeting_types,
+    email_types,
+    pdf_types,
+    count_per_type,
+    target_tokens,
+    seed,
+    provider,
+    model,
+    base_url,
+    concurrency,
+    timeout,
+    quiet,
+    force,
+    batch_status,
+) -> None:
     """Generate synthetic documents (<type>_meeting.txt + .meta.json); offline ones have planted facts."""
     from gaia_eval.stages.generate import run_generate
 
@@ -59,21 +104,76 @@ def generate(kinds, output_dir, meeting_types, email_types, pdf_types, count_per
 @cli.command()
 @cache_options
 @batch_options
-@click.option("-d", "--directory", type=click.Path(path_type=Path), default=DEFAULTS["test_data"], help="Folder of input documents.")
-@click.option("-f", "--file", "input_file", type=click.Path(path_type=Path), default=None, help="One input document (wins over -d).")
-@click.option("-p", "--pattern", default=None, help="Glob of input files inside -d (recursive); .txt, .md, .html and .pdf are read.  [default: *.txt and *.pdf; a PDF with a .txt twin is read once]")
+@click.option(
+    "-d",
+    "--directory",
+    type=click.Path(path_type=Path),
+    default=DEFAULTS["test_data"],
+    help="Folder of input documents.",
+)
+@click.option(
+    "-f",
+    "--file",
+    "input_file",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="One input document (wins over -d).",
+)
+@click.option(
+    "-p",
+    "--pattern",
+    default=None,
+    help="Glob of input files inside -d (recursive); .txt, .md, .html and .pdf are read.  [default: *.txt and *.pdf; "
+         "a PDF with a .txt twin is read once]",
+)
 @click.option("-u", "--use-case", default="summarization", help="summarization, qa or email.")
-@click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["groundtruth"], help="Folder to write into.")
-@click.option("--provider", type=ProviderChoice(follows_prompts=True, extra=("offline",)), default="offline", help="Who builds the ground truth: planted facts (offline) or an LLM.")
+@click.option(
+    "-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["groundtruth"], help="Folder to write into."
+)
+@click.option(
+    "--provider",
+    type=ProviderChoice(follows_prompts=True, extra=("offline",)),
+    default="offline",
+    help="Who builds the ground truth: planted facts (offline) or an LLM.",
+)
 @click.option("--model", default=None, help="Model of the LLM provider (required with one).")
 @click.option("--base-url", default=None, help="Endpoint of the LLM provider (a local server's URL, a proxy).")
-@click.option("--num-samples", type=click.IntRange(min=1), default=5, help="qa with an LLM: question-answer pairs per document.")
-@click.option("--custom-prompt", type=click.Path(path_type=Path, dir_okay=False), default=None, help="Jinja2 prompt file replacing the default LLM prompt (variables: document, doc_label, num_samples, use_case).")
+@click.option(
+    "--num-samples", type=click.IntRange(min=1), default=5, help="qa with an LLM: question-answer pairs per document."
+)
+@click.option(
+    "--custom-prompt",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="Jinja2 prompt file replacing the default LLM prompt (variables: document, doc_label, num_samples, use_case).",
+)
 @llm_call_options
-@click.option("--max-tokens", type=click.IntRange(min=256), default=4096, help="Output budget of each LLM reply (a repair turn gets twice).")
+@click.option(
+    "--max-tokens",
+    type=click.IntRange(min=256),
+    default=4096,
+    help="Output budget of each LLM reply (a repair turn gets twice).",
+)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--force", is_flag=True, help="Rebuild even ground truth that is up to date.")
-def groundtruth(directory, input_file, pattern, use_case, output_dir, provider, model, base_url, num_samples, custom_prompt, concurrency, max_tokens, timeout, quiet, force, batch_status) -> None:
+def groundtruth(
+    directory,
+    input_file,
+    pattern,
+    use_case,
+    output_dir,
+    provider,
+    model,
+    base_url,
+    num_samples,
+    custom_prompt,
+    concurrency,
+    max_tokens,
+    timeout,
+    quiet,
+    force,
+    batch_status,
+) -> None:
     """Build the expected answers for each input (offline: exactly from planted facts; or drafted by an LLM)."""
     from gaia_eval.stages.groundtruth.run import run_groundtruth
 
@@ -107,18 +207,47 @@ def groundtruth(directory, input_file, pattern, use_case, output_dir, provider, 
 @cli.command("batch-experiment", cls=ListOptionsCommand, repeat_options=("-i", "--input"))
 @cache_options
 @batch_options
-@click.option("-c", "--config", "config_path", type=click.Path(path_type=Path), default=None, help="Experiment config JSON [default: the offline baselines for the input's use case].")
-@click.option("-i", "--input", "input_paths", type=click.Path(path_type=Path), multiple=True, help="Ground truth (file or folder), or a folder of .txt documents; several files (a shell glob) each get a subfolder of -o.  [default: groundtruth]")
-@click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["experiments"], help="Folder to write into.")
+@click.option(
+    "-c",
+    "--config",
+    "config_path",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Experiment config JSON [default: the offline baselines for the input's use case].",
+)
+@click.option(
+    "-i",
+    "--input",
+    "input_paths",
+    type=click.Path(path_type=Path),
+    multiple=True,
+    help="Ground truth (file or folder), or a folder of .txt documents; several files (a shell glob) each get a "
+         "subfolder of -o.  [default: groundtruth]",
+)
+@click.option(
+    "-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["experiments"], help="Folder to write into."
+)
 @click.option("--force", is_flag=True, help="Re-run every item, even journaled or finished ones.")
 @click.option("--retry-errors", is_flag=True, help="Re-run only the items that ended in error.")
-@click.option("--concurrency", type=click.IntRange(min=1), default=None, help="Max calls in flight per provider [default: config max_concurrency, else 16].")
+@click.option(
+    "--concurrency",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Max calls in flight per provider [default: config max_concurrency, else 16].",
+)
 @click.option("--quiet", is_flag=True, help="No progress bar.")
-@click.option("--create-sample-config", type=click.Path(path_type=Path), default=None, help="Write a valid sample config to PATH and exit.")
-def batch_experiment(config_path, input_paths, output_dir, force, retry_errors, concurrency, quiet, create_sample_config, batch_status) -> None:
+@click.option(
+    "--create-sample-config",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Write a valid sample config to PATH and exit.",
+)
+def batch_experiment(
+    config_path, input_paths, output_dir, force, retry_errors, concurrency, quiet, create_sample_config, batch_status
+) -> None:
     """Run every configured model over every item, concurrently and resumably."""
-    from gaia_eval.stages.experiment.run import run_batch_experiment
     from gaia_eval.stages.experiment.outputs import output_dirs_for_inputs
+    from gaia_eval.stages.experiment.run import run_batch_experiment
 
     if batch_status:
         return print_batch_status(output_dir)
@@ -146,10 +275,15 @@ def batch_experiment(config_path, input_paths, output_dir, force, retry_errors, 
     for line in damaged:
         echo(f"  damaged: {line}", err=True)
     if damaged:
-        raise RunFailed(f"{len(damaged)} experiment file(s) are damaged and were left out of the consolidated report (listed above); delete them and run the same command again to remake them")
+        raise RunFailed(
+            f"{len(damaged)} experiment file(s) are damaged and were left out of the consolidated report (listed "
+            "above); delete them and run the same command again to remake them"
+        )
     if errors:
         config = f"-c {config_path} " if config_path else ""
-        command = f"gaia-eval batch-experiment {config}{' '.join(f'-i {p}' for p in inputs)} -o {output_dir} --retry-errors"
+        command = (
+            f"gaia-eval batch-experiment {config}{' '.join(f'-i {p}' for p in inputs)} -o {output_dir} --retry-errors"
+        )
         raise RunFailed(f"{errors} items errored after retries; re-run only them with: {command}")
 
 
@@ -162,19 +296,82 @@ def write_sample_config_path(path: Path) -> Path:
 @cli.command("eval", cls=ListOptionsCommand, repeat_options=("-g", "--groundtruth"))
 @cache_options
 @batch_options
-@click.option("-d", "--directory", type=click.Path(path_type=Path), default=DEFAULTS["experiments"], help="Folder of *.experiment.json and/or filled *.template.{json,csv,jsonl,xml}.")
-@click.option("-f", "--file", "experiment_file", type=click.Path(path_type=Path), default=None, help="One experiment file or filled template (wins over -d).")
-@click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["evaluation"], help="Folder to write into.")
-@click.option("-g", "--groundtruth", type=click.Path(path_type=Path), multiple=True, help="External ground truth (for experiments run on raw documents); several files (a shell glob) merge.")
-@click.option("--force", is_flag=True, help="Re-score even evaluations that are up to date (with --judge: judge every item again).")
-@click.option("--incremental-update", is_flag=True, expose_value=False, help="Evaluate new and changed experiments, skip up-to-date ones, and update consolidated_evaluations_report.json from the changed evaluation files only (what a plain run does).")
-@click.option("--regenerate-report", is_flag=True, help="Only rebuild consolidated_evaluations_report.json from every evaluation file; nothing is scored.")
-@click.option("--judge", "judge_spec", default=None, metavar="PROVIDER:MODEL", help="Also grade with an LLM judge, e.g. anthropic:claude-sonnet-4-5, openai:gpt-4o-mini, ollama:llama3.2:3b (split on the first colon). The deterministic rubric always runs too.")
-@click.option("--judge-base-url", default=None, help="Base URL of the judge's endpoint (an OpenAI-compatible server, a proxy).")
-@click.option("--judge-samples", type=click.IntRange(min=1), default=None, help="Independent judgements per item; the rating is their median.  [default: 1]")
-@click.option("--judge-concurrency", type=click.IntRange(min=1), default=None, help="Max judge calls in flight.  [default: 8]")
-@click.option("--judge-timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS", help="Per-attempt timeout of a judge call; a call silent for longer is retried.  [default: 60]")
-@click.option("--judge-criteria", default=None, metavar="NAMES|FILE.json", help="The judge's summary criteria instead of the meeting ones: names among coherence, consistency, fluency, relevance, or a JSON list of {id, label, question}.")
+@click.option(
+    "-d",
+    "--directory",
+    type=click.Path(path_type=Path),
+    default=DEFAULTS["experiments"],
+    help="Folder of *.experiment.json and/or filled *.template.{json,csv,jsonl,xml}.",
+)
+@click.option(
+    "-f",
+    "--file",
+    "experiment_file",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="One experiment file or filled template (wins over -d).",
+)
+@click.option(
+    "-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["evaluation"], help="Folder to write into."
+)
+@click.option(
+    "-g",
+    "--groundtruth",
+    type=click.Path(path_type=Path),
+    multiple=True,
+    help="External ground truth (for experiments run on raw documents); several files (a shell glob) merge.",
+)
+@click.option(
+    "--force",
+    is_flag=True,
+    help="Re-score even evaluations that are up to date (with --judge: judge every item again).",
+)
+@click.option(
+    "--incremental-update",
+    is_flag=True,
+    expose_value=False,
+    help="Evaluate new and changed experiments, skip up-to-date ones, and update "
+         "consolidated_evaluations_report.json from the changed evaluation files only (what a plain run does).",
+)
+@click.option(
+    "--regenerate-report",
+    is_flag=True,
+    help="Only rebuild consolidated_evaluations_report.json from every evaluation file; nothing is scored.",
+)
+@click.option(
+    "--judge",
+    "judge_spec",
+    default=None,
+    metavar="PROVIDER:MODEL",
+    help="Also grade with an LLM judge, e.g. anthropic:claude-sonnet-4-5, openai:gpt-4o-mini, ollama:llama3.2:3b "
+         "(split on the first colon). The deterministic rubric always runs too.",
+)
+@click.option(
+    "--judge-base-url", default=None, help="Base URL of the judge's endpoint (an OpenAI-compatible server, a proxy)."
+)
+@click.option(
+    "--judge-samples",
+    type=click.IntRange(min=1),
+    default=None,
+    help="Independent judgements per item; the rating is their median.  [default: 1]",
+)
+@click.option(
+    "--judge-concurrency", type=click.IntRange(min=1), default=None, help="Max judge calls in flight.  [default: 8]"
+)
+@click.option(
+    "--judge-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    metavar="SECONDS",
+    help="Per-attempt timeout of a judge call; a call silent for longer is retried.  [default: 60]",
+)
+@click.option(
+    "--judge-criteria",
+    default=None,
+    metavar="NAMES|FILE.json",
+    help="The judge's summary criteria instead of the meeting ones: names among coherence, consistency, fluency, "
+         "relevance, or a JSON list of {id, label, question}.",
+)
 def eval_command(
     directory, experiment_file, output_dir, groundtruth, force, regenerate_report,
     judge_spec, judge_base_url, judge_samples, judge_concurrency, judge_timeout, judge_criteria, batch_status,
@@ -216,24 +413,45 @@ def eval_command(
         echo(f"question answering in {summary.long_form} experiment(s) scored as {LONG_FORM_NOTE}")
     print_summary(summary)
     if summary.failed:
-        raise RunFailed(f"{summary.failed} evaluation(s) have judge calls that failed; run the same command again to call only them")
+        raise RunFailed(
+            f"{summary.failed} evaluation(s) have judge calls that failed; run the same command again to call only them"
+        )
     if summary.damaged:
         for line in summary.damaged:
             echo(f"  damaged: {line}", err=True)
-        remake = (f"run `gaia-eval eval -d {experiment_file or directory} -o {output_dir}` (without --regenerate-report) to "
-                  "score their experiments again" if regenerate_report else "run the same command again to remake them")
+        remake = (
+            f"run `gaia-eval eval -d {experiment_file or directory} -o {output_dir}` (without --regenerate-report) to "
+            "score their experiments again"
+            if regenerate_report
+            else "run the same command again to remake them"
+        )
         raise RunFailed(f"{len(summary.damaged)} evaluation file(s) are damaged and were left out of the index (listed "
                         f"above); delete them, or {remake}")
     if summary.empty_responses:
-        raise RunFailed("some template responses are empty (listed above) and count as errors; paste them in and run the same command again")
+        raise RunFailed(
+            "some template responses are empty (listed above) and count as errors; paste them in and run the same "
+            "command again"
+        )
     if summary.unfilled:
         raise RunFailed(f"{len(summary.unfilled)} template(s) have no response filled in and were not scored (listed "
                         "above); paste the responses in and run the same command again")
 
 
 @cli.command()
-@click.option("-d", "--eval-dir", type=click.Path(path_type=Path), default=DEFAULTS["evaluation"], help="Folder of *.experiment.eval.json.")
-@click.option("-o", "--output-file", type=click.Path(path_type=Path), default=DEFAULTS["report"], help="Markdown file (or an existing folder: FOLDER/report.md); .csv and .json are written beside it.")
+@click.option(
+    "-d",
+    "--eval-dir",
+    type=click.Path(path_type=Path),
+    default=DEFAULTS["evaluation"],
+    help="Folder of *.experiment.eval.json.",
+)
+@click.option(
+    "-o",
+    "--output-file",
+    type=click.Path(path_type=Path),
+    default=DEFAULTS["report"],
+    help="Markdown file (or an existing folder: FOLDER/report.md); .csv and .json are written beside it.",
+)
 def report(eval_dir, output_file) -> None:
     """Write the markdown report (plus CSV and JSON) with the model performance table."""
     from gaia_eval.stages.report.run import run_report

@@ -1,5 +1,5 @@
-"""The commands around the pipeline: bring your own data (import-groundtruth, import-outputs, create-template,
-import-template), summarize, quickstart, bench, check-answer, visualize and meta-eval."""
+"""The commands around the pipeline: summarize, quickstart, bench, check-answer, visualize and meta-eval (bringing
+your own data in and out is in cli/data.py)."""
 
 from __future__ import annotations
 
@@ -7,61 +7,55 @@ from pathlib import Path
 
 import click
 
-from gaia_eval.cli.annotate import sample_options
 from gaia_eval.cli.checks import check_named_folders
-from gaia_eval.cli.group import DEFAULTS, cli, print_summary, split_types
+from gaia_eval.cli.group import cli, split_types
 from gaia_eval.cli.lists import ListOptionsCommand
 from gaia_eval.cli.options import ProviderChoice
 from gaia_eval.errors import RunFailed
-from gaia_eval.scoring.answers.mode_names import MODES as MATCH_MODES
 from gaia_eval.safe_text import echo
-
-
-@cli.command("import-groundtruth")
-@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
-@click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["groundtruth"], help="Folder to write into.")
-@click.option("--id-field", default="item_id", help="Field with the item id (a .json file holding one item defaults to its file name).")
-@click.option("--source-field", default="source", help="Field with the source text, or a path to a .txt/.md/.html/.pdf file relative to the data file.")
-@click.option("--source-file", default=None, help="Path template of each item's source, relative to the data file, e.g. '{item_id}.txt' (wins over --source-field).")
-@click.option("--references-field", default="references", help="Field with the human reference summary (text or list); dotted paths map over lists, e.g. general_queries.answer.")
-@click.option("--qa-field", default="qa", help="Field with a list of question-answer objects.")
-@click.option("--question-key", default="question", help="Key of the question inside each qa object.")
-@click.option("--answer-key", default="answer", help="Key of the answer inside each qa object.")
-def import_groundtruth(files, output_dir, id_field, source_field, source_file, references_field, qa_field, question_key, answer_key) -> None:
-    """Import your own ground truth (human reference summaries and/or question-answer pairs) from .jsonl, .csv or .json."""
-    from gaia_eval.stages.import_data import GroundTruthFields, run_import_groundtruth
-
-    fields = GroundTruthFields(id=id_field, source=source_field, source_file=source_file, references=references_field,
-                               qa=qa_field, question=question_key, answer=answer_key)
-    print_summary(run_import_groundtruth(list(files), output_dir, fields), show_outputs=True)
-
-
-@cli.command("import-outputs")
-@click.argument("file", type=click.Path(path_type=Path))
-@click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["experiments"], help="Folder to write into.")
-@click.option("-g", "--groundtruth", type=click.Path(path_type=Path), default=None, help="Consolidated ground truth from import-groundtruth: sets the use case and gives each item's source text (when the rows have no source column) and, for qa, its expected answer.")
-@click.option("--use-case", type=click.Choice(["summarization", "email", "qa"]), default=None, help="What the outputs are, when -g does not say it  [default: summarization].")
-def import_outputs(file, output_dir, groundtruth, use_case) -> None:
-    """Import many systems' outputs (item_id, system, output; optional source, input_tokens, output_tokens, cost_usd, latency_s): one experiment per system, scored by `eval -g`.
-
-    Answers to imported questions are keyed by question id: `ES2009b#q01` is question q01 of item ES2009b in
-    `-g consolidated_qa_groundtruth.json`.
-    """
-    from gaia_eval.stages.import_data import run_import_outputs
-
-    print_summary(run_import_outputs(file, output_dir, groundtruth=groundtruth, use_case=use_case), show_outputs=True)
+from gaia_eval.scoring.answers.mode_names import MODES as MATCH_MODES
 
 
 @cli.command(cls=ListOptionsCommand, list_options=("--styles",))
-@click.option("-i", "--input", "input_file", type=click.Path(path_type=Path), required=True, help="The document to summarize (.txt, .md, .html or .pdf).")
-@click.option("--styles", default="all", help="Styles, as words or commas: all, or brief detailed bullets executive participants action_items (and gaia-eval's own names).")
-@click.option("--combined-prompt", is_flag=True, help="One call for every style (cheaper, less focused) instead of one call per style.")
-@click.option("--provider", type=ProviderChoice(), default="baseline", help="Who summarizes: an offline baseline or an LLM.")
+@click.option(
+    "-i",
+    "--input",
+    "input_file",
+    type=click.Path(path_type=Path),
+    required=True,
+    help="The document to summarize (.txt, .md, .html or .pdf).",
+)
+@click.option(
+    "--styles",
+    default="all",
+    help="Styles, as words or commas: all, or brief detailed bullets executive participants action_items (and "
+         "gaia-eval's own names).",
+)
+@click.option(
+    "--combined-prompt",
+    is_flag=True,
+    help="One call for every style (cheaper, less focused) instead of one call per style.",
+)
+@click.option(
+    "--provider", type=ProviderChoice(), default="baseline", help="Who summarizes: an offline baseline or an LLM."
+)
 @click.option("--model", default=None, help="Model of the provider [default with baseline: textrank].")
 @click.option("--base-url", default=None, help="Endpoint of the provider (a local server's URL, a proxy).")
 @click.option("--max-tokens", type=click.IntRange(min=1), default=1024, help="Output budget of each reply.")
-@click.option("--timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS", help="Per-attempt timeout of an LLM call; a call silent for longer is retried.  [default: 120]")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Also write the summaries, usage and cost as JSON.")
+@click.option(
+    "--timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    metavar="SECONDS",
+    help="Per-attempt timeout of an LLM call; a call silent for longer is retried.  [default: 120]",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also write the summaries, usage and cost as JSON.",
+)
 def summarize(input_file, styles, combined_prompt, provider, model, base_url, max_tokens, timeout, output) -> None:
     """Summarize one file in the styles asked for, with batch-experiment's prompts and providers."""
     from gaia_eval.stages.experiment.summarize import run_summarize
@@ -76,7 +70,13 @@ def summarize(input_file, styles, combined_prompt, provider, model, base_url, ma
 
 
 @cli.command()
-@click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=Path("quickstart"), help="Folder for every artifact of the run.")
+@click.option(
+    "-o",
+    "--output-dir",
+    type=click.Path(path_type=Path),
+    default=Path("quickstart"),
+    help="Folder for every artifact of the run.",
+)
 def quickstart(output_dir) -> None:
     """Run all five stages offline on a small generated set and print the report's path."""
     from gaia_eval.stages.quickstart import run_quickstart
@@ -87,23 +87,100 @@ def quickstart(output_dir) -> None:
 
 @cli.command()
 @click.argument("suite")
-@click.option("--runner", default="builtin:calculator", help="builtin:calculator | python:module:function | cmd:'shell command' | react:PROVIDER:MODEL[@BASE_URL].")
-@click.option("--baseline", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Baseline to gate against [default: baselines/<suite>.json next to the suite, when present].")
-@click.option("--save-baseline", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write this run's numbers as the new baseline (deliberate re-baselining; never automatic).")
-@click.option("--tolerance", type=float, default=0.05, help="Allowed drop in success rate below the baseline (0.05 = 5 points).")
-@click.option("--max-steps-increase", type=float, default=None, help="Also fail when avg steps per task rise by more than this.")
-@click.option("--max-tool-error-increase", type=float, default=None, help="Also fail when the tool-error rate rises by more than this (0.05 = 5 points).")
-@click.option("--repeats", type=click.IntRange(min=1), default=1, help="Run each task K times: per-task pass rates and pass^k.")
+@click.option(
+    "--runner",
+    default="builtin:calculator",
+    help="builtin:calculator | python:module:function | cmd:'shell command' | react:PROVIDER:MODEL[@BASE_URL].",
+)
+@click.option(
+    "--baseline",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Baseline to gate against [default: baselines/<suite>.json next to the suite, when present].",
+)
+@click.option(
+    "--save-baseline",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write this run's numbers as the new baseline (deliberate re-baselining; never automatic).",
+)
+@click.option(
+    "--tolerance", type=float, default=0.05, help="Allowed drop in success rate below the baseline (0.05 = 5 points)."
+)
+@click.option(
+    "--max-steps-increase", type=float, default=None, help="Also fail when avg steps per task rise by more than this."
+)
+@click.option(
+    "--max-tool-error-increase",
+    type=float,
+    default=None,
+    help="Also fail when the tool-error rate rises by more than this (0.05 = 5 points).",
+)
+@click.option(
+    "--repeats", type=click.IntRange(min=1), default=1, help="Run each task K times: per-task pass rates and pass^k."
+)
 @click.option("--concurrency", type=click.IntRange(min=1), default=4, help="Tasks in flight at once.")
-@click.option("-o", "--output", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write every result, trajectories included, as JSON.")
-@click.option("--strict", is_flag=True, help="Exit 2 instead of 0 when the runner's API key is not set (the default when CI is set).")
-@click.option("--allow-skip", is_flag=True, help="With CI set, exit 0 when the runner's API key is not set (nothing gated).")
-@click.option("--max-steps", type=click.IntRange(min=1), default=8, help="react: model turns per task before it fails with that reason.")
-@click.option("--task-timeout", type=click.FloatRange(min=0, min_open=True), default=300.0, metavar="SECONDS", help="react: wall time per task (steps and retries included) before it fails with that reason.")
-@click.option("--reply-tokens", type=click.IntRange(min=1), default=1024, help="react: reply budget (max_tokens) of each model turn.")
-@click.option("--attempt-timeout", type=click.FloatRange(min=0, min_open=True), default=120.0, metavar="SECONDS", help="react: per-attempt timeout of a model call (raise it for a slow local model).")
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write every result, trajectories included, as JSON.",
+)
+@click.option(
+    "--strict",
+    is_flag=True,
+    help="Exit 2 instead of 0 when the runner's API key is not set (the default when CI is set).",
+)
+@click.option(
+    "--allow-skip", is_flag=True, help="With CI set, exit 0 when the runner's API key is not set (nothing gated)."
+)
+@click.option(
+    "--max-steps",
+    type=click.IntRange(min=1),
+    default=8,
+    help="react: model turns per task before it fails with that reason.",
+)
+@click.option(
+    "--task-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=300.0,
+    metavar="SECONDS",
+    help="react: wall time per task (steps and retries included) before it fails with that reason.",
+)
+@click.option(
+    "--reply-tokens",
+    type=click.IntRange(min=1),
+    default=1024,
+    help="react: reply budget (max_tokens) of each model turn.",
+)
+@click.option(
+    "--attempt-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=120.0,
+    metavar="SECONDS",
+    help="react: per-attempt timeout of a model call (raise it for a slow local model).",
+)
 @click.pass_context
-def bench(ctx, suite, runner, baseline, save_baseline, tolerance, max_steps_increase, max_tool_error_increase, repeats, concurrency, output, strict, allow_skip, max_steps, task_timeout, reply_tokens, attempt_timeout) -> None:
+def bench(
+    ctx,
+    suite,
+    runner,
+    baseline,
+    save_baseline,
+    tolerance,
+    max_steps_increase,
+    max_tool_error_increase,
+    repeats,
+    concurrency,
+    output,
+    strict,
+    allow_skip,
+    max_steps,
+    task_timeout,
+    reply_tokens,
+    attempt_timeout,
+) -> None:
     """Run an agent benchmark SUITE (a builtin name or a .json/.jsonl file) and gate it on a baseline.
 
     `gaia-eval bench list` lists the builtin suites. Prints the per-task table, success rate, average
@@ -127,13 +204,31 @@ def bench(ctx, suite, runner, baseline, save_baseline, tolerance, max_steps_incr
 @cli.command("check-answer")
 @click.argument("expected", required=False)
 @click.argument("answer", required=False)
-@click.option("--mode", type=click.Choice(MATCH_MODES), default="gaia", help="How to compare (gaia: strict on the value, tolerant of format).")
-@click.option("--rel-tol", type=click.FloatRange(min=0), default=None, help="Relative tolerance for numbers [default: float rounding only].")
+@click.option(
+    "--mode",
+    type=click.Choice(MATCH_MODES),
+    default="gaia",
+    help="How to compare (gaia: strict on the value, tolerant of format).",
+)
+@click.option(
+    "--rel-tol",
+    type=click.FloatRange(min=0),
+    default=None,
+    help="Relative tolerance for numbers [default: float rounding only].",
+)
 @click.option("--abs-tol", type=click.FloatRange(min=0), default=None, help="Absolute tolerance for numbers.")
-@click.option("--threshold", type=float, default=None, help="Pass mark of f1 (0..1), fuzzy (0..100) or semantic (-1..1).")
+@click.option(
+    "--threshold", type=float, default=None, help="Pass mark of f1 (0..1), fuzzy (0..100) or semantic (-1..1)."
+)
 @click.option("--unordered", is_flag=True, help="List items may come in any order.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as one JSON object.")
-@click.option("--jsonl", "jsonl_path", type=click.Path(dir_okay=False, allow_dash=True), default=None, help="Check every line of a JSONL file ('-' for stdin) and print one JSON result per line.")
+@click.option(
+    "--jsonl",
+    "jsonl_path",
+    type=click.Path(dir_okay=False, allow_dash=True),
+    default=None,
+    help="Check every line of a JSONL file ('-' for stdin) and print one JSON result per line.",
+)
 @click.pass_context
 def check_answer(ctx, expected, answer, mode, rel_tol, abs_tol, threshold, unordered, as_json, jsonl_path) -> None:
     """Check ANSWER against EXPECTED and explain the verdict: exit 0 when correct, 1 when not.
@@ -155,71 +250,53 @@ def check_answer(ctx, expected, answer, mode, rel_tol, abs_tol, threshold, unord
             echo(orjson.dumps(row).decode())
         return
     if expected is None or answer is None:
-        raise click.UsageError("give EXPECTED and ANSWER (e.g. check-answer 1927 'FINAL ANSWER: 1,927'), or --jsonl FILE")
+        raise click.UsageError(
+            "give EXPECTED and ANSWER (e.g. check-answer 1927 'FINAL ANSWER: 1,927'), or --jsonl FILE"
+        )
     result = match_answer(expected, answer, mode, **options)
     echo(orjson.dumps(result.to_dict()).decode() if as_json else format_verdict(result))
     ctx.exit(0 if result.correct else 1)
 
 
-@cli.command("create-template")
-@click.option("-d", "--directory", "-i", "--input", "input_path", type=click.Path(path_type=Path), default=DEFAULTS["groundtruth"], help="Ground truth (folder or file), or a folder of raw test documents (standalone scoring).")
-@click.option("-u", "--use-case", type=click.Choice(["summarization", "qa", "email"]), default=None, help="Use case [default: the ground truth's].")
-@click.option("--format", "fmt", type=click.Choice(["json", "csv", "jsonl", "xml"]), default="json", help="File format: csv opens in a spreadsheet; json, jsonl and xml are for editing by hand or by script.")
-@click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=Path("templates"), help="Folder for <name>.template.<format>.")
-@click.option("--name", default=None, help="The system whose responses will be filled in [default: the file stem, <use_case>; rename the file to rename the system].")
-@click.option("--model", default="manual", help="What produced the responses (free text, e.g. 'acme-rag v2').")
-@click.option("--ratings", "ratings_sheet", is_flag=True, help="Instead: the annotation sample of an evaluation (see annotate) as a CSV to rate in a spreadsheet; meta-eval --evaluations reads it back.")
-@sample_options
-@click.option("--include-groundtruth", is_flag=True, help="Also write each record's expected answer as `ground_truth` (the person filling it in will see it).")
-def create_template(input_path, use_case, fmt, output_dir, name, model, ratings_sheet, eval_root, experiments_dir, size, seed, dimensions, include_groundtruth) -> None:
-    """Write a template to fill with a third-party system's responses: one record per test item with
-    test_id, input_text, an empty response and the evaluation criteria. With --ratings: a CSV of an evaluation's
-    annotation sample to rate 1-5 in a spreadsheet (blind, formula-safe cells)."""
-    if ratings_sheet:
-        from gaia_eval.annotate.sheet import run_ratings_template
-
-        made = run_ratings_template(eval_root, output_dir, use_case=use_case, size=size, seed=seed,
-                                    dimensions=dimensions, experiments_dir=experiments_dir)
-        echo(f"{'drew and saved' if made.drawn else 'used the saved'} sample {made.sample_path}")
-        echo(f"wrote {made.path} ({made.rows} outputs to rate 1-5; put your name in `rater`)")
-        echo(f"  then: gaia-eval meta-eval --evaluations {eval_root} -u {made.use_case} {made.path}")
-        return
-    from gaia_eval.stages.templates.responses import run_create_response_template
-
-    path = run_create_response_template(
-        input_path, output_dir, use_case=use_case, fmt=fmt, name=name, model=model, include_groundtruth=include_groundtruth,
-        warn=lambda message: echo(f"warning: {message}", err=True),
-    )
-    echo(f"wrote {path}")
-    echo(f"  paste the responses into `response`, then: gaia-eval eval -f {path} -o evaluation")
-
-
-@cli.command("import-template")
-@click.argument("template", type=click.Path(path_type=Path))
-@click.option("-i", "--input", "groundtruth", type=click.Path(path_type=Path), default=None, help="Ground truth the template was made from [default: the path recorded in it].")
-@click.option("-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["experiments"], help="Folder for <name>.experiment.json.")
-def import_template(template, groundtruth, output_dir) -> None:
-    """Turn a filled template into an experiment file, then score it with `eval` like any model."""
-    from gaia_eval.stages.templates.answers import run_import_template
-
-    path, blanks = run_import_template(template, output_dir, groundtruth=groundtruth)
-    echo(f"wrote {path}")
-    if blanks:
-        echo(f"  {blanks} item(s) had no answer filled in: they are recorded as errors and count as Poor")
-
-
 @cli.command()
-@click.option("--workspace", type=click.Path(path_type=Path), default=Path("."), help="Folder holding test_data/, groundtruth/, experiments/, evaluation/, reports/.")
+@click.option(
+    "--workspace",
+    type=click.Path(path_type=Path),
+    default=Path("."),
+    help="Folder holding test_data/, groundtruth/, experiments/, evaluation/, reports/.",
+)
 @click.option("--host", default="127.0.0.1", help="Interface to bind (keep 127.0.0.1 unless you mean to share it).")
 @click.option("--port", type=click.IntRange(0, 65535), default=3000, help="Port (0 picks a free one).")
-@click.option("--allow-host", "allow_hosts", multiple=True, metavar="NAME", help="With --host 0.0.0.0: a host name (or IP) the browsers of others will use to reach this viewer; repeatable; exact match, any port. Others are refused (421) against DNS rebinding.")
+@click.option(
+    "--allow-host",
+    "allow_hosts",
+    multiple=True,
+    metavar="NAME",
+    help="With --host 0.0.0.0: a host name (or IP) the browsers of others will use to reach this viewer; repeatable; "
+         "exact match, any port. Others are refused (421) against DNS rebinding.",
+)
 @click.option("--no-browser", is_flag=True, help="Do not open a browser.")
 @click.option("--test-data-dir", type=click.Path(path_type=Path), default=None, help="Override workspace/test_data.")
-@click.option("--groundtruth-dir", type=click.Path(path_type=Path), default=None, help="Override workspace/groundtruth.")
-@click.option("--experiments-dir", type=click.Path(path_type=Path), default=None, help="Override workspace/experiments.")
+@click.option(
+    "--groundtruth-dir", type=click.Path(path_type=Path), default=None, help="Override workspace/groundtruth."
+)
+@click.option(
+    "--experiments-dir", type=click.Path(path_type=Path), default=None, help="Override workspace/experiments."
+)
 @click.option("--evaluations-dir", type=click.Path(path_type=Path), default=None, help="Override workspace/evaluation.")
 @click.option("--reports-dir", type=click.Path(path_type=Path), default=None, help="Override workspace/reports.")
-def visualize(workspace, host, port, allow_hosts, no_browser, test_data_dir, groundtruth_dir, experiments_dir, evaluations_dir, reports_dir) -> None:
+def visualize(
+    workspace,
+    host,
+    port,
+    allow_hosts,
+    no_browser,
+    test_data_dir,
+    groundtruth_dir,
+    experiments_dir,
+    evaluations_dir,
+    reports_dir,
+) -> None:
     """Browse documents, ground truth, experiments, evaluations and reports in a local web viewer."""
     from gaia_eval.errors import InputError
     from gaia_eval.visualize import run_visualize
@@ -236,19 +313,92 @@ def visualize(workspace, host, port, allow_hosts, no_browser, test_data_dir, gro
 
 @cli.command("meta-eval")
 @click.argument("ratings", type=click.Path(path_type=Path), required=False)
-@click.option("--evaluations", "eval_root", type=click.Path(path_type=Path), default=None, help="Measure the scores of this evaluation folder against your own ratings of its outputs (annotate's log, or RATINGS: the filled create-template --ratings CSV); writes meta_eval.<use_case>.json in it, where report looks.")
-@click.option("-u", "--use-case", type=click.Choice(["summarization", "qa", "email"]), default=None, help="With --evaluations: the use case [default: the only one].")
-@click.option("-o", "--output", type=click.Path(path_type=Path), default=None, help="Write the result as JSON here (the markdown goes beside it as .md). evaluation/meta_eval.json is where `report` looks.")
-@click.option("--markdown", "markdown_file", type=click.Path(path_type=Path), default=None, help="Write the markdown table here.")
-@click.option("--metrics", default=None, help="Comma-separated scorers to measure (the baselines length and rouge1_recall always run) [default: every applicable one].")
-@click.option("--exclude-system", "exclude_systems", multiple=True, metavar="NAME", help="Leave this system out, e.g. the one whose output is the reference (repeatable).")
-@click.option("--judge", "judge_spec", default=None, metavar="PROVIDER:MODEL", help="Also measure the LLM judge, e.g. anthropic:claude-sonnet-4-5 (one call per summary).")
+@click.option(
+    "--evaluations",
+    "eval_root",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Measure the scores of this evaluation folder against your own ratings of its outputs (annotate's log, or "
+         "RATINGS: the filled create-template --ratings CSV); writes meta_eval.<use_case>.json in it, where report "
+         "looks.",
+)
+@click.option(
+    "-u",
+    "--use-case",
+    type=click.Choice(["summarization", "qa", "email"]),
+    default=None,
+    help="With --evaluations: the use case [default: the only one].",
+)
+@click.option(
+    "-o",
+    "--output",
+    type=click.Path(path_type=Path),
+    default=None,
+    help="Write the result as JSON here (the markdown goes beside it as .md). evaluation/meta_eval.json is where "
+         "`report` looks.",
+)
+@click.option(
+    "--markdown", "markdown_file", type=click.Path(path_type=Path), default=None, help="Write the markdown table here."
+)
+@click.option(
+    "--metrics",
+    default=None,
+    help="Comma-separated scorers to measure (the baselines length and rouge1_recall always run) [default: every "
+         "applicable one].",
+)
+@click.option(
+    "--exclude-system",
+    "exclude_systems",
+    multiple=True,
+    metavar="NAME",
+    help="Leave this system out, e.g. the one whose output is the reference (repeatable).",
+)
+@click.option(
+    "--judge",
+    "judge_spec",
+    default=None,
+    metavar="PROVIDER:MODEL",
+    help="Also measure the LLM judge, e.g. anthropic:claude-sonnet-4-5 (one call per summary).",
+)
 @click.option("--judge-base-url", default=None, help="Base URL of the judge's endpoint.")
-@click.option("--judge-timeout", type=click.FloatRange(min=0, min_open=True), default=None, metavar="SECONDS", help="Per-attempt timeout of a judge call (raise it for a slow local model).")
-@click.option("--limit", type=click.IntRange(min=1), default=None, metavar="N", help="Measure on N items (documents, every system's summary of each) drawn at random: what a judge costs grows with every summary.")
+@click.option(
+    "--judge-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    metavar="SECONDS",
+    help="Per-attempt timeout of a judge call (raise it for a slow local model).",
+)
+@click.option(
+    "--limit",
+    type=click.IntRange(min=1),
+    default=None,
+    metavar="N",
+    help="Measure on N items (documents, every system's summary of each) drawn at random: what a judge costs grows "
+         "with every summary.",
+)
 @click.option("--seed", type=int, default=0, show_default=True, help="Which items --limit draws.")
-@click.option("--cross-validate", "cross_validate", is_flag=True, help="Also fit the free-text grade's criterion weights on these ratings, cross-validated by document (5 folds), and print the held-out figures of each fold.")
-def meta_eval(ratings, eval_root, use_case, output, markdown_file, metrics, exclude_systems, judge_spec, judge_base_url, judge_timeout, limit, seed, cross_validate) -> None:
+@click.option(
+    "--cross-validate",
+    "cross_validate",
+    is_flag=True,
+    help="Also fit the free-text grade's criterion weights on these ratings, cross-validated by document (5 folds), "
+         "and print the held-out figures of each fold.",
+)
+def meta_eval(
+    ratings,
+    eval_root,
+    use_case,
+    output,
+    markdown_file,
+    metrics,
+    exclude_systems,
+    judge_spec,
+    judge_base_url,
+    judge_timeout,
+    limit,
+    seed,
+    cross_validate,
+) -> None:
     """Measure how well each scorer agrees with human ratings (RATINGS.jsonl or .csv): system-level Kendall,
     Spearman and Pearson with bootstrap intervals, summary-level correlation, pairwise accuracy. With
     --evaluations: an evaluation's own scores against your ratings of its outputs (gaia-eval annotate)."""
@@ -258,11 +408,24 @@ def meta_eval(ratings, eval_root, use_case, output, markdown_file, metrics, excl
     if eval_root is not None:
         from gaia_eval.stages.meta_eval_own import run_meta_eval_evaluations
 
-        ignored = [name for name, given in (("--metrics", metrics), ("--exclude-system", exclude_systems), ("--judge", judge_spec),
-                                            ("--judge-base-url", judge_base_url), ("--markdown", markdown_file)) if given]
+        ignored = [
+            name
+            for name, given in (
+                ("--metrics", metrics),
+                ("--exclude-system", exclude_systems),
+                ("--judge", judge_spec),
+                ("--judge-base-url", judge_base_url),
+                ("--markdown", markdown_file),
+            )
+            if given
+        ]
         if ignored:
-            raise UsageError(f"{ignored[0]} does not apply with --evaluations", field=ignored[0],
-                             fix="every score the evaluation ran is measured (the judge's when eval ran with --judge); the markdown goes beside -o")
+            raise UsageError(
+                f"{ignored[0]} does not apply with --evaluations",
+                field=ignored[0],
+                fix="every score the evaluation ran is measured (the judge's when eval ran with --judge); the "
+                    "markdown goes beside -o",
+            )
 
         own = run_meta_eval_evaluations(eval_root, use_case=use_case, ratings=ratings, output=output)
         echo(own.markdown)
@@ -270,8 +433,11 @@ def meta_eval(ratings, eval_root, use_case, output, markdown_file, metrics, excl
             echo(f"wrote {path}")
         return
     if ratings is None:
-        raise UsageError("give RATINGS (a .jsonl or .csv of rated summaries), or --evaluations DIR for your own ratings of an evaluation",
-                         fix="e.g. gaia-eval meta-eval --evaluations evaluation")
+        raise UsageError(
+            "give RATINGS (a .jsonl or .csv of rated summaries), or --evaluations DIR for your own ratings of an "
+            "evaluation",
+            fix="e.g. gaia-eval meta-eval --evaluations evaluation",
+        )
 
     judge = None
     if judge_spec is not None:
@@ -297,4 +463,7 @@ def meta_eval(ratings, eval_root, use_case, output, markdown_file, metrics, excl
     for path in run.outputs:
         echo(f"wrote {path}")
     if run.failed_judge_calls:
-        raise RunFailed(f"{run.failed_judge_calls} judge call(s) failed; run the same command again (answered calls come from the cache)")
+        raise RunFailed(
+            f"{run.failed_judge_calls} judge call(s) failed; run the same command again (answered calls come from "
+            "the cache)"
+        )

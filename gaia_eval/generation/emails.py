@@ -88,7 +88,7 @@ def generate_email(doc_type: str, rng: random.Random, target_tokens: int) -> tup
         tail.append(_optional("--\n" + rng.choice(letters.FOOTERS), rng.uniform(1.0, 2.6)))
     if target_tokens >= _QUOTE_FROM_TOKENS:
         tail += _earlier_messages(rng, spec, today, cast, planted)
-    fixed = "\n".join(head + [greeting] + signature)
+    fixed = "\n".join([*head, greeting, *signature])
     required = sc.count_words(fixed) + sum(sc.count_words(p.text) for p in body + tail if p.piece is None)
     sc.fit_length(required, [p.piece for p in body + tail if p.piece is not None], target_words)
 
@@ -145,7 +145,7 @@ def _body(rng: random.Random, spec: EmailType, planted: list[PlantedItem], value
     asides = _shuffled(rng, spec.asides + shared_asides)
     type_details, details = _shuffled(rng, spec.details), _shuffled(rng, letters.DETAILS)
     for index, item in enumerate(planted):
-        for text in item.spec.body:
+        for text in item.email_spec.body:
             if text.startswith("?"):
                 paragraphs.append(_optional(sc.fill(text[1:], item.values), rng.uniform(0.1, 1.2), index))
             else:
@@ -174,8 +174,8 @@ def _resolution(rng: random.Random, spec: EmailType, item: PlantedItem, cast: Ca
     sentences = []
     if item.decision:
         shapes = spec.decision_lines or letters.DECISION_LINES
-        if item.spec.decision_line:
-            shapes = (item.spec.decision_line,)
+        if item.email_spec.decision_line:
+            shapes = (item.email_spec.decision_line,)
         sentences.append(sc.fill(rng.choice(shapes), {**item.values, "decision": item.spoken_decision or ""}))
     for action in item.kept_actions:
         if action.owner is cast.sender:
@@ -198,7 +198,7 @@ def _earlier_messages(rng: random.Random, spec: EmailType, today: dt.date, cast:
     author, reader = cast.to[0], cast.sender
     asked = sc.next_workday(today - dt.timedelta(days=rng.randint(3, 8)))
     asked = asked if asked < today else today - dt.timedelta(days=3)
-    asks = [sc.fill(p.spec.request, p.values) for p in planted if p.spec.request]
+    asks = [sc.fill(p.email_spec.request, p.values) for p in planted if p.email_spec.request]
     asks += rng.sample(list(letters.EARLIER_NOTES), 2)
     frame_top = Paragraph(f"On {sc.long_date(asked)}, {author.mailbox} wrote:\n> Hi {reader.first},\n>")
     frame_end = Paragraph(f"> {rng.choice(letters.EARLIER_SIGN_OFFS)}\n> {author.first}")

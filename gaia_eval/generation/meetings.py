@@ -73,7 +73,7 @@ class Build:
         for names, people in ((("a", "b", "c"), self.cast.members), (("x", "y"), self.cast.others)):
             if people:
                 shift = item_index % len(people)
-                slots.update(zip(names, people[shift:] + people[:shift]))
+                slots.update(zip(names, people[shift:] + people[:shift], strict=False))
         return slots
 
     def filler_slots(self, exchange: Exchange) -> Slots | None:
@@ -86,14 +86,14 @@ class Build:
         others = self.rng.sample(self.cast.others, len(self.cast.others))
         if len(others) < len(other_side):
             return None
-        slots = {"lead": self.cast.lead, **dict(zip(other_side, others))}
+        slots = {"lead": self.cast.lead, **dict(zip(other_side, others, strict=False))}
         people = [p for p in self.cast.everyone if p not in slots.values()]
         self.rng.shuffle(people)
         if "lead" not in {slot for slot, _ in exchange}:
             people.append(self.cast.lead)
         if len(people) < len(anyone):
             return None
-        return {**slots, **dict(zip(anyone, people))}
+        return {**slots, **dict(zip(anyone, people, strict=False))}
 
     def spoken(self, exchange: Exchange, slots: Slots, values: dict[str, str]) -> list[tuple[sc.Person, str]]:
         merged = {**self.values, **values, **{k: p.first for k, p in slots.items()}}
@@ -245,7 +245,8 @@ def _add_fillers(build: Build, fillers: dict[str, list[Exchange]], plan: tuple[t
 
 
 def _opening(build: Build, fillers: dict[str, list[Exchange]]) -> None:
-    build.add(fillers["greeting"].pop(), None, optional_key=0.01) or build.add_any(fillers["greeting"])
+    if not build.add(fillers["greeting"].pop(), None, optional_key=0.01):
+        build.add_any(fillers["greeting"])
     _add_fillers(build, fillers, (("small_talk", 0.4, 1.6), ("small_talk", 0.9, 2.2), ("small_talk", 1.5, 2.8)))
     if build.lean:
         build.add(build.rng.choice(build.spec.openings), None, optional_key=0.04)
@@ -261,11 +262,11 @@ def _item_segments(build: Build, item: PlantedItem, fillers: dict[str, list[Exch
     Only the talk's first line and the lines that state a figure are required; the other lines join the
     optional pool with the lowest keys, so they are always said unless the target length is very short."""
     rng, spec = build.rng, build.spec
-    talk = [line for line in item.spec.talk if line[0].lstrip("?") in item.slots]
+    talk = [line for line in item.meeting_spec.talk if line[0].lstrip("?") in item.slots]
     figure_marks = tuple("{" + fig.name + "}" for fig in item.spec.figures)
     essential = [i == 0 or any(mark in text for mark in figure_marks) for i, (_, text) in enumerate(talk)]
     if talk[0][0] != "lead":  # an item whose talk the lead opens needs no separate introduction
-        said = " ".join(text for (_, text), needed in zip(talk, essential) if needed)
+        said = " ".join(text for (_, text), needed in zip(talk, essential, strict=True) if needed)
         topic_said = item.topic in sc.fill(said, {**build.values, **item.values})
         intros = (spec.first_intros or chatter.FIRST_INTROS) if first else spec.intros
         opener = {**item.slots, "a": item.slots[talk[0][0]]}  # the lead hands over to whoever speaks first
@@ -280,7 +281,7 @@ def _item_segments(build: Build, item: PlantedItem, fillers: dict[str, list[Exch
             parts.append((tuple(run), item.slots, key))
             run.clear()
 
-    for line, needed in zip(talk, essential):
+    for line, needed in zip(talk, essential, strict=True):
         if needed:
             flush()
             parts.append(((line,), item.slots, None))

@@ -40,6 +40,16 @@ class PlantedItem:
     def kept_actions(self) -> list[PlantedAction]:
         return [a for a in self.actions if a.kept]
 
+    @property
+    def meeting_spec(self) -> MeetingItem:
+        assert isinstance(self.spec, MeetingItem), "an email item in a meeting"
+        return self.spec
+
+    @property
+    def email_spec(self) -> EmailItem:
+        assert isinstance(self.spec, EmailItem), "a meeting item in an email"
+        return self.spec
+
 
 @dataclass
 class Planter:

@@ -153,9 +153,8 @@ def realize_figure(rng: random.Random, spec: FigureSpec, today: dt.date, taken: 
             figure = RealFigure(spec, f"{value} {word}", float(value), unit)
         else:
             figure = RealFigure(spec, month_day(next_workday(today + dt.timedelta(days=value))), None, None)
-        clashes = (lambda t: t == figure.text) if attempt >= 40 else (
-            lambda t: contains_value(t, figure.text) or contains_value(figure.text, t))
-        if not any(clashes(t) for t in taken):
+        exact = attempt >= 40  # late attempts only refuse an exact repeat
+        if not any(_clashes(t, figure.text, exact) for t in taken):
             taken.add(figure.text)
             return figure
     raise ValueError(f"phrase bank figure '{spec.name}' has too narrow a range to draw a distinct value")
@@ -168,6 +167,13 @@ def value_pattern(value: str) -> re.Pattern[str]:
 
 def contains_value(text: str, value: str) -> bool:
     return value_pattern(value).search(text) is not None
+
+
+def _clashes(taken: str, candidate: str, exact: bool) -> bool:
+    """Whether a drawn figure would be confused with one already in the document."""
+    if exact:
+        return taken == candidate
+    return contains_value(taken, candidate) or contains_value(candidate, taken)
 
 
 # ---- templates ---------------------------------------------------------------------------------------------

@@ -24,7 +24,7 @@ class Grid:
     def matrix(self, values: list[float]) -> Any:
         np = stats._np()
         out = np.full((len(self.items), len(self.systems)), np.nan)
-        for (i, j), v in zip(self.cells, values):
+        for (i, j), v in zip(self.cells, values, strict=True):
             out[i, j] = v
         return out
 
@@ -80,7 +80,9 @@ def annotator_agreement(rows: list[RatedOutput], grid: Grid, dimension: str) -> 
         own = grid.matrix([r.human[dimension][a] if dimension in r.human else np.nan for r in rows])
         others = grid.matrix(
             [
-                float(np.mean([v for b, v in enumerate(r.human[dimension]) if b != a])) if dimension in r.human else np.nan
+                float(np.mean([v for b, v in enumerate(r.human[dimension]) if b != a]))
+                if dimension in r.human
+                else np.nan
                 for r in rows
             ]
         )
@@ -117,7 +119,9 @@ def best_scorers(results: list[ScorerAgreement], dimensions: list[str]) -> dict[
     """Per dimension, the scorer (baselines excluded) with the highest system Kendall, ties by summary level."""
     best = {}
     for dimension in dimensions:
-        candidates = [r for r in results if r.dimension == dimension and not r.baseline and r.system_kendall is not None]
+        candidates = [
+            r for r in results if r.dimension == dimension and not r.baseline and r.system_kendall is not None
+        ]
         if candidates:
             top = max(candidates, key=lambda r: (r.system_kendall, r.summary_level or -1.0))
             best[dimension] = top.scorer

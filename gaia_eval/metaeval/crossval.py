@@ -48,7 +48,9 @@ class Fold:
     weights: dict[str, float]
     fit_documents: dict[str, list[str]]  # dataset -> the documents the weights were chosen on
     report_documents: dict[str, list[str]]  # dataset -> the documents the figures below come from
-    figures: dict[str, dict[str, dict[str, tuple[float | None, float | None]]]]  # dataset -> dim -> scorer -> (sys, summ)
+    figures: dict[
+        str, dict[str, dict[str, tuple[float | None, float | None]]]
+    ]  # dataset -> dim -> scorer -> (sys, summ)
 
 
 @dataclass
@@ -79,7 +81,7 @@ def fold_of(documents: list[str], folds: int = FOLDS) -> dict[str, int]:
 def grade_matrix(data: Dataset, criteria: list[str], weights: tuple[float, ...]) -> Any:
     np = stats._np()
     total = sum(weights)
-    points = sum(w * data.points[c] for c, w in zip(criteria, weights)) / total if total else None
+    points = sum(w * data.points[c] for c, w in zip(criteria, weights, strict=False)) / total if total else None
     if points is None:
         points = sum(data.points[c] for c in criteria) / len(criteria)
     return np.where(data.degenerate, 0.0, (points - 1) * 100 / 3)
@@ -92,23 +94,27 @@ def _rows(data: Dataset, documents: list[str]) -> list[int]:
 
 def objective(grades: Any, data: Dataset, documents: list[str]) -> float | None:
     rows = _rows(data, documents)
-    taus = [stats.summary_level(grades[rows], data.human[d][rows])[0] for d in OBJECTIVE_DIMENSIONS if d in data.human]
-    taus = [t for t in taus if t is not None]
+    found = [stats.summary_level(grades[rows], data.human[d][rows])[0] for d in OBJECTIVE_DIMENSIONS if d in data.human]
+    taus = [t for t in found if t is not None]
     return sum(taus) / len(taus) if taus else None
 
 
 def _best(datasets: list[Dataset], criteria: list[str], candidates: list, documents: dict[str, list[str]]) -> tuple:
     np = stats._np()
-    length = {d.name: objective(np.asarray(d.rivals[LENGTH], dtype=float), d, documents[d.name]) or 0.0 for d in datasets}
+    length = {
+        d.name: objective(np.asarray(d.rivals[LENGTH], dtype=float), d, documents[d.name]) or 0.0 for d in datasets
+    }
 
     def worst(weights: tuple[float, ...]) -> float:
         values = [objective(grade_matrix(d, criteria, weights), d, documents[d.name]) for d in datasets]
-        return min((v - length[d.name] for d, v in zip(datasets, values) if v is not None), default=-2.0)
+        return min((v - length[d.name] for d, v in zip(datasets, values, strict=False) if v is not None), default=-2.0)
 
     return max(candidates, key=worst)  # the first of equals: the grid's order decides ties
 
 
-def figures(data: Dataset, grades: Any, documents: list[str]) -> dict[str, dict[str, tuple[float | None, float | None]]]:
+def figures(
+    data: Dataset, grades: Any, documents: list[str]
+) -> dict[str, dict[str, tuple[float | None, float | None]]]:
     """Per human dimension, (system-level, summary-level) Kendall tau of the grade and of each rival."""
     rows = _rows(data, documents)
     out = {}
@@ -142,7 +148,7 @@ def cross_validate(datasets: list[Dataset], criteria: list[str], folds: int = FO
             rows = _rows(d, report[d.name])
             held[d.name][rows] = grades[rows]
             per_dataset[d.name] = figures(d, grades, report[d.name])
-        results.append(Fold(k, dict(zip(criteria, chosen)), fit, report, per_dataset))
+        results.append(Fold(k, dict(zip(criteria, chosen, strict=False)), fit, report, per_dataset))
     everything = {d.name: list(d.documents) for d in datasets}
     final = _best(datasets, criteria, candidates, everything)
     return CrossValidation(
@@ -150,7 +156,7 @@ def cross_validate(datasets: list[Dataset], criteria: list[str], folds: int = FO
         step=step,
         folds=results,
         held_out={d.name: figures(d, held[d.name], d.documents) for d in datasets},
-        weights=dict(zip(criteria, final)),
+        weights=dict(zip(criteria, final, strict=False)),
         objective_all={d.name: objective(grade_matrix(d, criteria, final), d, d.documents) for d in datasets},
     )
 
@@ -189,7 +195,9 @@ def goals(held_out: dict[str, dict[str, tuple[float | None, float | None]]], bas
             continue
         for level, name in ((0, "system"), (1, "summary")):
             grade = row["grade"][level]
-            rivals = {n: row[n][level] for n in (*baselines, *components) if n in row and row[n][level] is not None}
+            rivals: dict[str, float] = {
+                n: row[n][level] or 0.0 for n in (*baselines, *components) if n in row and row[n][level] is not None
+            }
             if grade is None or not rivals:
                 continue
             above = [n for n, v in rivals.items() if v > grade + 1e-9]
@@ -210,7 +218,7 @@ def _pair(value: tuple[float | None, float | None] | None) -> str:
 def markdown(cv: CrossValidation, title: str, baselines: list[str]) -> str:
     """The fold figures: per dataset and dimension, held-out system / summary tau of the grade, its components and
     the baselines (over all held-out grades, then fold by fold), the weights each fold chose and the goals."""
-    components = [c for c in cv.criteria]
+    components = list(cv.criteria)
     lines = [
         f"### Cross-validated by document: {title}",
         "",
@@ -237,5 +245,9 @@ def markdown(cv: CrossValidation, title: str, baselines: list[str]) -> str:
     lines += ["| Fold | weights chosen on the other folds |", "|---|---|"]
     for f in cv.folds:
         lines.append(f"| {f.index + 1} | " + ", ".join(f"{c} {w:.2f}" for c, w in f.weights.items()) + " |")
-    lines += ["", "Weights fit on every document: " + ", ".join(f"{c} {w:.2f}" for c, w in cv.weights.items()) + ".", ""]
+    lines += [
+        "",
+        "Weights fit on every document: " + ", ".join(f"{c} {w:.2f}" for c, w in cv.weights.items()) + ".",
+        "",
+    ]
     return "\n".join(lines)

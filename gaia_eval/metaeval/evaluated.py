@@ -88,7 +88,9 @@ def _output(result: ItemResult) -> tuple[Any, list[dict[str, Any]]] | None:
 
 def _reference(result: ItemResult) -> tuple[str | None, list[dict[str, Any]] | None]:
     if result.groundtruth_answer is not None:
-        return result.groundtruth_answer.answer, [{"title": "Expected answer", "text": result.groundtruth_answer.answer}]
+        return result.groundtruth_answer.answer, [
+            {"title": "Expected answer", "text": result.groundtruth_answer.answer}
+        ]
     if result.groundtruth_summaries is not None:
         sections = summaries_sections(result.groundtruth_summaries)
         return (sections_text(sections) or None), (sections or None)
@@ -106,14 +108,14 @@ def _item_scores(item: ItemEvaluation, criteria: list[str], judge: str | None) -
     if judge and item.judge is not None and item.judge.status == "scored" and item.judge.criteria:
         ranks = [RANK[c.rating] for c in item.judge.criteria]
         scores[judge] = sum(ranks) / len(ranks)
-        for c in item.judge.criteria:
-            scores[f"{judge}:{c.criterion}"] = float(RANK[c.rating])
+        for judged in item.judge.criteria:
+            scores[f"{judge}:{judged.criterion}"] = float(RANK[judged.rating])
     return scores
 
 
 def _tail_match(path: Path, recorded: Path) -> int:
     n = 0
-    for a, b in zip(reversed(path.parts), reversed(recorded.parts)):
+    for a, b in zip(reversed(path.parts), reversed(recorded.parts), strict=False):
         if a != b:
             break
         n += 1
@@ -180,7 +182,7 @@ def load_evaluated(eval_root: Path, use_case: str, experiments_dir: Path | None 
         for item in ev.items:
             found = results.get(item.item_id)
             shown = _output(found) if found is not None and item.status == "scored" else None
-            if shown is None:
+            if found is None or shown is None:
                 continue
             raw, sections = shown
             doc = experiment.sources.get(found.source)

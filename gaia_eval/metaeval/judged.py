@@ -14,8 +14,7 @@ from gaia_eval.artifacts.experiment import ItemResult
 from gaia_eval.artifacts.groundtruth import Summaries
 from gaia_eval.concurrency import ProviderGate, map_concurrent, run_async
 from gaia_eval.metaeval.ratings import RatedOutput
-from gaia_eval.scoring.judge import Judge, JudgeRequest, JudgeSettings, combine_samples, judge_request
-from gaia_eval.scoring.judge import RANK
+from gaia_eval.scoring.judge import RANK, Judge, JudgeRequest, JudgeSettings, combine_samples, judge_request
 
 TOP_LOGPROBS = 5  # alternatives asked for at each token: the four ratings fit, with room for spellings
 PROSE_CRITERIA = {
@@ -32,7 +31,9 @@ def _request(settings: JudgeSettings, row: RatedOutput) -> tuple[JudgeRequest, s
     mode = "comparative" if row.references else "standalone"
     text = Summaries(executive_summary=row.output, detailed_summary=row.output)
     item = ItemResult(item_id=row.item_id, source=row.item_id, fingerprint="", status="ok", summaries=text)
-    reference = Summaries(executive_summary=row.references[0], detailed_summary=row.references[0]) if row.references else None
+    reference = (
+        Summaries(executive_summary=row.references[0], detailed_summary=row.references[0]) if row.references else None
+    )
     return judge_request(settings, "summarization", mode, item, row.source or "", reference), mode
 
 
@@ -55,13 +56,15 @@ def judge_scores(rows: list[RatedOutput], settings: JudgeSettings) -> tuple[dict
 
     async def run() -> list:
         try:
-            return await map_concurrent(jobs, lambda job: judge.sample(requests[job[0]][0], job[1]), limit=settings.concurrency)
+            return await map_concurrent(
+                jobs, lambda job: judge.sample(requests[job[0]][0], job[1]), limit=settings.concurrency
+            )
         finally:
             await provider.aclose()
 
     samples = run_async(run())
     per_row: list[list] = [[] for _ in rows]
-    for (k, _), sample in zip(jobs, samples):
+    for (k, _), sample in zip(jobs, samples, strict=True):
         per_row[k].append(sample)
     name = f"judge:{settings.model}"
     modes = {mode for _, mode in requests}
@@ -69,7 +72,7 @@ def judge_scores(rows: list[RatedOutput], settings: JudgeSettings) -> tuple[dict
     out: dict[str, list[float]] = {name: [], **{f"{name}:{c}": [] for c in dict.fromkeys(criteria)}}
     unscored = 0
     failed = sum(1 for sample in samples if sample.status == "failed")
-    for (request, mode), row_samples in zip(requests, per_row):
+    for (request, mode), row_samples in zip(requests, per_row, strict=True):
         judgement = combine_samples(request, row_samples)
         ratings = {c.criterion: RANK[c.rating] for c in judgement.criteria}
         kept = [ratings[c] for c in PROSE_CRITERIA[mode] if c in ratings]
@@ -84,14 +87,16 @@ def judge_scores(rows: list[RatedOutput], settings: JudgeSettings) -> tuple[dict
     else:
         notes.append(f"{name}:g-eval not measured: the server returned no log-probabilities for the rating tokens")
     if failed:
-        notes.append(f"{name}: {failed} judge call(s) failed after retries; run again (answered calls come from the cache)")
+        notes.append(
+            f"{name}: {failed} judge call(s) failed after retries; run again (answered calls come from the cache)"
+        )
     return out, notes, failed
 
 
 def _geval_scores(judge: Judge, requests: list, per_row: list[list]) -> list[float]:
     """Per row, the mean over its prose criteria of the expected rank (mean over scored samples); NaN without."""
     values = []
-    for (request, mode), samples in zip(requests, per_row):
+    for (request, mode), samples in zip(requests, per_row, strict=True):
         per_criterion: dict[str, list[float]] = {}
         for sample in samples:
             for criterion, value in judge.expected.get((request.fingerprint, sample.index), {}).items():

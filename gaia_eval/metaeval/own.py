@@ -8,6 +8,7 @@ each rater's consistency on the repeated outputs.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -75,7 +76,7 @@ def read_own_ratings(path: Path, sample: AnnotationSample) -> OwnRatings:
                                                                r.dimension, int(r.value or 0), r.fingerprint)
         elif r.kind == "preference" and len(r.models) == 2 and r.winner:
             latest[("p", r.rater, r.unit)] = Preference(r.rater, r.item_id or "", (r.models[0], r.models[1]),
-                                                       (r.fingerprints + ["", ""])[:2], r.winner)  # type: ignore[arg-type]
+                                                       ([*r.fingerprints, "", ""])[:2], r.winner)  # type: ignore[arg-type]
     out.ratings = [v for v in latest.values() if isinstance(v, Rating)]
     out.preferences = [v for v in latest.values() if isinstance(v, Preference)]
     return out
@@ -126,7 +127,9 @@ def _sign_matrix(values: Any) -> Any:
     return np.sign(values[:, None] - values[None, :])
 
 
-def output_level(scores: list[float], human: list[float], items: list[str], seed: int = stats.BOOTSTRAP_SEED) -> tuple[float | None, tuple[float, float] | None, int]:
+def output_level(
+    scores: list[float], human: list[float], items: list[str], seed: int = stats.BOOTSTRAP_SEED
+) -> tuple[float | None, tuple[float, float] | None, int]:
     """Kendall tau-b between a scorer and the human value over every rated output, and its 95 % percentile
     bootstrap interval resampling items (an item's outputs stay together). The resamples are weighted pair sums,
     vectorised: an output drawn w times counts w times, and pairs of its own copies are ties, as in tau-b."""
@@ -134,7 +137,7 @@ def output_level(scores: list[float], human: list[float], items: list[str], seed
     x, y = np.asarray(scores, dtype=float), np.asarray(human, dtype=float)
     keep = ~(np.isnan(x) | np.isnan(y))
     x, y = x[keep], y[keep]
-    kept_items = [i for i, k in zip(items, keep) if k]
+    kept_items = [i for i, k in zip(items, keep, strict=False) if k]
     n = len(x)
     if n < 3 or np.ptp(x) == 0 or np.ptp(y) == 0:
         return None, None, n
@@ -164,7 +167,9 @@ def output_level(scores: list[float], human: list[float], items: list[str], seed
     return tau, (round(float(low), 4), round(float(high), 4)), n
 
 
-def preference_agreement(evaluated: EvaluatedSet, preferences: list[Preference], scorers: dict[str, set[str]], baselines: list[str]) -> tuple[list[PreferenceAgreement], int]:
+def preference_agreement(
+    evaluated: EvaluatedSet, preferences: list[Preference], scorers: Iterable[str], baselines: list[str]
+) -> tuple[list[PreferenceAgreement], int]:
     """Per scorer, the share of (non-tie, current) human preferences it reproduces, with a bootstrap interval
     over preferences; and the number of human ties left out."""
     np = stats._np()

@@ -4,7 +4,7 @@ pairwise preferences each scorer reproduces, and each rater's consistency on rep
 
 from __future__ import annotations
 
-from gaia_eval.artifacts.metaeval import MetaEvaluation, ScorerAgreement
+from gaia_eval.artifacts.metaeval import MetaEvaluation, PreferenceAgreement, ScorerAgreement
 from gaia_eval.safe_text import markdown_text
 
 
@@ -16,17 +16,22 @@ def _with_ci(value: float | None, ci: tuple[float, float] | None) -> str:
     return "–" if value is None else f"{value:.2f}" + (f" [{ci[0]:.2f}, {ci[1]:.2f}]" if ci else "")
 
 
-def _name(row: ScorerAgreement | object) -> str:
-    return f"{row.scorer} (baseline)" if getattr(row, "baseline", False) else row.scorer  # type: ignore[attr-defined]
+def _name(row: ScorerAgreement | PreferenceAgreement) -> str:
+    return f"{row.scorer} (baseline)" if getattr(row, "baseline", False) else row.scorer
 
 
 def own_markdown(result: MetaEvaluation) -> str:
     lines = [
         "# Your ratings against gaia-eval's scores",
         "",
-        f"{markdown_text(result.ratings_file)}: {result.n_summaries} rated outputs of {result.n_items} items × {result.n_systems} "
+        f"{markdown_text(result.ratings_file)}: {result.n_summaries} rated outputs of {result.n_items} items × "
+        f"{result.n_systems} "
         f"models, by {len(result.raters)} rater(s) ({', '.join(markdown_text(r) for r in result.raters)})"
-        + (f"; {result.stale_ratings} rating(s) of outputs that changed since were left out (stale)" if result.stale_ratings else "")
+        + (
+            f"; {result.stale_ratings} rating(s) of outputs that changed since were left out (stale)"
+            if result.stale_ratings
+            else ""
+        )
         + ".",
         "Output level: Kendall τ between each score and your rating over every rated output, with a 95 % bootstrap "
         f"interval over items ({int(result.bootstrap.get('resamples', 0))} resamples). Model level: each model's mean "
@@ -51,17 +56,36 @@ def own_markdown(result: MetaEvaluation) -> str:
             best = next(r for r in rows if r.scorer == result.best[dimension])
             length = next((r for r in rows if r.scorer == "length"), None)
             caveat = ""
-            if length and length.output_kendall is not None and best.output_kendall is not None and best.output_kendall <= length.output_kendall:
+            if (
+                length
+                and length.output_kendall is not None
+                and best.output_kendall is not None
+                and best.output_kendall <= length.output_kendall
+            ):
                 caveat = " — but not above the length baseline"
-            lines += ["", f"Agrees best with you on {dimension}: **{best.scorer}** (τ {_with_ci(best.output_kendall, best.output_kendall_ci)}){caveat}."]
+            lines += [
+                "",
+                f"Agrees best with you on {dimension}: **{best.scorer}** (τ "
+                f"{_with_ci(best.output_kendall, best.output_kendall_ci)}){caveat}.",
+            ]
         lines.append("")
     if result.preferences:
-        lines += ["## Pairwise preferences", "", "| Score | Your preferences it reproduces [95 % CI] | Preferences |", "|---|---|---|"]
+        lines += [
+            "## Pairwise preferences",
+            "",
+            "| Score | Your preferences it reproduces [95 % CI] | Preferences |",
+            "|---|---|---|",
+        ]
         for p in sorted(result.preferences, key=lambda p: -(p.share if p.share is not None else -1.0)):
             lines.append(f"| {_name(p)} | {_with_ci(p.share, p.share_ci)} | {p.preferences} |")
         lines.append("")
     if result.rater_consistency:
-        lines += ["## Rater consistency (the same output shown twice)", "", "| Rater | Pairs | Same rating | Within one |", "|---|---|---|---|"]
+        lines += [
+            "## Rater consistency (the same output shown twice)",
+            "",
+            "| Rater | Pairs | Same rating | Within one |",
+            "|---|---|---|---|",
+        ]
         for c in result.rater_consistency:
             lines.append(f"| {markdown_text(c.rater)} | {c.pairs} | {_num(c.exact)} | {_num(c.within_one)} |")
         lines.append("")

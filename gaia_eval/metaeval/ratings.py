@@ -109,7 +109,9 @@ def _csv_cell(cell: str, path: Path, line: int, field: str) -> Any:
     try:
         numbers = [float(p) for p in parts]
     except ValueError:
-        raise _fail(path, line, field, f"{text!r} is not a number", "use a number, or numbers separated by ';'") from None
+        raise _fail(
+            path, line, field, f"{text!r} is not a number", "use a number, or numbers separated by ';'"
+        ) from None
     return numbers if len(numbers) > 1 else numbers[0]
 
 

@@ -44,13 +44,15 @@ def meta_eval_markdown(result: MetaEvaluation) -> str:
         lines += [
             f"## {dimension}",
             "",
-            "| Scorer | System Kendall τ [95 % CI] | System Spearman ρ | System Pearson r | Summary-level τ | Pairwise accuracy |",
+            "| Scorer | System Kendall τ [95 % CI] | System Spearman ρ | System Pearson r | Summary-level τ | "
+            "Pairwise accuracy |",
             "|---|---|---|---|---|---|",
         ]
         for r in rows:
             lines.append(
                 f"| {_name(r)} | {_with_ci(r.system_kendall, r.system_kendall_ci)} | "
-                f"{_with_ci(r.system_spearman, r.system_spearman_ci)} | {_with_ci(r.system_pearson, r.system_pearson_ci)} "
+                f"{_with_ci(r.system_spearman, r.system_spearman_ci)} | "
+                f"{_with_ci(r.system_pearson, r.system_pearson_ci)} "
                 f"| {_num(r.summary_level)} | {_num(r.pairwise_accuracy)} |"
             )
         human = result.annotator_agreement.get(dimension)
@@ -71,7 +73,10 @@ def meta_eval_markdown(result: MetaEvaluation) -> str:
         if dimension in result.best:
             best = next(r for r in rows if r.scorer == result.best[dimension])
             caveat = " — but not above the length baseline" if best.beats_length is False else ""
-            lines += ["", f"Best scorer for {dimension}: **{best.scorer}** (system τ {_num(best.system_kendall)}){caveat}."]
+            lines += [
+                "",
+                f"Best scorer for {dimension}: **{best.scorer}** (system τ {_num(best.system_kendall)}){caveat}.",
+            ]
         lines.append("")
     if result.notes:
         lines += ["Notes:", ""] + [f"- {note}" for note in result.notes] + [""]
@@ -86,7 +91,7 @@ def judge_warnings(rows: list[ScorerAgreement]) -> list[str]:
         return []
     out = []
     for r in rows:
-        if not r.scorer.startswith("judge:") or r.scorer.count(":") > 1 and not r.scorer.endswith(":g-eval"):
+        if not r.scorer.startswith("judge:") or (r.scorer.count(":") > 1 and not r.scorer.endswith(":g-eval")):
             continue
         worse = [
             f"{level} τ {_num(mine)} against the grade's {_num(theirs)}"

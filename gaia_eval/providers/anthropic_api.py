@@ -19,8 +19,8 @@ from gaia_eval.artifacts.base import Usage
 from gaia_eval.concurrency import DEFAULT_TIMEOUT_S
 from gaia_eval.providers import ProviderSettings, effective_base_url
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message, ToolCall, ToolSpec
-from gaia_eval.providers.sdk_errors import SdkAccess, call_sdk, malformed, read_billed
 from gaia_eval.providers.limits import length_stop_reason
+from gaia_eval.providers.sdk_errors import SdkAccess, call_sdk, malformed, read_billed
 from gaia_eval.providers.structured import cut_off
 
 _STOP_REASONS = {

@@ -24,7 +24,7 @@ class Message:
     role: Literal["user", "assistant", "tool"]
     content: str
     tool_call_id: str | None = None  # role="tool": which call this result answers
-    tool_calls: tuple["ToolCall", ...] = ()  # role="assistant": calls the model made
+    tool_calls: tuple[ToolCall, ...] = ()  # role="assistant": calls the model made
 
 
 @dataclass(frozen=True)

@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 import zlib
-
 from typing import TYPE_CHECKING
 
 from gaia_eval.artifacts.base import Usage
@@ -46,7 +45,7 @@ def degenerate_reason(text: str) -> str | None:
     return None
 
 
-def unusable_reason(response: "ChatResponse", max_tokens: int) -> str | None:
+def unusable_reason(response: ChatResponse, max_tokens: int) -> str | None:
     """Why a reply the provider returned is not an answer: it stopped early (truncated), or it degenerated.
     Such a reply is an error of its item, and never a response-cache entry."""
     if response.finish_reason == "length" and response.data is None:

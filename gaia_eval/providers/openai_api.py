@@ -20,8 +20,8 @@ from gaia_eval.artifacts.base import Usage
 from gaia_eval.concurrency import DEFAULT_TIMEOUT_S
 from gaia_eval.providers import ProviderSettings, effective_base_url, is_local
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message, TokenLogprob, ToolCall, ToolSpec
-from gaia_eval.providers.sdk_errors import SdkAccess, call_sdk, malformed, read_billed
 from gaia_eval.providers.limits import length_stop_reason
+from gaia_eval.providers.sdk_errors import SdkAccess, call_sdk, malformed, read_billed
 from gaia_eval.providers.structured import parse_json_reply, schema_instruction
 
 # The SDK insists on a key string; local servers ignore it. Passing one also keeps the SDK from picking up
@@ -83,7 +83,9 @@ def token_logprobs(logprobs: Any) -> list[TokenLogprob] | None:
         top = tuple(
             (alt["token"], float(alt["logprob"]))
             for alt in entry.get("top_logprobs") or []
-            if isinstance(alt, dict) and isinstance(alt.get("token"), str) and isinstance(alt.get("logprob"), (int, float))
+            if isinstance(alt, dict)
+            and isinstance(alt.get("token"), str)
+            and isinstance(alt.get("logprob"), (int, float))
         )
         out.append(TokenLogprob(entry["token"], float(entry.get("logprob") or 0.0), top))
     return out
@@ -176,7 +178,9 @@ class OpenAIProvider(SdkAccess):
         try:
             completion = orjson.loads(body)
         except orjson.JSONDecodeError:
-            raise malformed(self.name, "reply body is not JSON", body.decode("utf-8", "replace"), self._secret) from None
+            raise malformed(
+                self.name, "reply body is not JSON", body.decode("utf-8", "replace"), self._secret
+            ) from None
         return self.to_response(completion, request, latency)
 
     def to_response(self, completion: Any, request: ChatRequest, latency: float) -> ChatResponse:

@@ -10,6 +10,7 @@ from gaia_eval.errors import MissingCredentialsError
 from gaia_eval.providers.base import Provider
 from gaia_eval.registry import PROVIDERS, check_name, load, provider_entry
 
+
 @dataclass(frozen=True)
 class ProviderSettings:
     provider: str

@@ -175,7 +175,7 @@ async def call_sdk(make_call: Callable[[], Awaitable[T]], sdk: ModuleType, provi
     """Await an SDK call, turning every SDK failure into our error tree (anything else propagates)."""
     try:
         return await make_call()
-    except Exception as exc:  # noqa: BLE001 - every SDK failure is translated, anything else re-raised
+    except Exception as exc:
         translated = translate_sdk_error(exc, sdk, provider, secret)
         if translated is None:
             raise

@@ -141,7 +141,7 @@ def tradeoff_chart(section: dict[str, Any]) -> bytes | None:
     from matplotlib.ticker import MaxNLocator
 
     fig, axes = plt.subplots(1, len(axes_data), figsize=(4.9 * len(axes_data), 3.8), squeeze=False)
-    for ax, (label, points) in zip(axes[0], axes_data):
+    for ax, (label, points) in zip(axes[0], axes_data, strict=True):
         front = set(_pareto(points))
         ordered = sorted((p for p in points if p[2] in front), key=lambda p: p[0])
         ax.plot([p[0] for p in ordered], [p[1] for p in ordered], "--", color="#555555", linewidth=1, zorder=2)
@@ -157,8 +157,16 @@ def tradeoff_chart(section: dict[str, Any]) -> bytes | None:
         ax.set_ylabel("grade (0–100)")
         ax.set_ylim(-5, 105)  # a model graded 0 stays visible above the axis
         ax.grid(alpha=0.3)
-    front_key = Line2D([], [], linestyle="--", color="#555555", marker="o", markerfacecolor="white",
-                       markeredgecolor="black", label="Pareto front (outlined): no other model is both better and cheaper / faster")
+    front_key = Line2D(
+        [],
+        [],
+        linestyle="--",
+        color="#555555",
+        marker="o",
+        markerfacecolor="white",
+        markeredgecolor="black",
+        label="Pareto front (outlined): no other model is both better and cheaper / faster",
+    )
     fig.legend(handles=[front_key], loc="upper left", bbox_to_anchor=(0.02, 0.0), frameon=False)
     title = f"{section['title']}: quality against cost and latency"
     fig.suptitle(title + (f"\n({'; '.join(notes)})" if notes else ""), x=0.02, ha="left", fontweight="bold")
@@ -180,7 +188,7 @@ def distribution_chart(section: dict[str, Any]) -> bytes | None:
         for score in scores:
             counts[_band_of(score)] += 1
         left = 0.0
-        for (_low, _high, name, _bg, strong), count in zip(BANDS, counts):
+        for (_low, _high, name, _bg, strong), count in zip(BANDS, counts, strict=True):
             share = 100 * count / len(scores)
             ax.barh(y, share, left=left, color=strong, edgecolor="white", height=0.6,
                     label=name if y == 0 else None)

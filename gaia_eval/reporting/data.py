@@ -12,9 +12,9 @@ from gaia_eval.artifacts.evaluation import RATINGS, Evaluation, JudgeSummary
 from gaia_eval.artifacts.store import fingerprint_file, read_artifact
 from gaia_eval.errors import InputError
 from gaia_eval.metaeval.trust import packaged_trust, trust_for
+from gaia_eval.reporting.provenance import groundtruth_identity, groundtruth_origin
 from gaia_eval.scoring import rubric
 from gaia_eval.scoring.judge import criterion_labels
-from gaia_eval.reporting.provenance import groundtruth_identity, groundtruth_origin
 
 MIN_ITEMS_FOR_RANKING = 30
 # Below this many items shared by the best two models, the report never calls the lead clear, whatever the paired
@@ -236,7 +236,7 @@ def _comparison(best: Evaluation, other: Evaluation) -> dict[str, Any]:
     }
 
 
-def _names(groups: dict[Any, list[str]], describe) -> str:  # noqa: ANN001 - a small formatter
+def _names(groups: dict[Any, list[str]], describe) -> str:
     return "; ".join(f"{', '.join(names)}: {describe(key)}" for key, names in groups.items())
 
 
@@ -257,7 +257,7 @@ def _comparability_warnings(entries: list[tuple[Path, Evaluation]], rows: list[d
             "shared items (the per-item table) or score every model on the same ground truth")
     by_truth: dict[str, list[str]] = defaultdict(list)  # the file scored against -> the models
     described: dict[str, str] = {}
-    for (path, ev), row in zip(entries, rows):
+    for (path, ev), row in zip(entries, rows, strict=False):
         identity = groundtruth_identity(ev, path.parent)
         by_truth[identity].append(ev.experiment_name)
         described.setdefault(identity, f"{ev.groundtruth_source}, {row['groundtruth_origin']}")
@@ -284,7 +284,9 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
         groups[(ev.use_case, ev.mode, _long_form(ev))].append((path, ev))
     sections = []
     for use_case, mode, long_form in sorted(groups, key=lambda k: (list(USE_CASE_TITLES).index(k[0]), k[1], k[2])):
-        entries = sorted(groups[(use_case, mode, long_form)], key=lambda pe: (-pe[1].grade.quality_score, pe[1].experiment_name))
+        entries = sorted(
+            groups[(use_case, mode, long_form)], key=lambda pe: (-pe[1].grade.quality_score, pe[1].experiment_name)
+        )
         rows = [_model_row(p, ev, eval_dir) for p, ev in entries]
         for rank, row in enumerate(rows, 1):
             row["rank"] = rank
@@ -294,7 +296,7 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
         per_item = []
         for item_id in item_ids:
             row_cells = []
-            for (_, ev), items in zip(entries, by_id):
+            for (_, ev), items in zip(entries, by_id, strict=True):
                 item = items.get(item_id)
                 if item is None:
                     row_cells.append("—")

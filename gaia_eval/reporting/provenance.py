@@ -22,7 +22,9 @@ def _describe(method: str, provenance: dict | None) -> str:
     if method.startswith("llm:"):
         return f"written by an LLM ({method.removeprefix('llm:')})"
     if method == "human":
-        return "human, imported" + (f" from {Path(provenance['file']).name}" if provenance and provenance.get("file") else "")
+        return "human, imported" + (
+            f" from {Path(provenance['file']).name}" if provenance and provenance.get("file") else ""
+        )
     return method
 
 

@@ -61,9 +61,13 @@ def find_inputs(directory: Path, pattern: str, *, exclude_suffixes: tuple[str, .
     if not directory.exists():
         raise InputError("folder not found", file=directory, fix="check the path or run the previous stage first")
     if not directory.is_dir():
-        raise InputError("is a file, expected a folder", file=directory, fix="pass a folder with -d, or the file with -f")
+        raise InputError(
+            "is a file, expected a folder", file=directory, fix="pass a folder with -d, or the file with -f"
+        )
     files = sorted(
-        p for p in directory.rglob(pattern) if p.is_file() and not p.name.endswith(exclude_suffixes) and not p.name.startswith(".")
+        p
+        for p in directory.rglob(pattern)
+        if p.is_file() and not p.name.endswith(exclude_suffixes) and not p.name.startswith(".")
     )
     if not files:
         raise InputError(

@@ -51,8 +51,7 @@ from gaia_eval.providers.pricing import cost_of, lookup_price
 from gaia_eval.stages.common import StageSummary, ensure_output_dir, holds_output_lock
 
 if TYPE_CHECKING:
-    from gaia_eval.generation.llm import WrittenDocument
-    from gaia_eval.generation.llm import Brief
+    from gaia_eval.generation.llm import Brief, WrittenDocument
 
 # Bump when the offline generator's output changes, so existing documents are regenerated (stale).
 OFFLINE_GENERATOR_VERSION = "2"
@@ -237,11 +236,11 @@ def _generate_with_llm(
     force: bool,
     options: LLMOptions,
 ) -> StageSummary:
-    from gaia_eval.generation.llm import generate_prompts_fingerprint
-    from gaia_eval.generation.llm import make_brief
-    from gaia_eval.generation.llm import llm_provider_settings
+    from gaia_eval.generation.llm import generate_prompts_fingerprint, llm_provider_settings, make_brief
 
-    settings = llm_provider_settings(options.provider, options.model, options.base_url, options.timeout_s or LLM_TIMEOUT_S)
+    settings = llm_provider_settings(
+        options.provider, options.model, options.base_url, options.timeout_s or LLM_TIMEOUT_S
+    )
     target = target_tokens or DEFAULT_TARGET_TOKENS[kind]
     if not LLM_TARGET_RANGE[0] <= target <= LLM_TARGET_RANGE[1]:
         low, high = LLM_TARGET_RANGE
@@ -307,12 +306,11 @@ async def _write_llm_documents(
     from gaia_eval.generation.llm import (
         TEMPERATURE,
         Outcome,
+        Session,
         output_budget,
         system_prompt,
         write_document,
     )
-    from gaia_eval.generation.llm import Session
-
     from gaia_eval.providers.batch import batch_enabled, batch_gate, with_batch
     from gaia_eval.providers.pricing import batch_quote
 

@@ -37,8 +37,8 @@ from gaia_eval.artifacts.store import (
     write_artifact,
 )
 from gaia_eval.errors import InputError, UsageError
-from gaia_eval.scoring.rubric import IMPORTED_PROVIDER, is_long_form
 from gaia_eval.extract import SUPPORTED_SUFFIXES, extract_text
+from gaia_eval.scoring.rubric import IMPORTED_PROVIDER, is_long_form
 from gaia_eval.stages.common import StageSummary, check_output_dir, ensure_output_dir
 from gaia_eval.stages.groundtruth.run import consolidate, consolidated_path, groundtruth_path
 
@@ -90,7 +90,9 @@ def _rows(path: Path) -> list[_Row]:
             for data in reader:
                 rows.append(_Row(path, reader.line_num, {k: v for k, v in data.items() if k is not None}))
         except csv.Error as exc:
-            raise InputError(f"line {reader.line_num}: not CSV ({exc})", file=path, fix="write a CSV with a header line") from None
+            raise InputError(
+                f"line {reader.line_num}: not CSV ({exc})", file=path, fix="write a CSV with a header line"
+            ) from None
     else:
         data = parse_json(path, text, fix="fix the JSON syntax")
         items = data if isinstance(data, list) else [data]
@@ -146,7 +148,9 @@ def _item_id(row: _Row, fields: GroundTruthFields, default: str | None) -> str:
     value = _get(row.data, fields.id)
     if value in (None, ""):
         if default is None:
-            raise _fail(row, fields.id, "missing", f"give every row an id in '{fields.id}' (or name the field with --id-field)")
+            raise _fail(
+                row, fields.id, "missing", f"give every row an id in '{fields.id}' (or name the field with --id-field)"
+            )
         value = default
     if isinstance(value, int) and not isinstance(value, bool):
         value = str(value)
@@ -166,8 +170,11 @@ def _source_file_template(template: str) -> None:
                          fix="write e.g. '{item_id}.txt' (double a literal brace: '{{')") from None
     unknown = [name for name in names if name != "item_id"]
     if unknown:
-        raise InputError(f"'{template}' names {{{unknown[0]}}}; only {{item_id}} can be filled in", field="--source-file",
-                         fix="write e.g. '{item_id}.txt'")
+        raise InputError(
+            f"'{template}' names {{{unknown[0]}}}; only {{item_id}} can be filled in",
+            field="--source-file",
+            fix="write e.g. '{item_id}.txt'",
+        )
 
 
 def _source(row: _Row, fields: GroundTruthFields, item_id: str) -> SourceDocument:
@@ -179,12 +186,21 @@ def _source(row: _Row, fields: GroundTruthFields, item_id: str) -> SourceDocumen
     else:
         value = _get(row.data, fields.source)
         if not isinstance(value, str) or not value.strip():
-            raise _fail(row, fields.source, "missing or empty", "give the source text or a path to a .txt/.md/.html/.pdf file (or --source-file)")
+            raise _fail(
+                row,
+                fields.source,
+                "missing or empty",
+                "give the source text or a path to a .txt/.md/.html/.pdf file (or --source-file)",
+            )
         candidate = folder / value.strip()
         if not value.strip().lower().endswith(SUPPORTED_SUFFIXES) or "\n" in value:
-            return SourceDocument(path=f"{row.file.name}#{item_id}", fingerprint=fingerprint_bytes(value.encode()), text=value)
+            return SourceDocument(
+                path=f"{row.file.name}#{item_id}", fingerprint=fingerprint_bytes(value.encode()), text=value
+            )
         if not candidate.is_file():
-            raise _fail(row, fields.source, f"source file {candidate} not found", "give a path relative to the data file")
+            raise _fail(
+                row, fields.source, f"source file {candidate} not found", "give a path relative to the data file"
+            )
         path = candidate
     text = extract_text(path).text
     return SourceDocument(path=path.as_posix(), fingerprint=fingerprint_file(path), text=text)
@@ -198,9 +214,13 @@ def _qa_pairs(row: _Row, fields: GroundTruthFields) -> list[QAPair]:
         try:
             value = parse_json(row.file, value)
         except InputError:
-            raise _fail(row, fields.qa, "not a JSON list", "write the cell as a JSON list of {question, answer} objects") from None
+            raise _fail(
+                row, fields.qa, "not a JSON list", "write the cell as a JSON list of {question, answer} objects"
+            ) from None
     if not isinstance(value, list):
-        raise _fail(row, fields.qa, "expected a list of question-answer objects", "e.g. [{\"question\": ..., \"answer\": ...}]")
+        raise _fail(
+            row, fields.qa, "expected a list of question-answer objects", 'e.g. [{"question": ..., "answer": ...}]'
+        )
     pairs = []
     for n, pair in enumerate(value, 1):
         question = pair.get(fields.question) if isinstance(pair, dict) else None
@@ -233,7 +253,9 @@ def run_import_groundtruth(
             default_id = path.name.split(".")[0] if path.suffix.lower() == ".json" and len(rows) == 1 else None
             item_id = _item_id(row, fields, default_id)
             if item_id in seen:
-                raise _fail(row, fields.id, f"duplicate id '{item_id}' (also in {seen[item_id]})", "give every item its own id")
+                raise _fail(
+                    row, fields.id, f"duplicate id '{item_id}' (also in {seen[item_id]})", "give every item its own id"
+                )
             seen[item_id] = f"{path.name} {_where(row)}"
             try:
                 claims.claim(item_id, file_stem(item_id, what="item id"))
@@ -243,41 +265,52 @@ def run_import_groundtruth(
             qa = _qa_pairs(row, fields)
             if not references and not qa:
                 raise _fail(
-                    row, fields.references, f"no reference summary and no question-answer pairs (looked in '{fields.references}' and '{fields.qa}')",
+                    row,
+                    fields.references,
+                    f"no reference summary and no question-answer pairs (looked in '{fields.references}' and "
+                    f"'{fields.qa}')",
                     "name the fields with --references-field / --qa-field",
                 )
             source = _source(row, fields, item_id)
             provenance = Provenance(file=path.as_posix(), fingerprint=file_fp, line=row.line)
-            common = dict(item_id=item_id, source=source, method="human", provenance=provenance)
+            common = {"item_id": item_id, "source": source, "method": "human", "provenance": provenance}
             if references:
                 summaries = Summaries(executive_summary=references[0], detailed_summary=references[0])
-                gt = GroundTruth(use_case="summarization", summaries=summaries, references=references, **common)
-                built["summarization"].append(gt)
+                built["summarization"].append(GroundTruth.model_validate(
+                    {"use_case": "summarization", "summaries": summaries, "references": references, **common}))
             if qa:
-                built["qa"].append(GroundTruth(use_case="qa", qa_pairs=qa, **common))
+                built["qa"].append(GroundTruth.model_validate({"use_case": "qa", "qa_pairs": qa, **common}))
     pairs = [q for gt in built["qa"] for q in gt.qa_pairs or []]
     if pairs:
         long_form = sum(map(is_long_form, pairs))
-        summary.notes.append(f"qa: {len(pairs)} questions, {long_form} with long-form answers (scored with the free-text "
-                             f"criteria), {len(pairs) - long_form} with short answers (the answer matcher)")
+        summary.notes.append(
+            f"qa: {len(pairs)} questions, {long_form} with long-form answers (scored with the free-text "
+            f"criteria), {len(pairs) - long_form} with short answers (the answer matcher)"
+        )
     ensure_output_dir(Path(output_dir))
     for use_case, gts in built.items():
         if not gts:
             continue
-        files: list[tuple[Path, bytes]] = []
+        writes: list[tuple[Path, bytes]] = []
         known: dict[Path, tuple[GroundTruth, str]] = {}
         for gt in gts:
             gt = gt.model_copy(update={"inputs": {"file": gt.provenance.fingerprint if gt.provenance else ""}})
-            out = groundtruth_path(Path(output_dir), gt.item_id, use_case, file=gt.provenance.file if gt.provenance else None)
+            out = groundtruth_path(
+                Path(output_dir), gt.item_id, use_case, file=gt.provenance.file if gt.provenance else None
+            )
             data = canonical_json(gt)
-            files.append((out, data))
+            writes.append((out, data))
             known[out] = (gt, fingerprint_bytes(data))
         # One flush to disk for every item's file (one fsync each made 10,000 items take minutes).
-        summary.made += sum(atomic_write_many(files))
-        summary.outputs.extend(out for out, _ in files)
+        summary.made += sum(atomic_write_many(writes))
+        summary.outputs.extend(out for out, _ in writes)
         target = consolidated_path(Path(output_dir), use_case)
-        write_artifact(target, consolidate([(gt.item_id, out) for (out, _), gt in zip(files, gts)], use_case,
-                                           Path(output_dir), known))
+        write_artifact(
+            target,
+            consolidate(
+                [(gt.item_id, out) for (out, _), gt in zip(writes, gts, strict=True)], use_case, Path(output_dir), known
+            ),
+        )
         summary.outputs.append(target)
     return summary
 
@@ -289,8 +322,12 @@ def _outputs_use_case(use_case: str | None, gts: dict[str, GroundTruth], groundt
         raise InputError(f"holds ground truth for several use cases ({', '.join(found)})", file=groundtruth,
                          field="-g/--groundtruth", fix="pass one consolidated_<use_case>_groundtruth.json")
     if found and use_case is not None and use_case != found[0]:
-        raise InputError(f"holds {found[0]} ground truth but --use-case is {use_case}", file=groundtruth,
-                         field="--use-case", fix=f"pass the consolidated_{use_case}_groundtruth.json, or leave --use-case out")
+        raise InputError(
+            f"holds {found[0]} ground truth but --use-case is {use_case}",
+            file=groundtruth,
+            field="--use-case",
+            fix=f"pass the consolidated_{use_case}_groundtruth.json, or leave --use-case out",
+        )
     if found:
         return found[0], f"from the ground truth {Path(groundtruth).name}"  # type: ignore[arg-type]
     if use_case == "qa":
@@ -313,14 +350,20 @@ def _question(row: _Row, item_id: str, gts: dict[str, GroundTruth], groundtruth:
         problem = f"item_id '{item_id}' names a document, not one of its questions"
     else:
         problem = f"item_id '{item_id}' is no question of {Path(groundtruth).name}"
-    raise _fail(row, "item_id", problem, f"key each answer by its question id, <document>#<question id> such as '{example}'")
+    raise _fail(
+        row, "item_id", problem, f"key each answer by its question id, <document>#<question id> such as '{example}'"
+    )
 
 
-def _row_source(row: _Row, file: Path, item_id: str, gts: dict[str, GroundTruth], groundtruth: Path | None) -> SourceDocument:
+def _row_source(
+    row: _Row, file: Path, item_id: str, gts: dict[str, GroundTruth], groundtruth: Path | None
+) -> SourceDocument:
     """The row's `source` column, else the source of its item in -g's ground truth; a missing one is named."""
     source_text = row.data.get("source")
     if isinstance(source_text, str) and source_text.strip():
-        return SourceDocument(path=f"{Path(file).name}#{item_id}", fingerprint=fingerprint_bytes(source_text.encode()), text=source_text)
+        return SourceDocument(
+            path=f"{Path(file).name}#{item_id}", fingerprint=fingerprint_bytes(source_text.encode()), text=source_text
+        )
     if item_id in gts:
         return gts[item_id].source
     if groundtruth is None:
@@ -328,8 +371,12 @@ def _row_source(row: _Row, file: Path, item_id: str, gts: dict[str, GroundTruth]
                     "add a source column, or pass -g with the ground truth of these items")
     document = item_id.rpartition("#")[0]
     if document in gts:
-        raise _fail(row, "item_id", f"'{item_id}' looks like a question id but {Path(groundtruth).name} holds summaries",
-                    "pass -g consolidated_qa_groundtruth.json to import answers to questions")
+        raise _fail(
+            row,
+            "item_id",
+            f"'{item_id}' looks like a question id but {Path(groundtruth).name} holds summaries",
+            "pass -g consolidated_qa_groundtruth.json to import answers to questions",
+        )
     raise _fail(row, "item_id", f"item '{item_id}' is not in {Path(groundtruth).name} and the row has no source column",
                 f"key the row by an item of the ground truth (e.g. '{next(iter(gts), '')}'), or add a source column")
 
@@ -342,7 +389,7 @@ def _item_result(row: _Row, item_id: str, system: str, question: tuple[GroundTru
     non-negative tokens, finite non-negative cost and latency), a broken one named with its line."""
     from pydantic import ValidationError
 
-    numbers: dict[str, object] = {}
+    numbers: dict[str, Any] = {}  # each checked above: a finite non-negative number
     for key in _NUMBERS:
         value = row.data.get(key)
         if value in (None, ""):
@@ -356,8 +403,8 @@ def _item_result(row: _Row, item_id: str, system: str, question: tuple[GroundTru
             raise _fail(row, key, f"{value!r} is not a number", "leave it empty or give a number")
         numbers[key] = value
     text = row.data["output"]
-    answer = dict(query=question[1].query, answer=text, groundtruth_answer=question[1]) if question else dict(
-        summaries=Summaries(executive_summary=text, detailed_summary=text))
+    answer = {"query": question[1].query, "answer": text, "groundtruth_answer": question[1]} if question else {
+        "summaries": Summaries(executive_summary=text, detailed_summary=text)}
     try:
         return ItemResult(
             item_id=item_id,
@@ -438,7 +485,10 @@ def run_import_outputs(
         usage = sum((r.usage for r in items), Usage())
         total_cost = sum(costs) if all(c is not None for c in costs) else None  # type: ignore[arg-type]
         exp = Experiment(
-            inputs={"outputs": file_fp, **({"groundtruth": fingerprint_file(Path(groundtruth))} if groundtruth else {})},
+            inputs={
+                "outputs": file_fp,
+                **({"groundtruth": fingerprint_file(Path(groundtruth))} if groundtruth else {}),
+            },
             experiment_name=system,
             safe_name=safe_name(system),
             use_case=use_case,  # type: ignore[arg-type]
@@ -449,12 +499,20 @@ def run_import_outputs(
             sources={r.source: s for _, r, s in results},
             items=items,
             totals=ExperimentTotals(
-                items=len(items), ok=len(items), errors=0, usage=usage, cost_usd=total_cost,
-                input_cost_usd=None, output_cost_usd=None,
+                items=len(items),
+                ok=len(items),
+                errors=0,
+                usage=usage,
+                cost_usd=total_cost,
+                input_cost_usd=None,
+                output_cost_usd=None,
                 cost_status="priced" if total_cost is not None else "unpriced",
-                latency_p50_s=latencies[len(latencies) // 2], latency_p95_s=latencies[int(0.95 * (len(latencies) - 1))],
-                latency_max_s=latencies[-1], latency_mean_s=sum(latencies) / len(latencies),
-                wall_time_s=sum(latencies), throughput_items_per_s=0.0,
+                latency_p50_s=latencies[len(latencies) // 2],
+                latency_p95_s=latencies[int(0.95 * (len(latencies) - 1))],
+                latency_max_s=latencies[-1],
+                latency_mean_s=sum(latencies) / len(latencies),
+                wall_time_s=sum(latencies),
+                throughput_items_per_s=0.0,
             ),
             started_at=now,
             finished_at=now,

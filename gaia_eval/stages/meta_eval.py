@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from gaia_eval.artifacts.metaeval import MetaEvaluation
 from gaia_eval.artifacts.store import atomic_write_text, fingerprint, fingerprint_file, write_artifact
@@ -57,7 +57,7 @@ def _sample(rows: list, limit: int, seed: int) -> tuple[list, str]:
     return [r for r in rows if r.item_id in chosen], f"a sample of {limit} of {len(items)} items (--seed {seed})"
 
 
-def _cross_validated(rows: list, table: object, ratings: Path) -> str:
+def _cross_validated(rows: list, table: Any, ratings: Path) -> str:
     """The fold figures of each grade the file allows (with a reference, from the source only), as markdown."""
     from gaia_eval.metaeval import crossval
 
@@ -67,15 +67,19 @@ def _cross_validated(rows: list, table: object, ratings: Path) -> str:
                 f"need at least {2 * crossval.FOLDS}.\n")
     parts = ["## Cross-validation of the free-text grade's weights", ""]
     for key, title in (("grade", "the grade"), ("grade_standalone", "the grade from the source only")):
-        scores = table.graded.get(key)  # type: ignore[attr-defined]
+        scores = table.graded.get(key)
         if not scores:
             continue
-        baselines = [b for b in ("length", "rouge1_recall", "rougeL") if b in table.values and (key == "grade" or b == "length")]  # type: ignore[attr-defined]
-        data = crossval.dataset_from(ratings.name, rows, scores, {b: table.values[b] for b in baselines})  # type: ignore[attr-defined]
+        baselines = [
+            b for b in ("length", "rouge1_recall", "rougeL") if b in table.values and (key == "grade" or b == "length")
+        ]
+        data = crossval.dataset_from(ratings.name, rows, scores, {b: table.values[b] for b in baselines})
         criteria = list(data.points)
         if not criteria or "length" not in data.rivals:
             continue
-        parts.append(crossval.markdown(crossval.cross_validate([data], criteria), f"{title} ({', '.join(criteria)})", baselines))
+        parts.append(
+            crossval.markdown(crossval.cross_validate([data], criteria), f"{title} ({', '.join(criteria)})", baselines)
+        )
     return "\n".join(parts)
 
 
@@ -127,8 +131,14 @@ def run_meta_eval(
     result = MetaEvaluation(
         inputs={
             "ratings": fingerprint_file(ratings),
-            "settings": fingerprint({"metrics": metrics, "exclude": exclude, "judge": judge.fingerprint() if judge else None,
-                                     **({"limit": limit, "seed": seed} if limit is not None else {})}),
+            "settings": fingerprint(
+                {
+                    "metrics": metrics,
+                    "exclude": exclude,
+                    "judge": judge.fingerprint() if judge else None,
+                    **({"limit": limit, "seed": seed} if limit is not None else {}),
+                }
+            ),
         },
         ratings_file=ratings.name,
         n_items=len(grid.items),
@@ -138,8 +148,14 @@ def run_meta_eval(
         excluded_systems=exclude,
         dimensions=dimensions,
         scorers=list(table.values),
-        grade_mode=("comparative" if all(r.references for r in rows) else "standalone") if "grade" in table.values else None,
-        bootstrap={"resamples": stats.BOOTSTRAP_RESAMPLES, "seed": stats.BOOTSTRAP_SEED, "confidence": stats.CONFIDENCE},
+        grade_mode=("comparative" if all(r.references for r in rows) else "standalone")
+        if "grade" in table.values
+        else None,
+        bootstrap={
+            "resamples": stats.BOOTSTRAP_RESAMPLES,
+            "seed": stats.BOOTSTRAP_SEED,
+            "confidence": stats.CONFIDENCE,
+        },
         results=results,
         annotator_agreement={d: analysis.annotator_agreement(rows, grid, d) for d in dimensions},
         best=analysis.best_scorers(results, dimensions),

@@ -53,18 +53,22 @@ def run_meta_eval_evaluations(
     found = own.read_own_ratings(ratings, sample)
     fresh = [r for r in found.ratings if own.current(evaluated, r.item_id, r.model, r.fingerprint)]
     prefs = [p for p in found.preferences
-             if all(own.current(evaluated, p.item_id, m, f) for m, f in zip(p.models, p.fingerprints))]
+             if all(own.current(evaluated, p.item_id, m, f) for m, f in zip(p.models, p.fingerprints, strict=False))]
     stale = len(found.ratings) - len(fresh) + len(found.preferences) - len(prefs)
     rows, raters = own.rated_rows(evaluated, fresh)
     if len(rows) < 3 and not prefs:
-        raise UsageError(f"{ratings}: {len(rows)} rated output(s) still current; correlations need at least 3",
-                         fix="rate more outputs with gaia-eval annotate" + (f" ({stale} rating(s) are stale)" if stale else ""))
+        raise UsageError(
+            f"{ratings}: {len(rows)} rated output(s) still current; correlations need at least 3",
+            fix="rate more outputs with gaia-eval annotate" + (f" ({stale} rating(s) are stale)" if stale else ""),
+        )
     scores, baselines = own.scores_for(evaluated, rows)
     notes = list(evaluated.notes)
     if stale:
         notes.append(f"{stale} rating(s) are of outputs that changed since they were rated: left out (rate them again)")
     if found.torn_lines:
-        notes.append(f"{ratings.name}: line(s) {', '.join(map(str, found.torn_lines))} torn by a crash mid-write: skipped")
+        notes.append(
+            f"{ratings.name}: line(s) {', '.join(map(str, found.torn_lines))} torn by a crash mid-write: skipped"
+        )
     grid, dimensions, results = analysis.compare(rows, scores) if rows else (analysis.Grid([]), [], [])
     dimensions = [d for d in sample.dimensions if d in dimensions]
     items = [r.item_id for r in rows]
@@ -72,31 +76,54 @@ def run_meta_eval_evaluations(
         result.baseline = result.scorer in baselines
         human = [r.human_mean(result.dimension) for r in rows]
         tau, ci, n = own.output_level(scores[result.scorer], human, items)
-        result.output_kendall, result.output_kendall_ci, result.n_outputs = (None if tau is None else round(tau, 4)), ci, n
+        result.output_kendall, result.output_kendall_ci, result.n_outputs = (
+            (None if tau is None else round(tau, 4)),
+            ci,
+            n,
+        )
     best = {}
     for dimension in dimensions:
-        candidates = [r for r in results if r.dimension == dimension and not r.baseline and r.output_kendall is not None]
+        candidates = [
+            r for r in results if r.dimension == dimension and not r.baseline and r.output_kendall is not None
+        ]
         if candidates:
-            best[dimension] = max(candidates, key=lambda r: r.output_kendall).scorer
+            best[dimension] = max(candidates, key=lambda r: r.output_kendall or 0.0).scorer
     with_references = all(o.reference for o in evaluated.outputs.values())
     baselines = list(dict.fromkeys([*baselines, own.BASELINE_LENGTH, *(["rouge1_recall"] if with_references else [])]))
     names = dict.fromkeys([*evaluated.scorers, *scores, *baselines])
     preference_rows, ties = own.preference_agreement(evaluated, prefs, names, baselines)
     if ties:
         notes.append(f"{ties} pairwise preference(s) were ties: left out of the shares")
-    result = MetaEvaluation(
-        inputs={"ratings": fingerprint_file(ratings), "sample": fingerprint_file(saved),
-                "outputs": fingerprint(sorted((k, o.fingerprint) for k, o in evaluated.outputs.items()))},
-        ratings_file=_shown_path(ratings, eval_root), n_items=len(grid.items), n_systems=len(grid.systems), n_summaries=len(rows),
-        systems=grid.systems, dimensions=dimensions, scorers=list(scores), grade_mode=evaluated.mode,
-        bootstrap={"resamples": stats.BOOTSTRAP_RESAMPLES, "seed": stats.BOOTSTRAP_SEED, "confidence": stats.CONFIDENCE},
+    meta = MetaEvaluation(
+        inputs={
+            "ratings": fingerprint_file(ratings),
+            "sample": fingerprint_file(saved),
+            "outputs": fingerprint(sorted((k, o.fingerprint) for k, o in evaluated.outputs.items())),
+        },
+        ratings_file=_shown_path(ratings, eval_root),
+        n_items=len(grid.items),
+        n_systems=len(grid.systems),
+        n_summaries=len(rows),
+        systems=grid.systems,
+        dimensions=dimensions,
+        scorers=list(scores),
+        grade_mode=evaluated.mode,
+        bootstrap={
+            "resamples": stats.BOOTSTRAP_RESAMPLES,
+            "seed": stats.BOOTSTRAP_SEED,
+            "confidence": stats.CONFIDENCE,
+        },
         results=results,
         annotator_agreement={d: analysis.annotator_agreement(rows, grid, d) for d in dimensions},
-        best=best, notes=notes, raters=raters, preferences=preference_rows if prefs else [],
-        rater_consistency=own.rater_consistency(sample, fresh), stale_ratings=stale,
+        best=best,
+        notes=notes,
+        raters=raters,
+        preferences=preference_rows if prefs else [],
+        rater_consistency=own.rater_consistency(sample, fresh),
+        stale_ratings=stale,
     )
-    text = own_markdown(result)
+    text = own_markdown(meta)
     output = Path(output) if output is not None else eval_root / f"meta_eval.{use_case}.json"
-    write_artifact(output, result)
+    write_artifact(output, meta)
     atomic_write_text(output.with_suffix(".md"), text)
-    return OwnMetaEvalRun(result, text, [output, output.with_suffix(".md")], found.torn_lines)
+    return OwnMetaEvalRun(meta, text, [output, output.with_suffix(".md")], found.torn_lines)

@@ -6,8 +6,8 @@ from collections.abc import Callable
 from pathlib import Path
 
 from gaia_eval.artifacts.store import write_json
-from gaia_eval.stages.experiment.run import run_batch_experiment
 from gaia_eval.stages.eval.run import run_eval
+from gaia_eval.stages.experiment.run import run_batch_experiment
 from gaia_eval.stages.generate import run_generate
 from gaia_eval.stages.groundtruth.run import run_groundtruth
 from gaia_eval.stages.report.run import run_report

@@ -27,7 +27,11 @@ def run_visualize(
     try:
         server = ViewerServer(host, port, roots, allow_hosts)
     except OSError as exc:
-        raise UsageError(f"cannot listen on {host}:{port} ({exc.strerror})", field="--port", fix="pick another port, or 0 for any free one") from None
+        raise UsageError(
+            f"cannot listen on {host}:{port} ({exc.strerror})",
+            field="--port",
+            fix="pick another port, or 0 for any free one",
+        ) from None
     echo(f"gaia-eval viewer on {server.url} (Ctrl-C to stop)")
     for name, folder in roots.folders.items():
         echo(f"  {name}: {folder}")

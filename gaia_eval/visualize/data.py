@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -30,7 +31,7 @@ class _Indexed:
 
     evaluation: Evaluation
     summary: dict[str, Any]
-    points: list[tuple[str, float, str]]  # (item_id, rubric points, status) per item, in file order
+    points: Sequence[tuple[str, float, str]]  # (item_id, rubric points, status) per item, in file order
 
 
 def _evaluation_loader(root: Path):
@@ -107,8 +108,12 @@ def dashboard(eval_root: Path, reports_root: Path | None = None) -> dict[str, An
         groups.setdefault(entry.evaluation.use_case, []).append(dict(entry.summary))
     for rows in groups.values():
         rows.sort(key=lambda r: (-r["grade"], r["experiment_name"]))
-    return {"use_cases": [{"use_case": k, "models": v, "trust": _own_trust(eval_root, k, v)} for k, v in sorted(groups.items())],
-            "bench": bench_runs(reports_root) if reports_root is not None else []}
+    return {
+        "use_cases": [
+            {"use_case": k, "models": v, "trust": _own_trust(eval_root, k, v)} for k, v in sorted(groups.items())
+        ],
+        "bench": bench_runs(reports_root) if reports_root is not None else [],
+    }
 
 
 def _own_trust(eval_root: Path, use_case: str, models: list[dict[str, Any]]) -> dict[str, Any] | None:
@@ -234,7 +239,7 @@ def item_view(eval_root: Path, exp_root: Path, use_case: str, item_id: str | Non
         ev_item = next((i for i in ev.items if i.item_id == item_id), None)
         exp = experiments.get((ev.experiment_name, ev.use_case))
         result = _result_of(exp, item_id) if exp else None
-        if result is not None:
+        if exp is not None and result is not None:
             if source is None:  # read once: an experiment kept in the index holds the documents it was asked for
                 doc = exp.sources.get(result.source)
                 source = doc.text if doc else None
@@ -251,22 +256,26 @@ def item_view(eval_root: Path, exp_root: Path, use_case: str, item_id: str | Non
                 truth = found
             elif found and "references" in found:
                 truth = {**truth, "references": found["references"]}
-        models.append({
-            "experiment_name": ev.experiment_name,
-            "model": f"{ev.provider}:{ev.model}",
-            "status": ev_item.status if ev_item else "missing",
-            "error": (ev_item.error if ev_item else None) or (result.error if result else None),
-            "query": result.query if result else None,
-            "output": _output(result),
-            "score": next((round(p[1], 1) for p in points[item_id] if p[0] == ev.experiment_name), None),
-            "passed": ev_item.passed if ev_item else None,
-            "criteria": [{**c.model_dump(), "label": _criterion_label(c.criterion)} for c in ev_item.criteria] if ev_item else [],
-            "judge": [c.model_dump() for c in ev_item.judge.criteria] if ev_item and ev_item.judge else [],
-            "tokens_in": result.usage.input_tokens if result else None,
-            "tokens_out": result.usage.output_tokens if result else None,
-            "cost_usd": result.cost_usd if result else None,
-            "latency_s": result.latency_s if result and ev.provider not in cells.UNTIMED_PROVIDERS else None,
-        })
+        models.append(
+            {
+                "experiment_name": ev.experiment_name,
+                "model": f"{ev.provider}:{ev.model}",
+                "status": ev_item.status if ev_item else "missing",
+                "error": (ev_item.error if ev_item else None) or (result.error if result else None),
+                "query": result.query if result else None,
+                "output": _output(result),
+                "score": next((round(p[1], 1) for p in points[item_id] if p[0] == ev.experiment_name), None),
+                "passed": ev_item.passed if ev_item else None,
+                "criteria": [{**c.model_dump(), "label": _criterion_label(c.criterion)} for c in ev_item.criteria]
+                if ev_item
+                else [],
+                "judge": [c.model_dump() for c in ev_item.judge.criteria] if ev_item and ev_item.judge else [],
+                "tokens_in": result.usage.input_tokens if result else None,
+                "tokens_out": result.usage.output_tokens if result else None,
+                "cost_usd": result.cost_usd if result else None,
+                "latency_s": result.latency_s if result and ev.provider not in cells.UNTIMED_PROVIDERS else None,
+            }
+        )
     return {
         "use_case": use_case, "item_id": item_id, "item_ids": ids, "source": source, "groundtruth": truth,
         "models": models, "disagreement": sorted(ids, key=lambda i: (-spread[i], i)),
@@ -313,10 +322,14 @@ def _judge_spend(model: str, records: list[dict[str, Any]]) -> float | None:
     paid = Usage()
     for r in records:
         sample = r["sample"]
-        paid = paid + Usage.model_validate(sample.get("usage") or {}) - Usage.model_validate(sample.get("cached_usage") or {})
+        paid = (
+            paid
+            + Usage.model_validate(sample.get("usage") or {})
+            - Usage.model_validate(sample.get("cached_usage") or {})
+        )
     try:
         cost, _, _ = cost_of(paid, lookup_price(provider, name))
-    except Exception:  # noqa: BLE001 - an unknown price shows as "—", it never breaks the page
+    except Exception:
         return None
     return cost
 
@@ -395,8 +408,8 @@ def charts(eval_root: Path, use_case: str) -> dict[str, str] | None:
 
 
 def _charts_locked(eval_root: Path, use_case: str) -> dict[str, str] | None:
-    from gaia_eval.reporting.data import build_report_data
     from gaia_eval.reporting.charts import CHARTS
+    from gaia_eval.reporting.data import build_report_data
 
     index = evaluation_index(eval_root)
     index.current()

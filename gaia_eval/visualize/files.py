@@ -49,7 +49,9 @@ def _kind(path: Path) -> str:
             return kind
     if name.startswith("consolidated_"):
         return "consolidated"
-    return {".txt": "document", ".md": "markdown", ".csv": "csv", ".json": "json", ".pdf": "pdf"}.get(path.suffix, "other")
+    return {".txt": "document", ".md": "markdown", ".csv": "csv", ".json": "json", ".pdf": "pdf"}.get(
+        path.suffix, "other"
+    )
 
 
 def list_files(roots: Roots) -> dict[str, list[dict[str, Any]]]:
@@ -84,19 +86,28 @@ def read_file(roots: Roots, root: str, rel: str) -> dict[str, Any] | None:
 
 
 def _side(item: dict[str, Any]) -> dict[str, Any]:
-    return {"status": item.get("status"), "answer": item.get("answer") or item.get("summaries"), "error": item.get("error"),
-            "cost_usd": item.get("cost_usd"), "latency_s": item.get("latency_s"),
-            "tokens_out": (item.get("usage") or {}).get("output_tokens")}
+    return {
+        "status": item.get("status"),
+        "answer": item.get("answer") or item.get("summaries"),
+        "error": item.get("error"),
+        "cost_usd": item.get("cost_usd"),
+        "latency_s": item.get("latency_s"),
+        "tokens_out": (item.get("usage") or {}).get("output_tokens"),
+    }
 
 
 def compare(roots: Roots, root: str, a: str, b: str) -> dict[str, Any] | None:
     """Two experiments item by item: answers side by side with the ground truth."""
-    files = [read_file(roots, root, rel) for rel in (a, b)]
-    if any(f is None for f in files):
+    read = [read_file(roots, root, rel) for rel in (a, b)]
+    files = [f for f in read if f is not None]
+    if len(files) < 2:
         return None
-    if any("json" not in f or f["json"].get("kind") != "experiment" or not isinstance(f["json"].get("items"), list) for f in files):  # type: ignore[union-attr]
+    if any(
+        "json" not in f or f["json"].get("kind") != "experiment" or not isinstance(f["json"].get("items"), list)
+        for f in files
+    ):
         raise BadRequest("compare needs two experiment files with items")
-    left, right = (f["json"] for f in files)  # type: ignore[index]
+    left, right = (f["json"] for f in files)
     right_items = {i["item_id"]: i for i in right["items"]}
     rows = []
     for item in left["items"]:

@@ -58,7 +58,9 @@ def embedded_groundtruth(input_path: str | None, exp_root: Path) -> dict[str, Gr
     return _items(path) if path is not None and path.is_file() and path.suffix == ".json" else {}
 
 
-def reference_for(gts: dict[str, GroundTruth], item_id: str, source: str | None) -> tuple[dict[str, Any] | None, str | None]:
+def reference_for(
+    gts: dict[str, GroundTruth], item_id: str, source: str | None
+) -> tuple[dict[str, Any] | None, str | None]:
     """(what the item was scored against, its source text) from external ground truth: the question's reference
     answer (qa, `doc#q01`), or the summaries with every human reference summary."""
     doc, _, question = item_id.partition("#")

@@ -27,7 +27,7 @@ import orjson
 from gaia_eval.errors import UsageError
 from gaia_eval.visualize.files import BadRequest, Roots, compare, list_files, make_roots, read_file
 
-__all__ = ["ViewerServer", "make_roots", "Roots"]
+__all__ = ["Roots", "ViewerServer", "make_roots"]
 
 STATIC_DIR = Path(__file__).parent / "static"
 
@@ -107,12 +107,12 @@ def host_name(header: str | None) -> str | None:
 
 
 class _Handler(BaseHTTPRequestHandler):
-    server: "ViewerServer"
+    server: ViewerServer
 
-    def log_message(self, format: str, *args: Any) -> None:  # noqa: A002 - stdlib signature
+    def log_message(self, format: str, *args: Any) -> None:
         pass  # quiet: the terminal shows the URL, not every request
 
-    def do_GET(self) -> None:  # noqa: N802 - stdlib naming
+    def do_GET(self) -> None:
         hosts = self.headers.get_all("Host") or []
         if len(hosts) != 1 or host_name(hosts[0]) not in self.server.hosts:  # none, two, or not ours: refused
             self._send(HTTPStatus.MISDIRECTED_REQUEST, b"unknown host name", "text/plain")
@@ -123,8 +123,10 @@ class _Handler(BaseHTTPRequestHandler):
             raise  # the browser went away; handle_error stays quiet about it
         except BadRequest as exc:
             self._send(HTTPStatus.BAD_REQUEST, orjson.dumps({"error": str(exc)}), "application/json")
-        except Exception as exc:  # noqa: BLE001 - answer 500 rather than drop the connection
-            self._send(HTTPStatus.INTERNAL_SERVER_ERROR, orjson.dumps({"error": type(exc).__name__}), "application/json")
+        except Exception as exc:
+            self._send(
+                HTTPStatus.INTERNAL_SERVER_ERROR, orjson.dumps({"error": type(exc).__name__}), "application/json"
+            )
 
     def _route(self) -> None:
         from gaia_eval.visualize import data
@@ -158,7 +160,11 @@ class _Handler(BaseHTTPRequestHandler):
             self._json(data.item_view(ev_root, exp_root, query.get("use_case", ""), query.get("item") or None))
         elif path == "/api/charts":
             drawn = data.charts(ev_root, query.get("use_case", ""))
-            self._json(None if drawn is None else {"kinds": list(drawn), "wide": [k for k, svg in drawn.items() if data.is_wide(k, svg)]})
+            self._json(
+                None
+                if drawn is None
+                else {"kinds": list(drawn), "wide": [k for k, svg in drawn.items() if data.is_wide(k, svg)]}
+            )
         elif path == "/chart.svg":
             svg = (data.charts(ev_root, query.get("use_case", "")) or {}).get(query.get("kind", ""))
             if svg is None:
@@ -172,14 +178,14 @@ class _Handler(BaseHTTPRequestHandler):
                 return
             self._send(HTTPStatus.OK, svg.encode("utf-8"), "image/svg+xml")
         elif path == "/api/report":
-            file = roots.resolve("reports", query.get("path", "report.md"))
-            self._json(None if file is None or file.suffix != ".md" else {"html": data.report_html(file)})
+            report = roots.resolve("reports", query.get("path", "report.md"))
+            self._json(None if report is None or report.suffix != ".md" else {"html": data.report_html(report)})
         elif path == "/raw":
-            file = roots.resolve(query.get("root", ""), query.get("path", ""))
-            if file is None or file.suffix not in RAW_TYPES:
+            raw = roots.resolve(query.get("root", ""), query.get("path", ""))
+            if raw is None or raw.suffix not in RAW_TYPES:
                 self._json(None)
                 return
-            self._send(HTTPStatus.OK, file.read_bytes(), RAW_TYPES[file.suffix], download=query.get("download") == "1")
+            self._send(HTTPStatus.OK, raw.read_bytes(), RAW_TYPES[raw.suffix], download=query.get("download") == "1")
         else:
             self._send(HTTPStatus.NOT_FOUND, b"not found", "text/plain")
 
@@ -189,13 +195,17 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             self._send(HTTPStatus.OK, orjson.dumps(payload), "application/json")
 
-    def _send(self, status: HTTPStatus, body: bytes, content_type: str, *, csp: bool = False, download: bool = False) -> None:
+    def _send(
+        self, status: HTTPStatus, body: bytes, content_type: str, *, csp: bool = False, download: bool = False
+    ) -> None:
         self.send_response(status)
         self.send_header("Content-Type", content_type)
         self.send_header("Content-Length", str(len(body)))
         self.send_header("Cache-Control", "no-store")
         self.send_header("X-Content-Type-Options", "nosniff")
-        self.send_header("Content-Security-Policy", PAGE_CSP if csp else "default-src 'none'; style-src 'unsafe-inline'")
+        self.send_header(
+            "Content-Security-Policy", PAGE_CSP if csp else "default-src 'none'; style-src 'unsafe-inline'"
+        )
         if download:
             self.send_header("Content-Disposition", "attachment")
         self.end_headers()
@@ -221,7 +231,8 @@ class ViewerServer(ThreadingHTTPServer):
     @property
     def url(self) -> str:
         host, port = self.server_address[:2]
-        return f"http://{host}:{port}/"
+        name = host.decode() if isinstance(host, bytes) else host
+        return f"http://{name}:{port}/"
 
     def start_background(self) -> threading.Thread:
         thread = threading.Thread(target=self.serve_forever, daemon=True)

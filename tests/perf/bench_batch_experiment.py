@@ -94,8 +94,9 @@ def bench_size(work: Path, config: Path, server: FakeLLMServer, items: int, args
     _, small_cpu, first_small, _ = run_timed(cli(config, make_groundtruth(work / f"small{items}", small),
                                                  work / f"run{items}-small", args.concurrency), server)
     out = work / f"run{items}"
-    wall, cpu, first, calls = run_timed(cli(config, make_groundtruth(work / f"gt{items}", items), out, args.concurrency),
-                                        server)
+    wall, cpu, first, calls = run_timed(
+        cli(config, make_groundtruth(work / f"gt{items}", items), out, args.concurrency), server
+    )
     ideal = args.concurrency / args.latency
     marginal = (cpu - small_cpu) / (items - small)
     totals = orjson.loads((out / "bench.experiment.json").read_bytes())["totals"]
@@ -104,7 +105,9 @@ def bench_size(work: Path, config: Path, server: FakeLLMServer, items: int, args
           f"wall time {wall:.2f} s, model calls {calls}")
     print(f"  calling phase: {engine:.1f} items/s over {totals['wall_time_s']:.2f} s, ideal {ideal:.1f} items/s, "
           f"ratio {engine / ideal:.3f}")
-    print(f"  end to end, with process start-up and imports: {items / wall:.1f} items/s, ratio {items / wall / ideal:.3f}")
+    print(
+        f"  end to end, with process start-up and imports: {items / wall:.1f} items/s, ratio {items / wall / ideal:.3f}"
+    )
     print(f"  CLI CPU {cpu:.2f} s in all ({1000 * cpu / items:.2f} ms/item with start-up and imports); per item, from "
           f"the {small}-item run's difference: {1000 * marginal:.2f} ms/item (goal: 1 ms)")
     print(f"  first request {first:.2f} s after the process started ({first_small:.2f} s in the {small}-item run)",

@@ -27,6 +27,7 @@ sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests" / "perf"))
 
 from bench_batch_experiment import make_groundtruth  # noqa: E402
+
 from tests.fakebatch import FakeBatchServer  # noqa: E402
 
 MODELS = {"openai": "gpt-4o-mini", "anthropic": "claude-haiku-4-5"}

@@ -19,13 +19,21 @@ from gaia_eval.stages.import_data import run_import_groundtruth
 def write_rows(path: Path, n: int) -> None:
     with path.open("w") as fh:
         for i in range(n):
-            fh.write(json.dumps({
-                "item_id": f"doc{i:05d}",
-                "source": f"Meeting {i}. Ana will send the budget by Friday. The team chose the blue design for item {i}.",
-                "references": [f"The team chose the blue design; Ana sends the budget by Friday ({i})."],
-                "qa": [{"question": "Who sends the budget?", "answer": "Ana"},
-                       {"question": "Which design was chosen?", "answer": "the blue design"}],
-            }) + "\n")
+            fh.write(
+                json.dumps(
+                    {
+                        "item_id": f"doc{i:05d}",
+                        "source": f"Meeting {i}. Ana will send the budget by Friday. "
+                        f"The team chose the blue design for item {i}.",
+                        "references": [f"The team chose the blue design; Ana sends the budget by Friday ({i})."],
+                        "qa": [
+                            {"question": "Who sends the budget?", "answer": "Ana"},
+                            {"question": "Which design was chosen?", "answer": "the blue design"},
+                        ],
+                    }
+                )
+                + "\n"
+            )
 
 
 def main() -> None:

@@ -68,7 +68,9 @@ def _round(value: float | None) -> float | None:
 def _entry(cv: crossval.CrossValidation, datasets: list[crossval.Dataset]) -> dict:
     return {
         "weights": {c: round(w, 4) for c, w in cv.weights.items()},
-        "fit_on": [{"dataset": d.name, "documents": len(d.documents), "systems": d.degenerate.shape[1]} for d in datasets],
+        "fit_on": [
+            {"dataset": d.name, "documents": len(d.documents), "systems": d.degenerate.shape[1]} for d in datasets
+        ],
         "fold_weights": [{c: round(w, 4) for c, w in f.weights.items()} for f in cv.folds],
         "cross_validated": _figures(cv),
     }
@@ -81,7 +83,10 @@ def main() -> int:
     args = parser.parse_args()
     started = time.perf_counter()
     results = {}
-    for name, grade, criteria in (("with_reference", "grade", WITH_REFERENCE), ("source_only", "grade_standalone", SOURCE_ONLY)):
+    for name, grade, criteria in (
+        ("with_reference", "grade", WITH_REFERENCE),
+        ("source_only", "grade_standalone", SOURCE_ONLY),
+    ):
         found = _datasets(args.datasets, grade)
         if not found:
             continue

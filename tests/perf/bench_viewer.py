@@ -41,7 +41,11 @@ def make_workspace(work: Path, evals: int) -> tuple[int, int]:
     seeds = []
     for path in sorted((work / "evaluation").rglob("*.experiment.eval.json")):
         ev = read_artifact(path, Evaluation)
-        exp_path = work / "experiments" / path.relative_to(work / "evaluation").with_name(path.name.replace(".eval.json", ".json"))
+        exp_path = (
+            work
+            / "experiments"
+            / path.relative_to(work / "evaluation").with_name(path.name.replace(".eval.json", ".json"))
+        )
         seeds.append((ev, read_artifact(exp_path, Experiment)))
         path.unlink()
         exp_path.unlink()
@@ -50,7 +54,9 @@ def make_workspace(work: Path, evals: int) -> tuple[int, int]:
     for n in range(evals):
         ev, exp = seeds[n % len(seeds)]
         name, model = f"{ev.experiment_name}-{n:04d}", f"{ev.model}-{n:04d}"
-        grade = ev.grade.model_copy(update={"quality_score": max(0.0, min(100.0, ev.grade.quality_score + rng.uniform(-10, 10)))})
+        grade = ev.grade.model_copy(
+            update={"quality_score": max(0.0, min(100.0, ev.grade.quality_score + rng.uniform(-10, 10)))}
+        )
         out = work / "evaluation" / ev.use_case / f"{name}.experiment.eval.json"
         write_artifact(out, ev.model_copy(update={"experiment_name": name, "model": model, "grade": grade}))
         total += out.stat().st_size
@@ -83,7 +89,10 @@ def main() -> None:
     work = args.keep or Path(tempfile.mkdtemp(prefix="bench-viewer-"))
     started = time.perf_counter()
     files, size = make_workspace(work, args.evals)
-    print(f"workspace: {files} evaluation files, {size / 1e6:.1f} MB, made in {time.perf_counter() - started:.0f} s ({work})")
+    print(
+        f"workspace: {files} evaluation files, {size / 1e6:.1f} MB, made in {time.perf_counter() - started:.0f} s "
+        f"({work})"
+    )
     server = subprocess.Popen([sys.executable, "-m", "gaia_eval", "visualize", "--workspace", str(work), "--port", "0",
                                "--no-browser"], stdout=subprocess.PIPE, text=True, cwd=ROOT)
     try:
@@ -97,7 +106,10 @@ def main() -> None:
             now, peak = rss_mb(server.pid)
             warm_text = (f"warm median {times[len(times) // 2]:6.3f} s  max {max(times):6.3f} s" if times
                          else f"{'(no warm request)':<34}")
-            print(f"{label:<28} first {first:8.3f} s   {warm_text}   ({nbytes / 1e3:.0f} KB)   RSS {now:.0f} MB, peak {peak:.0f} MB")
+            print(
+                f"{label:<28} first {first:8.3f} s   {warm_text}   ({nbytes / 1e3:.0f} KB)   RSS {now:.0f} MB, peak "
+                f"{peak:.0f} MB"
+            )
 
         page("/api/dashboard", "/api/dashboard", args.warm)
         one = next((work / "evaluation" / "qa").glob("*.experiment.eval.json"))

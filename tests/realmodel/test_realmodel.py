@@ -18,7 +18,7 @@ from click.testing import CliRunner
 
 from gaia_eval.artifacts.evaluation import Evaluation
 from gaia_eval.artifacts.experiment import Experiment
-from gaia_eval.artifacts.groundtruth import ConsolidatedGroundTruth, GroundTruth
+from gaia_eval.artifacts.groundtruth import GroundTruth
 from gaia_eval.artifacts.store import read_artifact
 from gaia_eval.cli import cli
 

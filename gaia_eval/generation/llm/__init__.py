@@ -8,6 +8,7 @@ loaded from its module on first use, so importing the package costs nothing unti
 from __future__ import annotations
 
 from gaia_eval.lazy import lazy_exports
+
 _LAZY = {
     "Brief": "scenario",
     "CallFailed": "session",

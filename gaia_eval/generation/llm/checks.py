@@ -11,8 +11,8 @@ from __future__ import annotations
 import re
 
 from gaia_eval.artifacts.documents import EmailHeaders
-from gaia_eval.generation.llm.scenario import Brief
 from gaia_eval.generation.llm.pdf import Block
+from gaia_eval.generation.llm.scenario import Brief
 
 MAX_PROBLEMS = 6  # enough to fix in one go; more would drown the model's repair prompt
 MIN_EMAIL_BODY_WORDS = 20

@@ -14,10 +14,10 @@ from dataclasses import dataclass
 
 from gaia_eval.artifacts.documents import EmailHeaders
 from gaia_eval.generation.llm.checks import check_email, check_meeting_dialogue, check_pdf_document, clean_reply
+from gaia_eval.generation.llm.pdf import Block, document_title, parse_markup, pdf_safe_text, plain_text
 from gaia_eval.generation.llm.scenario import Brief
 from gaia_eval.generation.llm.session import CallFailed, Session, UnreadableReply, follow_up
 from gaia_eval.generation.llm.tokens import TokenCount, count_tokens, words_for_tokens
-from gaia_eval.generation.llm.pdf import Block, document_title, parse_markup, pdf_safe_text, plain_text
 from gaia_eval.prompts import prompts_fingerprint, render
 from gaia_eval.providers.base import Message
 

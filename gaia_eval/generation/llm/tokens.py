@@ -39,7 +39,7 @@ def _offline_encoding() -> tuple[Any, str] | None:
             continue
         try:
             return tiktoken.get_encoding(plugin_name), f"tiktoken:{recorded}"
-        except Exception:  # noqa: BLE001 - a broken optional plugin means "no tokenizer", never a failed run
+        except Exception:
             continue
     return None
 

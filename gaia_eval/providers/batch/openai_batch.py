@@ -43,8 +43,13 @@ class OpenAIBatchAPI:
             for cid, request in entries
         )
         try:
-            upload = await self._sdk(lambda: self._client.files.create(
-                file=(f"gaia-eval-{local_id}.jsonl", lines, "application/jsonl"), purpose="batch", timeout=TRANSFER_TIMEOUT_S))
+            upload = await self._sdk(
+                lambda: self._client.files.create(
+                    file=(f"gaia-eval-{local_id}.jsonl", lines, "application/jsonl"),
+                    purpose="batch",
+                    timeout=TRANSFER_TIMEOUT_S,
+                )
+            )
         except BadRequestError as exc:
             if "HTTP 404" in exc.message or "HTTP 405" in exc.message:  # a server without the Files API
                 raise self._no_batch_api() from None
@@ -77,6 +82,8 @@ class OpenAIBatchAPI:
         found: dict[str, RequestResult] = {}
         for line in await self._lines(batch.output_file_id) + await self._lines(batch.error_file_id):
             cid = line.get("custom_id")
+            if not isinstance(cid, str):
+                continue  # not one of our requests: nothing to pair it with
             response = line.get("response") or {}
             error = line.get("error")
             if response.get("status_code") == 200 and not error:

@@ -17,25 +17,28 @@ one key in a process re-attaches to the n-th journaled submission of it that did
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import sys
 import time
 import uuid
 from pathlib import Path
 from typing import Any
 
-from gaia_eval.artifacts.batch_journal import BatchEvent, BatchState, read_batch_journal
+from gaia_eval.artifacts.batch_journal import BatchEvent, BatchEventKind, BatchState, read_batch_journal
 from gaia_eval.artifacts.journal import JournalWriter
 from gaia_eval.concurrency import ProviderGate, RetryPolicy, call_with_retries, wait_within
 from gaia_eval.errors import BatchRequestError, ProviderError, UsageError
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Provider
-from gaia_eval.safe_text import terminal_text
 from gaia_eval.providers.batch.adapters import batch_api_for
 from gaia_eval.providers.batch.api import TRANSFER_TIMEOUT_S, BatchProgress, RequestResult
 from gaia_eval.providers.batch.options import MAX_POLL_S, BatchOptions, run_id_for
 from gaia_eval.providers.cache import request_key
+from gaia_eval.safe_text import terminal_text
 
 RESUBMIT = RequestResult(reason="resubmit")  # sentinel: the batch holding the request was not ours after all
-CONTROL_POLICY = RetryPolicy(max_retries=6, timeout_s=TRANSFER_TIMEOUT_S)  # the SDK call's own timeout is the tighter one
+CONTROL_POLICY = RetryPolicy(
+    max_retries=6, timeout_s=TRANSFER_TIMEOUT_S
+)  # the SDK call's own timeout is the tighter one
 CREATE_ATTEMPTS = 3
 
 
@@ -114,7 +117,7 @@ class BatchingProvider:
         return getattr(self.inner, name)
 
     # -- journal -----------------------------------------------------------------------------------------
-    def _append(self, event: str, state: BatchState, **fields: Any) -> None:
+    def _append(self, event: BatchEventKind, state: BatchState, **fields: Any) -> None:
         assert self._journal is not None
         self._journal.append(BatchEvent(event=event, run_id=self.run_id, local_id=state.local_id, at=time.time(),
                                         **fields))
@@ -313,20 +316,20 @@ class BatchingProvider:
             for state in active:
                 try:
                     await self._follow(state)
-                except Exception as exc:  # noqa: BLE001 - whatever stops following a batch reaches its callers
+                except Exception as exc:
                     self._fail_waiting(state, exc)
             self._wake.clear()
-            try:
+            with contextlib.suppress(asyncio.TimeoutError):
                 await wait_within(self._wake.wait(), delay)
-            except asyncio.TimeoutError:
-                pass
             delay = min(delay * 1.5, MAX_POLL_S)
 
     async def _follow(self, state: BatchState) -> None:
         if state.ended:  # ended in an earlier run: its results are still at the provider
             await self._collect(state)
             return
-        progress = await self._control(lambda: self.api.poll(state.batch_id))
+        batch_id = state.batch_id
+        assert batch_id is not None, "a batch followed before it was created"
+        progress = await self._control(lambda: self.api.poll(batch_id))
         self._show(state, progress)
         if progress.ended:
             await self._collect(state, progress.status)
@@ -348,10 +351,10 @@ class BatchingProvider:
 
     def _poller_ended(self, task: asyncio.Task) -> None:
         """Backstop: should the poller itself stop, no caller is left waiting on it."""
-        if task.cancelled() or task.exception() is None:
+        if task.cancelled() or (error := task.exception()) is None:
             return
         for state in list(self._states.values()):
-            self._fail_waiting(state, task.exception())
+            self._fail_waiting(state, error)
 
     def _show(self, state: BatchState, progress: BatchProgress) -> None:
         if self._shown.get(state.local_id) == progress:

@@ -3,11 +3,10 @@ submitting or collecting anything."""
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from gaia_eval.artifacts.batch_journal import BatchState, read_batch_journal
-import asyncio
-
 from gaia_eval.concurrency import run_async, wait_within
 from gaia_eval.errors import GaiaEvalError
 
@@ -59,7 +58,7 @@ def batch_status_lines(folder: Path) -> list[str]:
     journals = [(path, read_batch_journal(path)) for path in _journals(folder)]
     live = [s for _, states in journals for s in states
             if not (s.abandoned or s.rejected) and s.batch_id is not None and not s.ended]
-    asked = dict(zip((id(s) for s in live), run_async(_live_lines(live)))) if live else {}  # all at once
+    asked = dict(zip((id(s) for s in live), run_async(_live_lines(live)), strict=True)) if live else {}  # all at once
     for path, states in journals:
         lines.append(f"{path}: {len(states)} batch(es)")
         for state in states:

@@ -42,7 +42,7 @@ class CalendarDate(NamedTuple):
     month: int
     day: int | None  # None for a month-level date ("March 2026")
 
-    def accepts(self, answer: "CalendarDate") -> bool:
+    def accepts(self, answer: CalendarDate) -> bool:
         """Whether `answer` gives this expected date. A reference without a year accepts that day of any year
         (it did not say which); a reference with a year needs the answer to state the same year, so an answer
         without one ("4 May" for "May 4, 2023") is not correct."""

@@ -48,7 +48,6 @@ from gaia_eval.scoring.answers.numbers import (
     parse_quantity,
     quantities_equal,
 )
-from gaia_eval.scoring.answers.precision import approximation_cue, decade, foreign_unit
 from gaia_eval.scoring.answers.parse import (
     WHOLE,
     AnswerView,
@@ -58,11 +57,12 @@ from gaia_eval.scoring.answers.parse import (
     answer_view,
     expected_spec,
 )
+from gaia_eval.scoring.answers.precision import approximation_cue, decade, foreign_unit
 from gaia_eval.scoring.answers.text import (
     answer_words,
     clean_span,
-    fold,
     find_token_run,
+    fold,
     is_non_answer,
     same_words,
     tokens,
@@ -190,7 +190,7 @@ def _imprecise(expected: ExpectedValue, chosen: Quantity, view: AnswerView, opts
         return f"the answer gives {which} ({chosen.text!r}) where {expected.text!r} is expected"
     if expected_decade is not None:
         return None if expected_decade == answer_decade else f"the decade {chosen.text!r} != expected {expected.text!r}"
-    unit = foreign_unit(expected.quantity, chosen, opts.question)
+    unit = foreign_unit(expected.number_value, chosen, opts.question)
     if unit:
         return (f"the answer is in {unit} ({chosen.text!r}), a unit the expected {expected.text!r} does not carry "
                 "and the question does not ask in")
@@ -208,10 +208,10 @@ def _number_verdict(expected: ExpectedValue, chosen: Quantity, sentence: str, ho
     if opts.claims and decade(expected.text) is not None:  # the same decade however written ("1980s", "1980's")
         return Verdict(True, 1.0, f"number: the decade {chosen.text!r} == expected {expected.text!r}{_from(view)}",
                        chosen.text)
-    equal = quantities_equal(expected.quantity, chosen, opts.rel_tol, opts.abs_tol)
+    equal = quantities_equal(expected.number_value, chosen, opts.rel_tol, opts.abs_tol)
     relation = "==" if equal else "!="
     return Verdict(equal, float(equal),
-                   f"number: {how} {_describe(chosen)} {relation} expected {_describe(expected.quantity)}"
+                   f"number: {how} {_describe(chosen)} {relation} expected {_describe(expected.number_value)}"
                    f"{_from(view)}", chosen.text)
 
 
@@ -276,7 +276,7 @@ def _date_verdict(expected: ExpectedValue, chosen: CalendarDate, text: str, how:
     cue = _hedged(view, sentence)
     if cue:
         return Verdict(False, 0.0, f"date: the answer hedges ({cue!r}) in {sentence!r}{_from(view)}", text)
-    equal = expected.date.accepts(chosen)
+    equal = expected.date_value.accepts(chosen)
     relation = "==" if equal else "!="
     return Verdict(equal, float(equal), f"date: {how} {chosen} {relation} expected {expected.date}{_from(view)}",
                    text)
@@ -405,7 +405,7 @@ def match_gaia(expected: str, answer: str, opts: GaiaOptions) -> Verdict:
     """Decide whether `answer` gives the one expected answer `expected` under gaia-mode rules."""
     spec = expected_spec(expected)
     view = answer_view(answer, opts.extract)
-    if (spec.value.kind == "number" and spec.value.quantity.value == 0 and not spec.is_list
+    if (spec.value.kind == "number" and spec.value.number_value.value == 0 and not spec.is_list
             and " ".join(tokens(view.span)) in _NONE_COUNTS):
         return Verdict(True, 1.0, f"number: {view.span!r} counts zero == expected 0{_from(view)}", view.span)
     if _refuses(view, opts.extract):

@@ -32,16 +32,16 @@ def _element_equal(expected: ExpectedValue, answer: str, opts: GaiaOptions) -> b
         return False
     if expected.kind == "number":
         quantity = parse_quantity(answer)
-        return quantity is not None and quantities_equal(expected.quantity, quantity, opts.rel_tol, opts.abs_tol)
+        return quantity is not None and quantities_equal(expected.number_value, quantity, opts.rel_tol, opts.abs_tol)
     if expected.kind == "date":
         parsed = parse_date(answer)
-        return parsed is not None and expected.date.accepts(parsed)
+        return parsed is not None and expected.date_value.accepts(parsed)
     return same_words(answer_words(answer), expected.toks)
 
 
 def _count_matches(expected: tuple[ExpectedValue, ...], answer: list[str], opts: GaiaOptions) -> int:
     if opts.ordered:
-        return sum(_element_equal(e, a, opts) for e, a in zip(expected, answer))
+        return sum(_element_equal(e, a, opts) for e, a in zip(expected, answer, strict=False))
     # Unordered: a maximum bipartite matching, so "b, a" matches "a, b" and duplicates are counted once.
     edges = [[j for j, a in enumerate(answer) if _element_equal(e, a, opts)] for e in expected]
     owner: dict[int, int] = {}

@@ -23,9 +23,9 @@ string such as "NYC | New York City" into alternatives; without it the string is
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import orjson

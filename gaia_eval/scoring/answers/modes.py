@@ -10,8 +10,8 @@ from __future__ import annotations
 
 import re
 import string
-from dataclasses import replace
 from collections import Counter
+from dataclasses import replace
 from functools import lru_cache
 
 from rapidfuzz import fuzz

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import re
+from collections.abc import Sequence
 from functools import lru_cache
 from typing import NamedTuple
 
@@ -175,7 +176,7 @@ def canonical_unit(phrase: str) -> frozenset[str] | None:
     if len(words) > 3 or any(w in _NOT_UNIT_WORDS or w in NUMBER_WORDS for w in words):
         return None
     canon: set[str] = set()
-    for cased_piece, piece in zip(cased.replace("/", " / ").split(), phrase.replace("/", " / ").split()):
+    for cased_piece, piece in zip(cased.replace("/", " / ").split(), phrase.replace("/", " / ").split(), strict=False):
         if cased_piece in _CASE_SENSITIVE_UNITS:
             canon |= _CASE_SENSITIVE_UNITS[cased_piece]
         elif piece in _UNIT_ALIASES:
@@ -330,7 +331,6 @@ _NUMBER_IN_TEXT = re.compile(
 _TEXT_UNITS = frozenset(alias for alias in _UNIT_ALIASES if len(alias) > 1 and alias not in (
     "in", "is", "rs", "ha", "mi", "ft", "oz", "yd", "hr", "wk", "gal", "min", "sec", "deg", "won"))
 _NUM_GROUP = _NUMBER_IN_TEXT.groupindex["num"]
-_NO_UNIT: frozenset[str] = frozenset()
 _NEXT_WORD = re.compile(r"\s?(%|\u00b0\s?[cf]?|[a-z][a-z/]*)", re.IGNORECASE)
 _CARDINAL_WORDS = frozenset(w for w in NUMBER_WORDS if w not in ORDINALS)
 _LOWER_WORD = re.compile(r"[a-z]+")
@@ -380,7 +380,7 @@ def _mention_from_match(text: str, match: re.Match[str]) -> NumberMention | None
     return NumberMention(Quantity(value, frozenset(unit), text[match.start():end]), match.start(), end)
 
 
-def find_numbers(text: str, masked: list[tuple[int, int]] = ()) -> list[NumberMention]:
+def find_numbers(text: str, masked: Sequence[tuple[int, int]] = ()) -> list[NumberMention]:
     """Numbers mentioned in running text, in order; spans in `masked` (dates) and times of day are skipped."""
     blanks = list(masked)
     lowered = text.lower()

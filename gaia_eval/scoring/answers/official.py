@@ -68,7 +68,7 @@ def question_scorer(model_answer: str | None, ground_truth: str) -> tuple[bool, 
             warnings.warn("Answer lists have different lengths, returning False.", UserWarning, stacklevel=3)
             return False, f"list: {len(ma_elems)} element(s) split on , and ; where {len(gt_elems)} are expected"
         comparisons = []
-        for ma_elem, gt_elem in zip(ma_elems, gt_elems):
+        for ma_elem, gt_elem in zip(ma_elems, gt_elems, strict=True):
             if _is_float(gt_elem):
                 comparisons.append(normalize_number_str(ma_elem) == float(gt_elem))
             else:

@@ -55,6 +55,18 @@ class ExpectedValue(NamedTuple):
     date: CalendarDate | None = None
 
     @property
+    def number_value(self) -> Quantity:
+        """The quantity of a "number" value."""
+        assert self.quantity is not None, f"{self.text!r} is a {self.kind}, not a number"
+        return self.quantity
+
+    @property
+    def date_value(self) -> CalendarDate:
+        """The date of a "date" value."""
+        assert self.date is not None, f"{self.text!r} is a {self.kind}, not a date"
+        return self.date
+
+    @property
     def year_like(self) -> bool:
         q = self.quantity
         return q is not None and not q.unit and q.value.is_integer() and 1000 <= q.value <= 2999
@@ -189,11 +201,10 @@ def _inline_correction(span: str) -> str | None:
     """What follows the last correction inside a span, its bracket closed: "43" for "42 (correction: 43)"."""
     if _CORRECTION_WORD.search(span) is None:
         return None
-    last = None
-    for last in _INLINE_RETRACTION.finditer(span):
-        pass
-    if last is None:
+    retractions = list(_INLINE_RETRACTION.finditer(span))
+    if not retractions:
         return None
+    last = retractions[-1]
     rest = span[last.end():]
     opener = last.group(0).lstrip()[:1]
     if opener in _CLOSERS:

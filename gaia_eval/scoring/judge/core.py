@@ -20,7 +20,6 @@ from gaia_eval.artifacts.store import fingerprint
 from gaia_eval.concurrency import Attempted, ProviderGate, RetryPolicy, call_with_retries
 from gaia_eval.errors import InputError, MalformedResponseError, UsageError
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message, Provider, TaskContext
-from gaia_eval.scoring.judge.geval import expected_ratings
 from gaia_eval.scoring.judge.criteria import (
     RANK,
     RATING_OF_RANK,
@@ -30,7 +29,14 @@ from gaia_eval.scoring.judge.criteria import (
     reply_schema,
     validate_reply,
 )
-from gaia_eval.scoring.judge.prompt import JudgePrompt, judge_prompts_fingerprint, qa_prompt, repair_prompt, summary_prompt
+from gaia_eval.scoring.judge.geval import expected_ratings
+from gaia_eval.scoring.judge.prompt import (
+    JudgePrompt,
+    judge_prompts_fingerprint,
+    qa_prompt,
+    repair_prompt,
+    summary_prompt,
+)
 
 # Bump on any change to how replies are read or samples combined: it is part of the eval fingerprint.
 JUDGE_VERSION = "1"
@@ -104,15 +110,21 @@ def parse_judge_spec(
 
     judges = provider_names(follows_prompts=True)
     if provider in PROVIDERS and not provider_entry(provider).follows_prompts:
-        raise UsageError(f"the offline {provider}s cannot judge", field="--judge", fix=f"use one of: {', '.join(judges)}")
+        raise UsageError(
+            f"the offline {provider}s cannot judge", field="--judge", fix=f"use one of: {', '.join(judges)}"
+        )
     if provider not in judges:
         raise UsageError(f"unknown provider '{provider}'", field="--judge", fix=f"use one of: {', '.join(judges)}")
     if samples < 1:
         raise UsageError(f"--judge-samples {samples} is below 1", field="--judge-samples", fix="pass 1 or more")
     if concurrency < 1:
-        raise UsageError(f"--judge-concurrency {concurrency} is below 1", field="--judge-concurrency", fix="pass 1 or more")
+        raise UsageError(
+            f"--judge-concurrency {concurrency} is below 1", field="--judge-concurrency", fix="pass 1 or more"
+        )
     if not timeout_s > 0:
-        raise UsageError(f"--judge-timeout {timeout_s:g} is not above 0", field="--judge-timeout", fix="pass seconds, e.g. 60")
+        raise UsageError(
+            f"--judge-timeout {timeout_s:g} is not above 0", field="--judge-timeout", fix="pass seconds, e.g. 60"
+        )
     custom: tuple[JudgeCriterion, ...] = ()
     if criteria is not None:
         try:
@@ -202,7 +214,9 @@ def _read_reply(outcome: ChatResponse | MalformedResponseError, criteria: tuple[
 class Judge:
     """Puts judge requests to one provider through its gate and retry policy."""
 
-    def __init__(self, settings: JudgeSettings, provider: Provider, gate: ProviderGate, top_logprobs: int | None = None) -> None:
+    def __init__(
+        self, settings: JudgeSettings, provider: Provider, gate: ProviderGate, top_logprobs: int | None = None
+    ) -> None:
         self.settings = settings
         self.provider = provider
         self.gate = gate
@@ -258,7 +272,7 @@ class Judge:
             if result.value.usage is not None:  # an unreadable reply carries the usage it was billed, if any
                 record.usage = record.usage + result.value.usage
             record.batch_id = getattr(result.value, "batch_id", None) or record.batch_id
-            if getattr(result.value, "cached", False):
+            if getattr(result.value, "cached", False) and result.value.usage is not None:
                 record.cached_usage = record.cached_usage + result.value.usage
                 cached_replies += 1
             reply = _read_reply(result.value, request.criteria)
@@ -266,7 +280,7 @@ class Judge:
                 if self.top_logprobs:
                     criteria = [c.id for c in request.criteria]
                     self.expected[(request.fingerprint, index)] = expected_ratings(
-                        result.value.text, getattr(result.value, "logprobs", None), criteria)
+                        getattr(result.value, "text", ""), getattr(result.value, "logprobs", None), criteria)
                 record.status, record.verdicts = "scored", reply.verdicts
                 record.cached = cached_replies == record.calls
                 return record
@@ -300,11 +314,13 @@ def combine_samples(request: JudgeRequest, samples: list[JudgeSample]) -> ItemJu
     }
     if not scored:
         status = "failed" if any(s.status == "failed" for s in samples) else "unscored"
-        return ItemJudgement(status=status, **common)  # type: ignore[arg-type]
+        return ItemJudgement.model_validate({"status": status, **common})
     criteria = []
     for c in request.criteria:
         ratings: list[Rating] = [s.verdicts[c.id].rating for s in scored]
         median = median_rating(ratings)
         explanation = next(s.verdicts[c.id].explanation for s in scored if s.verdicts[c.id].rating == median)
-        criteria.append(JudgeCriterionResult(criterion=c.id, rating=median, explanation=explanation, sample_ratings=ratings))
-    return ItemJudgement(status="scored", criteria=criteria, **common)
+        criteria.append(
+            JudgeCriterionResult(criterion=c.id, rating=median, explanation=explanation, sample_ratings=ratings)
+        )
+    return ItemJudgement.model_validate({"status": "scored", "criteria": criteria, **common})

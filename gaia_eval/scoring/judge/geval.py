@@ -40,7 +40,7 @@ def expected_ratings(text: str, logprobs: list[TokenLogprob] | None, criteria: l
     """Criterion -> expected rank (1..4) from the alternatives at the token where its rating starts; criteria
     whose rating token is not found, or whose alternatives name no rating, are left out."""
     spelled = "".join(t.token for t in logprobs or ())
-    if not spelled or not text.strip() or text.strip() not in spelled:
+    if logprobs is None or not spelled or not text.strip() or text.strip() not in spelled:
         return {}  # the tokens must spell the reply (llama.cpp strips leading spaces from the text, not the tokens)
     text = spelled  # offsets are read on the tokens' own text
     starts, position = [], 0
@@ -57,7 +57,11 @@ def expected_ratings(text: str, logprobs: list[TokenLogprob] | None, criteria: l
             continue
         mass: dict[str, float] = {}
         for alternative, logprob in token.top or ((token.token, token.logprob),):
-            rating = _rating_of(alternative[offset - starts[index]:] if alternative.startswith(token.token[: offset - starts[index]]) else alternative)
+            rating = _rating_of(
+                alternative[offset - starts[index] :]
+                if alternative.startswith(token.token[: offset - starts[index]])
+                else alternative
+            )
             if rating is not None:
                 mass[rating] = mass.get(rating, 0.0) + math.exp(logprob)
         total = sum(mass.values())

@@ -141,7 +141,9 @@ def summary_prompt(
     return JudgePrompt(system=_system(use_case, reference is not None), user=user, source_excerpted=excerpted)
 
 
-def qa_prompt(source: str, question: str, expected: QAPair, answer: str, criteria: tuple[JudgeCriterion, ...]) -> JudgePrompt:
+def qa_prompt(
+    source: str, question: str, expected: QAPair, answer: str, criteria: tuple[JudgeCriterion, ...]
+) -> JudgePrompt:
     document, excerpted = source_for_judge(source, [question, expected.answer, expected.evidence or "", answer])
     user = render(
         "judge_qa.j2",

@@ -13,15 +13,15 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gaia_eval.artifacts.base import Strict
+from gaia_eval.artifacts.batch_journal import batch_journal_path
 from gaia_eval.artifacts.evaluation import Evaluation, ItemEvaluation, ItemJudgement, JudgeSample, JudgeSummary
 from gaia_eval.artifacts.journal import JournalWriter, read_records
 from gaia_eval.concurrency import close_all, map_concurrent, run_async
 from gaia_eval.progress import Progress
-from gaia_eval.artifacts.batch_journal import batch_journal_path
 from gaia_eval.providers import ProviderSettings, create_provider
+from gaia_eval.providers.base import Provider
 from gaia_eval.providers.batch import batch_gate, with_batch
 from gaia_eval.providers.cache import with_cache
-from gaia_eval.providers.base import Provider
 from gaia_eval.providers.pricing import lookup_price
 from gaia_eval.scoring.judge.core import Judge, JudgeRequest, JudgeSettings, combine_samples
 from gaia_eval.scoring.judge.criteria import criteria_for

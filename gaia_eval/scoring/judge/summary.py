@@ -40,7 +40,7 @@ def judge_grade(
     items: list[ItemEvaluation], criteria: tuple[JudgeCriterion, ...]
 ) -> tuple[list[CriterionSummary], Grade | None]:
     """Rating counts per criterion and the grade over the judged items (see the module docstring)."""
-    counts = {c.id: {r: 0 for r in RATINGS} for c in criteria}
+    counts = {c.id: dict.fromkeys(RATINGS, 0) for c in criteria}
     judged = 0
     for item in items:
         ratings = _median_ratings(item, criteria)

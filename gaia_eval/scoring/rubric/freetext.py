@@ -23,9 +23,10 @@ from __future__ import annotations
 
 import re
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Literal, Sequence
+from typing import Literal
 
 from gaia_eval.artifacts.evaluation import CriterionResult
 from gaia_eval.artifacts.groundtruth import Summaries
@@ -91,7 +92,8 @@ NOT_A_SUMMARY_SHARE = 0.85
 MIN_SUMMARY_WORDS = 50
 # A summary up to this many times the reference's length is not penalized; beyond it the penalty grows.
 # Generous: human raters reward informative summaries longer than the reference (DialSummEval's extractive
-# longest-3 baseline, 2.8x the reference on average, is rated most relevant), so only padding well beyond that is penalized.
+# longest-3 baseline, 2.8x the reference on average, is rated most relevant), so only padding well beyond that
+# is penalized.
 LENGTH_SLACK = 3.0
 
 _SENTENCE_SPLIT = re.compile(r"(?<=[.!?])\s+|\n+")
@@ -113,7 +115,7 @@ class SummaryScore:
 
 
 @lru_cache(maxsize=1)
-def _rouge_scorer():  # noqa: ANN202 - the library's own type
+def _rouge_scorer():
     from rouge_score import rouge_scorer  # lazy: pulls nltk, numpy and absl
 
     return rouge_scorer.RougeScorer(["rouge1", "rouge2", "rougeL"], use_stemmer=True)
@@ -169,7 +171,7 @@ def _content_coverage(output: str, references: list[str], multi_reference: Multi
 
 def _names(text: str) -> set[str]:
     """Capitalized words not at a sentence start: the output's names (lowercased)."""
-    names = set()
+    names: set[str] = set()
     for sentence in _sentences(text):
         words = re.findall(r"[^\W\d_]+", sentence)
         names.update(w.lower() for w in words[1:] if w[:1].isupper() and w[1:].islower() and len(w) > 1)
@@ -189,7 +191,11 @@ def _source_consistency(output: str, source: str) -> CriterionResult:
     figures = sorted({t for t in tokenize(output) if is_figure(t)})
     bad_figures = [f for f in figures if f not in source_words]
     names = sorted(_names(output))
-    bad_names = [n for n in names if n not in source_words and not index.in_source(content_tokens(n)[0] if content_tokens(n) else n)]
+    bad_names = [
+        n
+        for n in names
+        if n not in source_words and not index.in_source(content_tokens(n)[0] if content_tokens(n) else n)
+    ]
     ignore = _narration()
     sentences = [s for s in _sentences(output) if any(t not in ignore for t in content_tokens(s))]
     unsupported = [s for s in sentences if index.support(s, ignore) < CLAIM_SUPPORT_SHARE]
@@ -324,8 +330,9 @@ def score_summary_output(
             _content_coverage(counted, references, multi_reference)
             if references
             else not_applicable("content_coverage", "no reference summary"),
-            _source_coverage(counted, source) if has_source else not_applicable("source_coverage", "no source text"),
-            _source_consistency(output, source) if has_source
+            _source_coverage(counted, source) if source and has_source
+            else not_applicable("source_coverage", "no source text"),
+            _source_consistency(output, source) if source and has_source
             else not_applicable("source_consistency", "no source text"),
             _conciseness(output, source, references),
         ]
@@ -333,7 +340,9 @@ def score_summary_output(
     reason = degenerate_reason(output, source) if output.strip() else None
     if reason is not None:
         results = [
-            r if r.rating == "N/A" else criterion_result(r.criterion, 0.0, f"not a summary: {reason} (measured: {r.explanation})")
+            r
+            if r.rating == "N/A"
+            else criterion_result(r.criterion, 0.0, f"not a summary: {reason} (measured: {r.explanation})")
             for r in results
         ]
     values = {r.criterion: (r.value if r.rating != "N/A" else None) for r in results}

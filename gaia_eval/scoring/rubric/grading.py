@@ -11,7 +11,6 @@ grade is the mean over items of each item's weighted mean of points, on the same
 from __future__ import annotations
 
 import math
-
 import random
 from dataclasses import dataclass
 
@@ -400,10 +399,10 @@ def aggregate(
     """Per-criterion rating counts and mean values, and the model's grade. Errored items are Poor on every
     criterion, count 0 in mean_value and fail in the qa pass rate (passed / items with a pass/fail:
     long-form answers have none)."""
-    per_criterion: dict[str, dict[str, int]] = {c: {r: 0 for r in RATINGS} for c in criteria}
-    not_applicable_counts: dict[str, int] = {c: 0 for c in criteria}
-    value_sums: dict[str, float] = {c: 0.0 for c in criteria}
-    value_counts: dict[str, int] = {c: 0 for c in criteria}
+    per_criterion: dict[str, dict[str, int]] = {c: dict.fromkeys(RATINGS, 0) for c in criteria}
+    not_applicable_counts: dict[str, int] = dict.fromkeys(criteria, 0)
+    value_sums: dict[str, float] = dict.fromkeys(criteria, 0.0)
+    value_counts: dict[str, int] = dict.fromkeys(criteria, 0)
     for item in items:
         for criterion, rating, value in _ratings_of(item, criteria):
             if rating == NOT_APPLICABLE:
@@ -417,7 +416,10 @@ def aggregate(
         CriterionSummary(
             criterion=c,
             # "N/A" appears only when some item made the criterion not applicable (older files stay unchanged).
-            counts={**per_criterion[c], **({NOT_APPLICABLE: not_applicable_counts[c]} if not_applicable_counts[c] else {})},
+            counts={
+                **per_criterion[c],
+                **({NOT_APPLICABLE: not_applicable_counts[c]} if not_applicable_counts[c] else {}),
+            },
             mean_value=value_sums[c] / value_counts[c] if value_counts[c] else None,
         )
         for c in criteria
@@ -431,7 +433,11 @@ def aggregate(
     # Long-form answers have no pass/fail: the pass rate is over the items that have one (errors fail), and
     # there is none when every answered item is long-form.
     verdicts = sum(1 for item in items if item.status == "error" or item.passed is not None)
-    if passed is not None and verdicts < len(items) and not any(i.status == "scored" and i.passed is not None for i in items):
+    if (
+        passed is not None
+        and verdicts < len(items)
+        and not any(i.status == "scored" and i.passed is not None for i in items)
+    ):
         passed = None
     grade = Grade(
         quality_score=score,
@@ -460,7 +466,7 @@ def bootstrap_ci(
     means = sorted(sum(rng.choices(values, k=size)) / size for _ in range(n))
     tail = (1 - level) / 2
     low = means[int(tail * (n - 1))]
-    high = means[int(round((1 - tail) * (n - 1)))]
+    high = means[round((1 - tail) * (n - 1))]
     return low, high
 
 

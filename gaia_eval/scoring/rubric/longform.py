@@ -64,5 +64,9 @@ def with_other_kinds_not_applicable(results: list[CriterionResult], wanted: tupl
     if not wanted:
         return results
     by_id = {r.criterion: r for r in results}
-    why = "a short answer, matched by correctness" if "correctness" in by_id else "a long-form answer, scored by the free-text criteria"
+    why = (
+        "a short answer, matched by correctness"
+        if "correctness" in by_id
+        else "a long-form answer, scored by the free-text criteria"
+    )
     return [by_id.get(c) or not_applicable(c, why) for c in wanted]

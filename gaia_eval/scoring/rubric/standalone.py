@@ -138,7 +138,9 @@ def _supported_share(
     )
     copied = index.copied_share(" ".join(items))
     if copied:
-        explanation += f"; {copied:.0%} copied verbatim in spans of {COPY_SPAN_WORDS}+ words, −{COPY_PENALTY * copied:.2f}"
+        explanation += (
+            f"; {copied:.0%} copied verbatim in spans of {COPY_SPAN_WORDS}+ words, −{COPY_PENALTY * copied:.2f}"
+        )
     return criterion_result(criterion, max(0.0, supported / len(items) - COPY_PENALTY * copied), explanation)
 
 
@@ -162,7 +164,9 @@ def _executive_summary(answer: Summaries, index: SourceIndex) -> CriterionResult
     )
     explanation += f"; {n_words} words" + ("" if concise else f", over {high}, so −{LENGTH_PENALTY}")
     if copied:
-        explanation += f"; {copied:.0%} copied verbatim in spans of {COPY_SPAN_WORDS}+ words, −{COPY_PENALTY * copied:.2f}"
+        explanation += (
+            f"; {copied:.0%} copied verbatim in spans of {COPY_SPAN_WORDS}+ words, −{COPY_PENALTY * copied:.2f}"
+        )
     return criterion_result(criterion, value, explanation)
 
 

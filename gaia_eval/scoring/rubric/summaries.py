@@ -18,12 +18,12 @@ from gaia_eval.scoring.rubric.grading import criterion_result, not_applicable
 from gaia_eval.scoring.text import (
     content_tokens,
     coverage,
+    display_name,
     found_tokens,
     greedy_one_to_one,
     is_figure,
     item_similarity,
     match_items,
-    display_name,
     match_names,
     name_tokens,
     quote_list,

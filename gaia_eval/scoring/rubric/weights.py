@@ -24,7 +24,7 @@ REFERENCE_READING = ("reference_overlap", "content_coverage")
 @lru_cache(maxsize=1)
 def weights_file() -> dict[str, Any]:
     """The packaged weights file, with its provenance."""
-    return json.loads(resources.files("gaia_eval").joinpath("data", WEIGHTS_FILE).read_text(encoding="utf-8"))
+    return json.loads(resources.files("gaia_eval").joinpath("data").joinpath(WEIGHTS_FILE).read_text(encoding="utf-8"))
 
 
 def weight_set(name: str) -> dict[str, float]:
@@ -39,17 +39,18 @@ def _free_text_criteria() -> frozenset[str]:
 
 def criterion_weights(applicable: Iterable[str], learned: bool = True) -> dict[str, float]:
     """The weight of each applicable criterion of one item, summing to 1 for a free-text summary (every criterion
-    1.0 otherwise, and with `learned` False: a long-form qa answer, whose criteria were not fit on ratings). Criteria outside the free-text set weigh 0 beside free-text ones (an errored free-text item
+    1.0 otherwise, and with `learned` False: a long-form qa answer, whose criteria were not fit on ratings).
+    Criteria outside the free-text set weigh 0 beside free-text ones (an errored free-text item
     rates its N/A list criteria Poor too); a set whose applicable weights are all 0 falls back to equal weights."""
     applicable = list(dict.fromkeys(applicable))
     free = [c for c in applicable if c in _free_text_criteria()]
     if not free or not learned:
-        return {c: 1.0 for c in applicable}
+        return dict.fromkeys(applicable, 1.0)
     chosen = weight_set("with_reference" if any(c in REFERENCE_READING for c in free) else "source_only")
     raw = {c: float(chosen.get(c, 0.0)) for c in free}
     total = sum(raw.values())
     if total <= 0:
-        raw, total = {c: 1.0 for c in free}, float(len(free))
+        raw, total = dict.fromkeys(free, 1.0), float(len(free))
     return {c: raw.get(c, 0.0) / total for c in applicable}
 
 

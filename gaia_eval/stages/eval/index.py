@@ -83,7 +83,9 @@ def update_consolidated(output_dir: Path, *, regenerate: bool = False) -> Consol
         )
     write_artifact(
         target,
-        ConsolidatedEvaluations(inputs={f.file_path: f.fingerprint for f in files}, evaluation_files=files, evaluations=entries),
+        ConsolidatedEvaluations(
+            inputs={f.file_path: f.fingerprint for f in files}, evaluation_files=files, evaluations=entries
+        ),
     )
     return Consolidation(target, len(entries), reread, damaged, regenerate)
 

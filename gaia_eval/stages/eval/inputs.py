@@ -8,8 +8,8 @@ from pathlib import Path
 from gaia_eval.artifacts.experiment import Experiment
 from gaia_eval.artifacts.groundtruth import GroundTruth
 from gaia_eval.artifacts.inputs import refuse_special_file
-from gaia_eval.artifacts.response_template import TEMPLATE_SUFFIXES, is_response_template, template_stem
 from gaia_eval.artifacts.names import file_stem
+from gaia_eval.artifacts.response_template import TEMPLATE_SUFFIXES, is_response_template, template_stem
 from gaia_eval.artifacts.store import fingerprint, fingerprint_file
 from gaia_eval.artifacts.streamed import StreamedExperiment, read_experiment
 from gaia_eval.errors import InputError, UsageError
@@ -61,13 +61,18 @@ def unevaluated_experiments(experiments: Path | None, output_dir: Path) -> list[
         return []
     found = [root] if root.is_file() else sorted(root.rglob("*" + EXPERIMENT_SUFFIX))
     rel = (lambda p: Path(p.name)) if root.is_file() else (lambda p: p.relative_to(root))
-    return [p.name for p in found if not (Path(output_dir) / rel(p).with_name(p.name.removesuffix(".json") + ".eval.json")).exists()]
+    return [
+        p.name
+        for p in found
+        if not (Path(output_dir) / rel(p).with_name(p.name.removesuffix(".json") + ".eval.json")).exists()
+    ]
 
 
 def evaluation_name(path: Path, experiment: Experiment | StreamedExperiment) -> str:
     """`X.experiment.json` -> `X.experiment.eval.json`; a template is named after the system it holds."""
     if is_template(path):
-        return f"{file_stem(experiment.experiment_name, what='template name', style='slug', file=path)}.experiment.eval.json"
+        stem = file_stem(experiment.experiment_name, what="template name", style="slug", file=path)
+        return f"{stem}.experiment.eval.json"
     return path.name.removesuffix(".json") + ".eval.json"
 
 
@@ -126,7 +131,9 @@ def experiment_files(experiment_dir: Path | None, experiment_file: Path | None) 
     if root.is_file():
         raise InputError("is a file, not a folder", file=root, field="-d/--directory", fix=f"pass it with -f {root}")
     if not root.is_dir():
-        raise InputError("folder not found", file=root, fix="check -d/--directory, or run `gaia-eval batch-experiment` first")
+        raise InputError(
+            "folder not found", file=root, fix="check -d/--directory, or run `gaia-eval batch-experiment` first"
+        )
     return root, find_scorable_files(root)
 
 
@@ -149,3 +156,15 @@ def load_external(paths: list[Path]) -> tuple[dict[str, dict[str, GroundTruth]],
             found.setdefault(gt.use_case, {})[gt.item_id] = gt
     fps = [fingerprint_file(p) for p in paths]
     return found, fps[0] if len(fps) == 1 else fingerprint(fps)
+
+
+def external_of(by_use_case: dict[str, dict[str, GroundTruth]], use_case: str) -> dict[str, GroundTruth]:
+    """The -g ground truth an experiment of `use_case` is scored against (summarization and email share theirs)."""
+    kin = ("summarization", "email") if use_case in ("summarization", "email") else (use_case,)
+    return {item_id: gt for uc in kin for item_id, gt in by_use_case.get(uc, {}).items()}
+
+
+def external_for(source: str, external: dict[str, GroundTruth]) -> GroundTruth | None:
+    """By the document's id, or by its file stem when the experiment ran on a folder with subfolders
+    (`emails/customer_support_email` is ground truth `customer_support_email`)."""
+    return external.get(source) or external.get(source.rsplit("/", 1)[-1])

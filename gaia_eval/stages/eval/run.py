@@ -12,17 +12,23 @@ from gaia_eval.artifacts.evaluation import Evaluation, InferenceSummary, ItemEva
 from gaia_eval.artifacts.experiment import Experiment, ItemResult
 from gaia_eval.artifacts.groundtruth import GroundTruth, Summaries
 from gaia_eval.artifacts.journal import remove_journal
-from gaia_eval.artifacts.streamed import ListSpool, StreamedExperiment, evaluation_freshness
 from gaia_eval.artifacts.store import (
     Freshness,
     fingerprint,
     freshness,
     write_artifact,
 )
+from gaia_eval.artifacts.streamed import ListSpool, StreamedExperiment, evaluation_freshness
 from gaia_eval.errors import InputError, UsageError
 from gaia_eval.scoring import rubric
-from gaia_eval.scoring.judge import JudgeSettings, judge_request
-from gaia_eval.scoring.judge import JudgeOutcome, JudgeTarget, judge_experiments, judge_journal_path
+from gaia_eval.scoring.judge import (
+    JudgeOutcome,
+    JudgeSettings,
+    JudgeTarget,
+    judge_experiments,
+    judge_journal_path,
+    judge_request,
+)
 from gaia_eval.scoring.rubric import IMPORTED_PROVIDER, free_text_references
 from gaia_eval.scoring.scorers import ScoringInput, scorer_for
 from gaia_eval.stages.common import StageSummary, check_output_dir, holds_output_lock
@@ -30,6 +36,8 @@ from gaia_eval.stages.eval.index import Consolidation, update_consolidated
 from gaia_eval.stages.eval.inputs import (
     evaluation_name,
     experiment_files,
+    external_for,
+    external_of,
     groundtruth_paths,
     load_external,
     load_scorable,
@@ -39,8 +47,10 @@ from gaia_eval.stages.eval.inputs import (
 SCORER = "deterministic"
 STANDALONE_NOTE = "standalone — not verified against facts: scores check only what the source document can confirm"
 COMPARATIVE_NOTE = "comparative — scored against ground truth"
-LONG_FORM_NOTE = ("long-form answers: reference answers longer than a short phrase are scored with the free-text "
-                  "criteria (reference overlap, content coverage, consistency, conciseness), not the short-answer matcher")
+LONG_FORM_NOTE = (
+    "long-form answers: reference answers longer than a short phrase are scored with the free-text "
+    "criteria (reference overlap, content coverage, consistency, conciseness), not the short-answer matcher"
+)
 # Input keys of a judged evaluation; "judge_pending" marks one whose judge calls partly failed, so that it is
 # never current and the next run calls (only) the failed samples again.
 JUDGE_INPUT_KEYS = ("judge", "judge_pending")
@@ -56,7 +66,9 @@ class EvalSummary(StageSummary):
 
     def note_mode(self, evaluation: Evaluation) -> None:
         self.standalone += evaluation.mode == "standalone"
-        self.long_form += evaluation.use_case == "qa" and any(c.criterion in rubric.REFERENCE_CRITERIA for c in evaluation.criteria)
+        self.long_form += evaluation.use_case == "qa" and any(
+            c.criterion in rubric.REFERENCE_CRITERIA for c in evaluation.criteria
+        )
 
     def line(self) -> str:
         line = super().line()
@@ -112,28 +124,18 @@ class _Pending:
     external: dict[str, GroundTruth] = field(default_factory=dict)  # -g's ground truth of its use case
 
 
-def _external_of(by_use_case: dict[str, dict[str, GroundTruth]], use_case: str) -> dict[str, GroundTruth]:
-    """The -g ground truth an experiment of `use_case` is scored against (summarization and email share theirs)."""
-    kin = ("summarization", "email") if use_case in ("summarization", "email") else (use_case,)
-    return {item_id: gt for uc in kin for item_id, gt in by_use_case.get(uc, {}).items()}
-
-
-def _external_for(source: str, external: dict[str, GroundTruth]) -> GroundTruth | None:
-    """By the document's id, or by its file stem when the experiment ran on a folder with subfolders
-    (`emails/customer_support_email` is ground truth `customer_support_email`)."""
-    return external.get(source) or external.get(source.rsplit("/", 1)[-1])
-
-
-def _scoring_input(exp: Experiment, item: ItemResult, external: dict[str, GroundTruth]) -> ScoringInput:
+def _scoring_input(
+    exp: Experiment | StreamedExperiment, item: ItemResult, external: dict[str, GroundTruth]
+) -> ScoringInput:
     """The item's answer with what it is checked against: embedded ground truth first, then -g's."""
     source_text = exp.sources[item.source].text
     if exp.use_case == "qa":  # a long-form expected answer is a free-text reference
-        expected = item.groundtruth_answer
-        long_form = expected is not None and rubric.is_long_form(expected)
-        return ScoringInput(answer=item.answer, expected=expected, source_text=source_text,
-                            references=(expected.answer,) if long_form else None)
+        pair = item.groundtruth_answer
+        long_form = pair is not None and rubric.is_long_form(pair)
+        return ScoringInput(answer=item.answer, expected=pair, source_text=source_text,
+                            references=(pair.answer,) if pair is not None and long_form else None)
     answer = item.summaries or Summaries()
-    gt = _external_for(item.source, external)
+    gt = external_for(item.source, external)
     expected, facts = (item.groundtruth_summaries, None) if item.groundtruth_summaries is not None else (
         (gt.summaries, gt.facts) if gt is not None else (None, None)
     )
@@ -155,7 +157,9 @@ def _score_items(
     """Each item's scores, one at a time; the modes met and the fastest answer go into `seen`."""
     modes = seen.modes
     # qa questions with short and with long-form answers: each item carries both kinds' criteria (N/A on one).
-    every_item_criteria = rubric.mixed_qa_criteria([i.groundtruth_answer for i in exp.items]) if exp.use_case == "qa" else ()
+    every_item_criteria = (
+        rubric.mixed_qa_criteria([i.groundtruth_answer for i in exp.items]) if exp.use_case == "qa" else ()
+    )
     for item in exp.items:
         if item.status == "error":
             yield ItemEvaluation(
@@ -183,10 +187,14 @@ def _score_items(
         criteria, passed = scorer.score(scoring)
         criteria = rubric.with_other_kinds_not_applicable(criteria, every_item_criteria)
         modes.add(mode)
-        yield ItemEvaluation(item_id=item.item_id, source=item.source, status="scored", criteria=criteria, passed=passed)
+        yield ItemEvaluation(
+            item_id=item.item_id, source=item.source, status="scored", criteria=criteria, passed=passed
+        )
 
 
-def _mode_of(exp: Experiment | StreamedExperiment, external: dict[str, GroundTruth], exp_path: Path, seen: _Seen) -> str:
+def _mode_of(
+    exp: Experiment | StreamedExperiment, external: dict[str, GroundTruth], exp_path: Path, seen: _Seen
+) -> str:
     if len(seen.modes) > 1:
         raise InputError(
             "has ground truth for some items and not for others",
@@ -229,7 +237,7 @@ def _evaluate(pending: _Pending, gt_source: str, judged: JudgeOutcome | None) ->
     exp, mode, inputs = pending.experiment, pending.mode, pending.inputs
     criteria_names = _rubric_criteria(pending)
     scored = pending.items if pending.items is not None else pending.rated
-    criteria, grade = rubric.aggregate(scored, criteria_names, exp.use_case)  # type: ignore[arg-type]
+    criteria, grade = rubric.aggregate(scored, criteria_names, exp.use_case)
     if judged is not None and (not judged.complete or judged.summary.unscored_samples):
         # Not current: the next run asks again for the failed calls and the unusable (unscored) replies.
         inputs = {
@@ -245,7 +253,8 @@ def _evaluate(pending: _Pending, gt_source: str, judged: JudgeOutcome | None) ->
         model=exp.spec.model,
         use_case=exp.use_case,
         mode=mode,  # type: ignore[arg-type]
-        mode_note=_mode_note(mode) + (f"; {LONG_FORM_NOTE}" if exp.use_case == "qa" and "conciseness" in criteria_names else ""),
+        mode_note=_mode_note(mode)
+        + (f"; {LONG_FORM_NOTE}" if exp.use_case == "qa" and "conciseness" in criteria_names else ""),
         scorer=f"{SCORER} ({rubric.RUBRIC_VERSION})",
         experiment_file=pending.path.as_posix(),
         experiment_fingerprint=inputs["experiment"],
@@ -297,7 +306,9 @@ def _judge_targets(pending: list[_Pending], judge: JudgeSettings) -> list[JudgeT
             reference = None
             if exp.use_case != "qa" and p.mode == "comparative":
                 reference = _scoring_input(exp, item, external).expected
-            requests[item.item_id] = judge_request(judge, exp.use_case, p.mode, item, exp.sources[item.source].text, reference)
+            requests[item.item_id] = judge_request(
+                judge, exp.use_case, p.mode, item, exp.sources[item.source].text, reference
+            )
         targets.append(
             JudgeTarget(
                 evaluation_file=p.out,
@@ -364,7 +375,7 @@ def run_eval(
     claimed: dict[Path, Path] = {}
     try:  # a spool not committed (an error in a later experiment, an interrupt) leaves nothing behind
         for path, exp in loaded:
-            external = _external_of(by_use_case, exp.use_case)
+            external = external_of(by_use_case, exp.use_case)
             rel = path.relative_to(root) if root in path.parents else Path(path.name)
             out = output_dir / rel.with_name(evaluation_name(path, exp))
             if out in claimed:
@@ -406,11 +417,12 @@ def _regenerate_index(summary: EvalSummary, output_dir: Path, experiments: Path 
     return summary
 
 
-def _load_experiments(files: list[Path], gt_paths: list[Path], by_use_case: dict[str, dict[str, GroundTruth]],
-                      summary: EvalSummary) -> tuple[list[tuple[Path, Experiment]], dict[Path, str]]:
+def _load_experiments(
+    files: list[Path], gt_paths: list[Path], by_use_case: dict[str, dict[str, GroundTruth]], summary: EvalSummary
+) -> tuple[list[tuple[Path, Experiment | StreamedExperiment]], dict[Path, str]]:
     """Read and check every experiment before writing anything; unfilled templates are noted and left out."""
     gt_names = " ".join(p.as_posix() for p in gt_paths)
-    loaded: list[tuple[Path, Experiment]] = []
+    loaded: list[tuple[Path, Experiment | StreamedExperiment]] = []
     made_from: dict[Path, str] = {}
     for path in files:
         exp, empty, made_from[path] = load_scorable(path, gt_paths[0] if len(gt_paths) == 1 else None)
@@ -422,28 +434,39 @@ def _load_experiments(files: list[Path], gt_paths: list[Path], by_use_case: dict
         if empty:
             more = f" and {len(empty) - 2} more" if len(empty) > 2 else ""
             summary.empty_responses.append(f"{path.name}: {', '.join(empty[:2])}{more}")
-        external = _external_of(by_use_case, exp.use_case)
+        external = external_of(by_use_case, exp.use_case)
         if by_use_case:
             if not external:
                 raise InputError(
-                    f"is a {exp.use_case} experiment but the ground truth {gt_names} is {', '.join(sorted(by_use_case))}",
+                    f"is a {exp.use_case} experiment but the ground truth {gt_names} is "
+                    f"{', '.join(sorted(by_use_case))}",
                     file=path,
                     fix="pass ground truth of the same use case with -g, or leave -g out",
                 )
-            if exp.groundtruth != "embedded" and not any(_external_for(item.source, external) for item in exp.items):
+            if exp.groundtruth != "embedded" and not any(external_for(item.source, external) for item in exp.items):
                 raise InputError(
                     f"has no item that the ground truth {gt_names} covers (items: "
-                    f"{', '.join(sorted({i.source for i in exp.items})[:3])}; ground truth: {', '.join(sorted(external)[:3])})",
+                    f"{', '.join(sorted({i.source for i in exp.items})[:3])}; ground truth: "
+                    f"{', '.join(sorted(external)[:3])})",
                     file=path,
                     field="-g/--groundtruth",
-                    fix="pass the ground truth made from the documents this experiment ran on, or leave -g out to score standalone",
+                    fix="pass the ground truth made from the documents this experiment ran on, or leave -g out to "
+                        "score standalone",
                 )
         loaded.append((path, exp))
     return loaded, made_from
 
 
-def _plan_experiment(path: Path, exp: Experiment, out: Path, inputs: dict[str, str], external: dict[str, GroundTruth],
-                     judge: JudgeSettings | None, force: bool, summary: EvalSummary) -> _Pending | None:
+def _plan_experiment(
+    path: Path,
+    exp: Experiment | StreamedExperiment,
+    out: Path,
+    inputs: dict[str, str],
+    external: dict[str, GroundTruth],
+    judge: JudgeSettings | None,
+    force: bool,
+    summary: EvalSummary,
+) -> _Pending | None:
     """None when the evaluation is current (noted as skipped); else the experiment scored, ready to write."""
     if judge is not None:
         inputs["judge"] = judge.fingerprint()  # without --judge the inputs (and so existing evaluations) are unchanged
@@ -485,7 +508,7 @@ def _run_judge(pending: list[_Pending], judge: JudgeSettings | None, force: bool
 
 def _write_evaluations(pending: list[_Pending], outcomes: list[JudgeOutcome | None], gt_source: str,
                        summary: EvalSummary) -> None:
-    for p, outcome in zip(pending, outcomes):
+    for p, outcome in zip(pending, outcomes, strict=True):
         evaluation = _evaluate(p, gt_source, outcome)
         if p.spool is not None:
             p.spool.commit(evaluation)
@@ -515,7 +538,7 @@ def _note_consolidated(summary: EvalSummary, result: Consolidation) -> None:
 def _note_unevaluated(summary: EvalSummary, experiments: Path | None, output_dir: Path) -> None:
     """--regenerate-report scores nothing: say so when experiments beside it have no evaluation yet."""
     missing = unevaluated_experiments(experiments, output_dir)
-    if missing:
+    if missing and experiments is not None:
         more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
         folder = Path(experiments).parent if Path(experiments).is_file() else experiments
         summary.notes.append(f"not evaluated yet (--regenerate-report scores nothing): {', '.join(missing[:3])}{more}; "

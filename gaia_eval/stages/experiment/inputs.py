@@ -10,6 +10,7 @@ from gaia_eval.artifacts.groundtruth import (
     QAPair,
     SourceDocument,
     Summaries,
+    UseCase,
     read_groundtruth_file,
 )
 from gaia_eval.artifacts.inputs import refuse_special_file
@@ -32,7 +33,7 @@ class WorkItem:
 
 @dataclass(frozen=True)
 class Workload:
-    use_case: str
+    use_case: UseCase
     items: list[WorkItem]
     sources: dict[str, SourceDocument]
     groundtruth: str  # "embedded" or "none"
@@ -52,7 +53,9 @@ class Workload:
 
 def _items_from_groundtruth(gts: list[GroundTruth], path: Path) -> Workload:
     if not gts:
-        raise InputError("holds no ground truth items", file=path, fix="run `gaia-eval groundtruth` again and check it succeeded")
+        raise InputError(
+            "holds no ground truth items", file=path, fix="run `gaia-eval groundtruth` again and check it succeeded"
+        )
     use_cases = sorted({gt.use_case for gt in gts})
     if len(use_cases) > 1:
         raise InputError(
@@ -152,7 +155,8 @@ def load_workload(input_path: Path, option: str = "-i") -> Workload:
         raise InputError(
             "holds experiments (batch-experiment's output), not ground truth or documents",
             file=path,
-            fix=f"pass ground truth or documents with {option}; score these experiments with `gaia-eval eval -d {path}`",
+            fix=f"pass ground truth or documents with {option}; score these experiments with `gaia-eval eval -d "
+                f"{path}`",
         )
     if not raw and next(path.rglob("*.eval.json"), None) is not None:
         raise InputError(

@@ -89,5 +89,7 @@ def relevant_chunks(chunks: list[str], question: str, budget_tokens: int) -> tup
 
 
 def too_long(name: str, document: str, context: int) -> str:
-    return (f"context_overflow: document {name!r} ({estimate_tokens(document)} tokens, estimated) does not fit the model's "
-            f"{context}-token context even in chunks; raise the server's context (llama-server -c) or lower max_tokens")
+    return (
+        f"context_overflow: document {name!r} ({estimate_tokens(document)} tokens, estimated) does not fit the model's "
+        f"{context}-token context even in chunks; raise the server's context (llama-server -c) or lower max_tokens"
+    )

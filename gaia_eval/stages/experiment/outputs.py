@@ -54,11 +54,15 @@ def output_dirs_for_inputs(inputs: list[Path], output_dir: Path) -> list[tuple[P
     names = []
     for path in inputs:
         stem = Path(path).name.removesuffix(".json")
-        name = stem.removeprefix("consolidated_").removesuffix("_groundtruth") if stem.startswith("consolidated_") else stem
+        name = (
+            stem.removeprefix("consolidated_").removesuffix("_groundtruth")
+            if stem.startswith("consolidated_")
+            else stem
+        )
         names.append(name)
     if len(set(names)) != len(names):
         names = [Path(p).name.removesuffix(".json") for p in inputs]
-    return [(Path(p), Path(output_dir) / n) for p, n in zip(inputs, names)]
+    return [(Path(p), Path(output_dir) / n) for p, n in zip(inputs, names, strict=True)]
 
 
 def default_config(use_case: str) -> ExperimentConfig:

@@ -16,20 +16,19 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from gaia_eval.artifacts.base import Usage
+from gaia_eval.artifacts.batch_journal import batch_journal_path
 from gaia_eval.artifacts.experiment import (
     ConsolidatedExperiments,
     Experiment,
     ExperimentConfig,
     ExperimentRunEntry,
     ExperimentSpec,
-    ExperimentTotals,
     ItemResult,
     experiment_file,
     safe_name,
 )
-from gaia_eval.artifacts.batch_journal import batch_journal_path
-from gaia_eval.artifacts.names import file_stem
 from gaia_eval.artifacts.journal import JournalWriter, journal_path, read_journal, remove_journal
+from gaia_eval.artifacts.names import file_stem
 from gaia_eval.artifacts.store import (
     Freshness,
     describe_validation_error,
@@ -52,7 +51,6 @@ from gaia_eval.concurrency import (
 )
 from gaia_eval.errors import ArtifactError, ConfigError, InputError
 from gaia_eval.progress import Progress
-from gaia_eval.registry import provider_entry
 from gaia_eval.providers import (
     ProviderSettings,
     check_provider_name,
@@ -60,15 +58,16 @@ from gaia_eval.providers import (
     create_provider,
     effective_base_url,
 )
-from gaia_eval.providers.cache import with_cache
 from gaia_eval.providers.base import Provider
 from gaia_eval.providers.batch import batch_enabled, batch_gate, with_batch
+from gaia_eval.providers.cache import with_cache
 from gaia_eval.providers.pricing import PriceQuote, batch_quote
-from gaia_eval.stages.experiment.totals import compute_totals, item_cost, price_quote, refreshed
-from gaia_eval.stages.experiment.solvers import Solver, prompt_settings_fingerprint
+from gaia_eval.registry import provider_entry
 from gaia_eval.stages.common import StageSummary, check_output_dir, holds_output_lock
-from gaia_eval.stages.experiment.outputs import check_same_use_case, default_config, output_dir_for_use_case
 from gaia_eval.stages.experiment.inputs import WorkItem, Workload, load_workload
+from gaia_eval.stages.experiment.outputs import check_same_use_case, default_config, output_dir_for_use_case
+from gaia_eval.stages.experiment.solvers import Solver, prompt_settings_fingerprint
+from gaia_eval.stages.experiment.totals import compute_totals, item_cost, price_quote, refreshed
 
 CONSOLIDATED_NAME = "consolidated_experiments_report.json"
 MAX_TOTAL_CONCURRENCY = 512
@@ -81,7 +80,9 @@ def load_config(path: Path) -> ExperimentConfig:
         config = ExperimentConfig.model_validate(data)
     except ValidationError as exc:
         where, message = describe_validation_error(exc)
-        raise ConfigError(message, file=path, field=where, fix="see `gaia-eval batch-experiment --create-sample-config`") from None
+        raise ConfigError(
+            message, file=path, field=where, fix="see `gaia-eval batch-experiment --create-sample-config`"
+        ) from None
     for i, exp in enumerate(config.experiments):
         check_provider_name(exp.provider, file=str(path), field=f"experiments.{i}.provider")
     return config
@@ -221,7 +222,9 @@ def run_batch_experiment(
     for plan in plans:
         _note_outcome(plan, providers.get(plan.spec.name), workload, summary)
     consolidated = output_dir / CONSOLIDATED_NAME
-    write_artifact(consolidated, consolidate_experiments(output_dir, summary.damaged))  # unchanged bytes are not rewritten
+    write_artifact(
+        consolidated, consolidate_experiments(output_dir, summary.damaged)
+    )  # unchanged bytes are not rewritten
     summary.notes.append(f"consolidated: {consolidated}")
     return summary
 
@@ -277,7 +280,9 @@ def _open_providers(plans: list[_Plan], config: ExperimentConfig, config_path: P
         if plan.todo:
             try:
                 settings = _provider_settings(plan.spec)
-                journal = batch_journal_path(output_dir, file_stem(plan.spec.name, what="experiment name", style="slug"))
+                journal = batch_journal_path(
+                    output_dir, file_stem(plan.spec.name, what="experiment name", style="slug")
+                )
                 providers[plan.spec.name] = with_cache(
                     with_batch(create_provider(settings), settings, journal, f"experiment '{plan.spec.name}'"),
                     settings, refresh=force)
@@ -411,7 +416,9 @@ def _open_gates(plans: list[_Plan], workload: Workload, providers: dict[str, Pro
             max_retries=spec.max_retries if spec.max_retries is not None else DEFAULT_MAX_RETRIES,
             timeout_s=spec.timeout_s or DEFAULT_TIMEOUT_S,
         )
-        plan.solver = Solver(spec, workload.use_case, providers[spec.name], gates[(spec.provider, spec.base_url)], policy)
+        plan.solver = Solver(
+            spec, workload.use_case, providers[spec.name], gates[(spec.provider, spec.base_url)], policy
+        )
         plan.journal = JournalWriter(journal_path(plan.path), truncate=not plan.results)
         plan.journal.write_run_info(total=len(plan.item_fingerprints), reused=len(plan.results),
                                     model=f"{spec.provider}:{spec.model}",
@@ -431,7 +438,7 @@ def _finish(plan: _Plan, workload: Workload) -> None:
             inputs=plan.inputs,
             experiment_name=spec.name,
             safe_name=safe_name(spec.name),
-            use_case=workload.use_case,  # type: ignore[arg-type]
+            use_case=workload.use_case,
             spec=spec,
             base_url=effective_base_url(_provider_settings(spec)),
             input_path=workload.input_path.as_posix(),
@@ -450,7 +457,9 @@ def _finish(plan: _Plan, workload: Workload) -> None:
     else:
         remove_journal(journal_path(plan.path))
     if all(i.status == "ok" for i in items):  # errored requests stay journaled: --retry-errors submits them anew
-        batch_journal_path(plan.path.parent, file_stem(spec.name, what="experiment name", style="slug")).unlink(missing_ok=True)
+        batch_journal_path(plan.path.parent, file_stem(spec.name, what="experiment name", style="slug")).unlink(
+            missing_ok=True
+        )
 
 
 def consolidate_experiments(output_dir: Path, damaged: list[str] | None = None) -> ConsolidatedExperiments:

@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import time
-
 import re
+import time
 from dataclasses import dataclass, field, replace
 from typing import Any
 
@@ -114,7 +113,9 @@ def coerce_summaries(data: Any) -> Summaries:
     try:
         return Summaries.model_validate(fixed)
     except ValidationError as exc:
-        raise MalformedResponseError(f"the combined summary reply does not fit the schema: {exc.errors()[0]['msg']}") from None
+        raise MalformedResponseError(
+            f"the combined summary reply does not fit the schema: {exc.errors()[0]['msg']}"
+        ) from None
 
 
 MAP_REPLY_TOKENS = 512  # a part summary's budget in map-reduce: room for detail, and for every part in the reduce
@@ -142,7 +143,9 @@ class SolveOutcome:
 class Solver:
     """Puts work items of one experiment to its provider, through the provider's gate and retry policy."""
 
-    def __init__(self, spec: ExperimentSpec, use_case: str, provider: Provider, gate: ProviderGate, policy: RetryPolicy):
+    def __init__(
+        self, spec: ExperimentSpec, use_case: str, provider: Provider, gate: ProviderGate, policy: RetryPolicy
+    ):
         self.spec = spec
         self.use_case = use_case
         self.provider = provider
@@ -226,7 +229,9 @@ class Solver:
         if context is None:
             return document
         template = "qa_answer.j2" if self.use_case == "qa" else "summarize_style.j2"
-        frame = render(template, doc_label=label, document="", question=item.query or "", instruction="", style_label="")
+        frame = render(
+            template, doc_label=label, document="", question=item.query or "", instruction="", style_label=""
+        )
         budget = document_budget(context, self.spec.max_tokens, self.system + frame)
         if estimate_tokens(document) <= budget:
             return document
@@ -291,7 +296,11 @@ class Solver:
         async def one(style: str) -> tuple[str, ChatResponse | None]:
             style_label, instruction = STYLE_INSTRUCTIONS[style]
             prompt = render(
-                "summarize_style.j2", doc_label=label, document=document, instruction=instruction, style_label=style_label
+                "summarize_style.j2",
+                doc_label=label,
+                document=document,
+                instruction=instruction,
+                style_label=style_label,
             )
             task = TaskContext(kind="summarize", document=document, style=style)
             return style, await self._call(self._request(prompt, task), outcome, style)

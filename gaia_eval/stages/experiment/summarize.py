@@ -77,9 +77,13 @@ def run_summarize(
     path = Path(input_file)
     refuse_special_file(path, "a document")
     if not path.is_file():
-        raise InputError("is a folder, not a file" if path.is_dir() else "not found", file=path,
-                         fix="pass one document to summarize with -i FILE (for a folder: `gaia-eval batch-experiment -i "
-                         f"{path}`)" if path.is_dir() else "pass the document to summarize with -i FILE")
+        raise InputError(
+            "is a folder, not a file" if path.is_dir() else "not found",
+            file=path,
+            fix=f"pass one document to summarize with -i FILE (for a folder: `gaia-eval batch-experiment -i {path}`)"
+            if path.is_dir()
+            else "pass the document to summarize with -i FILE",
+        )
     check_provider_name(provider, field="--provider")
     if model is None:
         if provider != "baseline":

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import ValidationError
 
 from gaia_eval.artifacts.base import Strict, Usage
+from gaia_eval.artifacts.batch_journal import batch_journal_path
 from gaia_eval.artifacts.groundtruth import SUMMARY_STYLES, GroundTruth, QAPair, SourceDocument, Summaries
 from gaia_eval.artifacts.store import (
     Freshness,
@@ -28,7 +29,6 @@ from gaia_eval.artifacts.store import (
     read_text_input,
     write_artifact,
 )
-from gaia_eval.artifacts.batch_journal import batch_journal_path
 from gaia_eval.concurrency import DEFAULT_CONCURRENCY, RetryPolicy, map_concurrent, run_async
 from gaia_eval.errors import ArtifactError, InputError, UsageError
 from gaia_eval.extract.quotes import QuoteFinder, contains_words, list_items
@@ -36,9 +36,9 @@ from gaia_eval.generation.llm import CallFailed, Session, UnreadableReply, follo
 from gaia_eval.progress import Progress
 from gaia_eval.prompts import prompts_fingerprint, render
 from gaia_eval.providers import ProviderSettings, create_provider
-from gaia_eval.providers.cache import with_cache
 from gaia_eval.providers.base import Message
 from gaia_eval.providers.batch import batch_enabled, batch_gate, with_batch
+from gaia_eval.providers.cache import with_cache
 from gaia_eval.providers.pricing import batch_quote, cost_of, lookup_price
 from gaia_eval.stages.experiment.solvers import doc_label
 
@@ -197,7 +197,18 @@ def _schema_problems(exc: ValidationError) -> list[str]:
 
 
 _WORD = re.compile(r"[^\W\d_]+")
-_SCHEMA_WORDS = frozenset({*(w for key in SUMMARY_STYLES for w in key.split("_")), "owner", "string", "item", "items", "summary", "placeholder", "todo"})
+_SCHEMA_WORDS = frozenset(
+    {
+        *(w for key in SUMMARY_STYLES for w in key.split("_")),
+        "owner",
+        "string",
+        "item",
+        "items",
+        "summary",
+        "placeholder",
+        "todo",
+    }
+)
 MIN_SUMMARY_WORDS = 5
 MIN_GROUNDED_SHARE = 0.5  # of a summary's words that the document uses too (a summary paraphrases, mostly not)
 

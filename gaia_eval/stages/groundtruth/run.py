@@ -202,7 +202,9 @@ def run_groundtruth(
     """Write `<item>.<use_case>.groundtruth.json` per input and `consolidated_<use_case>_groundtruth.json`.
     `provider` "offline" builds it from planted facts; any other provider has an LLM draft it."""
     if use_case not in USE_CASES:
-        raise UsageError(f"unknown use case '{use_case}'", field="--use-case", fix=f"use one of: {', '.join(USE_CASES)}")
+        raise UsageError(
+            f"unknown use case '{use_case}'", field="--use-case", fix=f"use one of: {', '.join(USE_CASES)}"
+        )
     llm_options = None
     if provider != "offline":
         llm_options = _llm_options(provider, model, base_url, num_samples, custom_prompt, concurrency, max_tokens,

@@ -12,6 +12,7 @@ from gaia_eval.artifacts.evaluation import Evaluation
 from gaia_eval.safe_text import scrub_xml_tree
 from gaia_eval.scoring import rubric
 
+
 def _failure(item, points: float) -> str | None:
     if item.status == "error":
         return f"the model failed this item: {item.error}"

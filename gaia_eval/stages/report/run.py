@@ -89,7 +89,9 @@ def viewer_command(eval_dir: Path, reports_dir: Path, experiment_files: list[str
     import shlex
 
     workspace = eval_dir.parent
-    command = "gaia-eval visualize" + ("" if workspace == Path(".") else f" --workspace {shlex.quote(workspace.as_posix())}")
+    command = "gaia-eval visualize" + (
+        "" if workspace == Path(".") else f" --workspace {shlex.quote(workspace.as_posix())}"
+    )
     if eval_dir.name == "evaluation" and reports_dir == workspace / "reports":
         return command
     command += (f" --evaluations-dir {shlex.quote(eval_dir.as_posix())} "
@@ -122,8 +124,12 @@ def run_report(eval_dir: Path, output_file: Path = Path("reports/report.md")) ->
         (output_file, atomic_write_text(output_file, render_markdown(data))),
         (output_file.with_suffix(".csv"), atomic_write_text(output_file.with_suffix(".csv"), _csv(data))),
         (output_file.with_suffix(".json"), write_json(output_file.with_suffix(".json"), data)),
-        (output_file.with_suffix(".junit.xml"),
-         atomic_write_bytes(output_file.with_suffix(".junit.xml"), junit_xml(load_evaluations(Path(eval_dir)), Path(eval_dir)))),
+        (
+            output_file.with_suffix(".junit.xml"),
+            atomic_write_bytes(
+                output_file.with_suffix(".junit.xml"), junit_xml(load_evaluations(Path(eval_dir)), Path(eval_dir))
+            ),
+        ),
     ):
         summary.outputs.append(path)
         if written:

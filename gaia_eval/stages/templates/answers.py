@@ -12,8 +12,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from gaia_eval.artifacts.experiment import Experiment, ExperimentSpec, ItemResult, experiment_file, safe_name
-from gaia_eval.artifacts.names import file_stem
 from gaia_eval.artifacts.groundtruth import SUMMARY_STYLES, Summaries
+from gaia_eval.artifacts.names import file_stem
 from gaia_eval.artifacts.store import (
     Freshness,
     fingerprint,
@@ -25,8 +25,8 @@ from gaia_eval.artifacts.store import (
 from gaia_eval.artifacts.template import AnswerTemplate, TemplateItem
 from gaia_eval.errors import InputError
 from gaia_eval.providers.pricing import lookup_price
-from gaia_eval.stages.experiment.run import compute_totals
 from gaia_eval.stages.experiment.inputs import load_workload
+from gaia_eval.stages.experiment.run import compute_totals
 
 INSTRUCTIONS = {
     "qa": "Answer each item's `query` from its document (in `documents`, under the item's `source`) and write the "
@@ -58,7 +58,7 @@ def run_create_template(groundtruth: Path, output_dir: Path, name: str, *, model
     template = AnswerTemplate(
         name=name,
         model=model,
-        use_case=workload.use_case,  # type: ignore[arg-type]
+        use_case=workload.use_case,
         instructions=INSTRUCTIONS["qa" if qa else "summarization"],
         groundtruth_file=Path(groundtruth).as_posix(),
         groundtruth_fingerprint=workload.fingerprint(),
@@ -103,7 +103,9 @@ def run_import_template(template_file: Path, output_dir: Path, *, groundtruth: P
     return path, len(empty)
 
 
-def answer_template_experiment(template_file: Path, groundtruth: Path | None = None) -> tuple[Experiment, dict[str, str]]:
+def answer_template_experiment(
+    template_file: Path, groundtruth: Path | None = None
+) -> tuple[Experiment, dict[str, str]]:
     """An `answer_template` (structured summaries per item) as an experiment, and the inputs it was made from."""
     template = read_artifact(Path(template_file), AnswerTemplate)
     gt_path = Path(groundtruth or template.groundtruth_file)
@@ -154,7 +156,7 @@ def answer_template_experiment(template_file: Path, groundtruth: Path | None = N
         inputs=inputs,
         experiment_name=template.name,
         safe_name=safe_name(template.name),
-        use_case=workload.use_case,  # type: ignore[arg-type]
+        use_case=workload.use_case,
         spec=spec,
         input_path=gt_path.as_posix(),
         groundtruth="embedded",

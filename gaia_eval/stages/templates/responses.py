@@ -14,8 +14,8 @@ from pathlib import Path
 import orjson
 
 from gaia_eval.artifacts.experiment import Experiment, ExperimentSpec, ItemResult, safe_name
+from gaia_eval.artifacts.groundtruth import SUMMARY_STYLES, SourceDocument, Summaries, UseCase
 from gaia_eval.artifacts.names import file_stem
-from gaia_eval.artifacts.groundtruth import SUMMARY_STYLES, SourceDocument, Summaries
 from gaia_eval.artifacts.response_template import (
     FORMATS,
     SPREADSHEET_CELL_LIMIT,
@@ -30,8 +30,8 @@ from gaia_eval.artifacts.store import fingerprint, fingerprint_bytes
 from gaia_eval.errors import InputError, MalformedResponseError, UsageError
 from gaia_eval.providers.pricing import lookup_price
 from gaia_eval.scoring import rubric
-from gaia_eval.stages.experiment.run import compute_totals
 from gaia_eval.stages.experiment.inputs import WorkItem, Workload, load_workload
+from gaia_eval.stages.experiment.run import compute_totals
 from gaia_eval.stages.experiment.solvers import LIST_STYLES, STYLE_INSTRUCTIONS, coerce_summaries, parse_list
 
 EMPTY_RESPONSE = "no response filled in"
@@ -69,9 +69,12 @@ def _workload_for(input_path: Path, use_case: str | None) -> Workload:
     workload = load_workload(path, option="-d")
     if workload.groundtruth == "none":
         if use_case == "qa":
-            raise InputError("holds documents but no qa ground truth, so there are no questions to ask", file=input_path,
-                             fix=f"run `gaia-eval groundtruth -d {input_path} --use-case qa -o groundtruth` first, then "
-                             "`gaia-eval create-template -d groundtruth --use-case qa`")
+            raise InputError(
+                "holds documents but no qa ground truth, so there are no questions to ask",
+                file=input_path,
+                fix=f"run `gaia-eval groundtruth -d {input_path} --use-case qa -o groundtruth` first, then "
+                "`gaia-eval create-template -d groundtruth --use-case qa`",
+            )
         if use_case == "email":
             workload = Workload("email", workload.items, workload.sources, "none", workload.input_path)
     elif use_case and workload.use_case != use_case and {workload.use_case, use_case} != {"summarization", "email"}:
@@ -116,7 +119,9 @@ def _fit_csv_cells(records: list[ResponseRecord], workload: Workload, path: Path
             where = rec.input_file
         rec.input_text = csv_excerpt(rec.input_text, where)
     if long:
-        longest = max(len(workload.sources[r.source].text) for r in workload.items if r.item_id in {x.test_id for x in long})
+        longest = max(
+            len(workload.sources[r.source].text) for r in workload.items if r.item_id in {x.test_id for x in long}
+        )
         warn(f"{len(long)} source(s) are longer than a spreadsheet cell ({SPREADSHEET_CELL_LIMIT:,} characters; the "
              f"longest {longest:,}): their input_text is an excerpt and the whole text is scored from "
              + ("the ground truth" if workload.groundtruth == "embedded" else "the file named in input_file")
@@ -199,16 +204,22 @@ def _check_records(path: Path, t: ResponseTemplate) -> None:
         seen.add(rec.test_id)
 
 
+_STANDALONE_USE_CASES: dict[str, UseCase] = {"summarization": "summarization", "email": "email"}  # qa needs -g
+
+
 def _standalone_workload(path: Path, t: ResponseTemplate) -> Workload:
-    if t.use_case == "qa":
+    use_case = _STANDALONE_USE_CASES.get(t.use_case)
+    if use_case is None:
         raise InputError("is a qa template without ground truth", file=path, field="groundtruth_file",
                          fix="pass the qa ground truth with -g")
     sources, items = {}, []
     for rec in t.records:
-        doc = SourceDocument(path=rec.test_id, fingerprint=fingerprint_bytes(rec.input_text.encode()), text=rec.input_text)
+        doc = SourceDocument(
+            path=rec.test_id, fingerprint=fingerprint_bytes(rec.input_text.encode()), text=rec.input_text
+        )
         sources[rec.test_id] = doc
         items.append(WorkItem(rec.test_id, rec.test_id, None, None, None, doc.fingerprint))
-    return Workload(t.use_case, items, sources, "none", path)
+    return Workload(use_case, items, sources, "none", path)
 
 
 def experiment_from_template(path: Path, groundtruth: Path | None = None) -> tuple[Experiment, list[str], str]:
