@@ -1,9 +1,13 @@
-"""THE provider registry: which providers exist, by name, and what each needs (key, URL, batch adapter).
+"""THE registries: which providers, use cases and scorers exist, by name, and where their code is.
 
 Every entry names its code as a `"module:attr"` string, so listing or checking names imports nothing heavy; the
 code behind a name is imported when it is used (`load`). It is open: a third-party package adds providers
 through the Python entry-point group `gaia_eval.providers` (read only when a name is not built in, or when every
 name is listed), each pointing at a `ProviderEntry`. `load` also takes `path/to/file.py:attr`.
+
+Use cases (`gaia_eval.usecases`) and scorers (`gaia_eval.scorers`) are registered the same way: built-in names
+map to `"module:attr"` strings of a `gaia_eval.usecases.UseCase` or a `gaia_eval.scoring.scorers.Scorer`, and a
+package's entry points add more.
 
 A provider entry points at a `ProviderEntry` (what a provider module declares beside its class): its factory,
 its batch adapter, the environment variable of its key, its default URL, and whether it is local.
@@ -93,6 +97,7 @@ class Registry:
         self.group = group
         self.builtin = builtin
         self._plugins: dict[str, str] | None = None
+        self._loaded: dict[str, Any] = {}
 
     def plugins(self) -> dict[str, str]:
         if self._plugins is None:
@@ -107,18 +112,46 @@ class Registry:
     def __contains__(self, name: str) -> bool:
         return name in self.builtin or name in self.plugins()
 
+    def target(self, name: str) -> str | None:
+        """The `"module:attr"` a name points at, when it is one (None for a built-in value such as a ProviderEntry)."""
+        value = self.builtin.get(name, self.plugins().get(name))
+        return value if isinstance(value, str) else None
+
     def entry(self, name: str) -> Any:
-        """The built-in entry, or the loaded object a plugin's entry point names; KeyError when unknown."""
-        if name in self.builtin:
-            return self.builtin[name]
-        return load(self.plugins()[name], what=self.group)
+        """The built-in entry, or the loaded object a `"module:attr"` value or plugin entry point names; KeyError
+        when unknown."""
+        if name in self._loaded:
+            return self._loaded[name]
+        value = self.builtin[name] if name in self.builtin else self.plugins()[name]
+        loaded = load(value, what=self.group) if isinstance(value, str) else value
+        self._loaded[name] = loaded
+        return loaded
 
     def refresh(self) -> None:
         """Read the entry points again (a package installed while the process runs; tests)."""
         self._plugins = None
+        self._loaded = {}
 
 
 PROVIDERS = Registry("gaia_eval.providers", BUILTIN_PROVIDERS)
+
+# Built-in use cases: one module each, holding a `USE_CASE` (gaia_eval.usecases.UseCase).
+BUILTIN_USE_CASES: dict[str, str] = {
+    "summarization": "gaia_eval.usecases.summarization:USE_CASE",
+    "email": "gaia_eval.usecases.email:USE_CASE",
+    "qa": "gaia_eval.usecases.qa:USE_CASE",
+}
+USE_CASES = Registry("gaia_eval.usecases", BUILTIN_USE_CASES)
+
+# Built-in scorers (gaia_eval.scoring.scorers.Scorer): which a use case uses in each mode is the use case's say.
+BUILTIN_SCORERS: dict[str, str] = {
+    "summaries": "gaia_eval.scoring.scorers:SUMMARIES",
+    "summaries_standalone": "gaia_eval.scoring.scorers:SUMMARIES_STANDALONE",
+    "free_text": "gaia_eval.scoring.scorers:FREE_TEXT",
+    "qa": "gaia_eval.scoring.scorers:QA",
+    "long_form_qa": "gaia_eval.scoring.scorers:LONG_FORM_QA",
+}
+SCORERS = Registry("gaia_eval.scorers", BUILTIN_SCORERS)
 
 
 def provider_entry(name: str) -> ProviderEntry:
@@ -146,4 +179,7 @@ def check_name(registry: Registry, name: str, *, what: str, file: str | None = N
         )
 
 
-__all__ = ["PROVIDERS", "ProviderEntry", "Registry", "check_name", "load", "provider_entry", "provider_names"]
+__all__ = [
+    "PROVIDERS", "SCORERS", "USE_CASES", "ProviderEntry", "Registry", "check_name", "load", "provider_entry",
+    "provider_names",
+]

@@ -99,13 +99,14 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("gaia_eval.visualize", "gaia_eval.annotate"),
     ("gaia_eval.reporting",),
     ("gaia_eval.metaeval", "gaia_eval.bench"),
+    ("gaia_eval.usecases",),
     ("gaia_eval.scoring", "gaia_eval.generation", "gaia_eval.baselines"),
     ("gaia_eval.providers",),
     ("gaia_eval.extract",),
     ("gaia_eval.concurrency", "gaia_eval.progress", "gaia_eval.prompts", "gaia_eval.plotting", "gaia_eval.cells",
-     "gaia_eval.registry", "gaia_eval.number_words"),
+     "gaia_eval.number_words"),
     ("gaia_eval.artifacts", "gaia_eval.safe_text"),
-    ("gaia_eval.errors", "gaia_eval.lazy", "gaia_eval"),
+    ("gaia_eval.errors", "gaia_eval.lazy", "gaia_eval.registry", "gaia_eval"),
 )
 
 

@@ -3,17 +3,27 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
-from pydantic import Field, model_serializer
+from pydantic import AfterValidator, Field, model_serializer
 
 from gaia_eval.artifacts.base import Artifact, Count, NonNegative, Strict, Usage
 from gaia_eval.artifacts.documents import PlantedFacts
 from gaia_eval.artifacts.store import load_json_file, parse_artifact
 from gaia_eval.errors import ArtifactError
+from gaia_eval.registry import USE_CASES as USE_CASE_REGISTRY
 
-UseCase = Literal["summarization", "qa", "email"]
-USE_CASES: tuple[str, ...] = ("summarization", "qa", "email")
+
+def _known_use_case(name: str) -> str:
+    """A use case name the registry knows (built in, or from an installed package's entry point)."""
+    if name not in USE_CASE_REGISTRY:
+        raise ValueError(f"unknown use case '{name}'; use one of: {', '.join(USE_CASE_REGISTRY.names())}")
+    return name
+
+
+# A use case's name. Which names exist is the registry's say (gaia_eval.registry.USE_CASES), so a package that adds
+# a use case adds a name artifacts accept.
+UseCase = Annotated[str, AfterValidator(_known_use_case)]
 
 # The six summary styles; the same keys for meetings and emails so eval compares like with like.
 SUMMARY_STYLES: tuple[str, ...] = (

@@ -1,18 +1,23 @@
-"""The scorer registry: which deterministic scorer grades an item, chosen by use case and mode.
+"""The scorers: what grades an item, by name. The use case says which scorer each mode uses.
 
 A scorer turns one model answer (and what it is checked against) into criterion results, plus pass/fail
 where the use case has one. `comparative` scorers check against ground truth; `standalone` ones check only
-what the source document can confirm. A new use case or mode is a new entry here, not a new branch in a stage.
+what the source document can confirm. The built-in ones are registered in gaia_eval.registry.SCORERS; a package
+adds its own under the entry point group `gaia_eval.scorers`.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gaia_eval.artifacts.evaluation import CriterionResult
 from gaia_eval.artifacts.groundtruth import Summaries
+from gaia_eval.errors import ConfigError
+
+if TYPE_CHECKING:
+    from gaia_eval.usecases import UseCase
 
 ScoreFn = Callable[["ScoringInput"], tuple[list[CriterionResult], bool | None]]
 
@@ -33,9 +38,10 @@ class ScoringInput:
 
 @dataclass(frozen=True)
 class Scorer:
-    use_case: str
-    mode: str
-    free_text: bool
+    """A named way to grade an item: the criteria it rates and the function that rates them. Use cases name the
+    scorer of each mode (gaia_eval.usecases.UseCase.scorers) through the registry (gaia_eval.registry.SCORERS)."""
+
+    name: str
     criteria: tuple[str, ...]
     score: ScoreFn
 
@@ -72,33 +78,44 @@ def _free_text(item: ScoringInput) -> tuple[list[CriterionResult], bool | None]:
     return score_against_references(text, item.source_text, item.references or ()), None
 
 
-def _registry() -> dict[tuple[str, str, bool], Scorer]:
+def _builtin() -> tuple[Scorer, ...]:
     from gaia_eval.scoring.rubric import (
         LONG_FORM_CRITERIA,
         QA_CRITERIA,
+        REFERENCE_CRITERIA,
         STANDALONE_CRITERIA,
         SUMMARY_CRITERIA,
-        criteria_for,
     )
 
-    # qa: a short expected answer goes to the answer matcher; a long-form one (prose) to the free-text criteria.
-    entries = [Scorer("qa", "comparative", False, tuple(QA_CRITERIA), _qa),
-               Scorer("qa", "comparative", True, LONG_FORM_CRITERIA, _long_qa)]
-    for use_case in ("summarization", "email"):
-        free_text_criteria = tuple(criteria_for(use_case, "comparative", free_text=True))
-        entries += [
-            Scorer(use_case, "comparative", False, tuple(SUMMARY_CRITERIA), _summaries),
-            Scorer(use_case, "standalone", False, tuple(STANDALONE_CRITERIA), _standalone),
-            Scorer(use_case, "comparative", True, free_text_criteria, _free_text),
-            Scorer(use_case, "standalone", True, free_text_criteria, _free_text),
-        ]
-    return {(s.use_case, s.mode, s.free_text): s for s in entries}
+    return (
+        Scorer("summaries", tuple(SUMMARY_CRITERIA), _summaries),
+        Scorer("summaries_standalone", tuple(STANDALONE_CRITERIA), _standalone),
+        # Free-text summaries against human references (or the source alone): the reference criteria, and the
+        # structured ones the references cannot check (N/A).
+        Scorer("free_text", (*REFERENCE_CRITERIA, "action_items", "key_decisions", "participants"), _free_text),
+        # qa: a short expected answer goes to the answer matcher; a long-form one (prose) to the free-text criteria.
+        Scorer("qa", tuple(QA_CRITERIA), _qa),
+        Scorer("long_form_qa", tuple(LONG_FORM_CRITERIA), _long_qa),
+    )
 
 
-SCORERS: dict[tuple[str, str, bool], Scorer] = _registry()
+SUMMARIES, SUMMARIES_STANDALONE, FREE_TEXT, QA, LONG_FORM_QA = _builtin()
 
 
-def scorer_for(use_case: str, mode: str, *, free_text: bool = False) -> Scorer | None:
-    """The scorer of this use case and mode (free-text references or structured ground truth), or None when there
-    is none (qa cannot be scored standalone)."""
-    return SCORERS.get((use_case, mode, free_text))
+def scorer_for(use_case: UseCase, mode: str, *, free_text: bool = False) -> Scorer | None:
+    """The scorer the use case names for this mode (free-text references or structured ground truth), or None
+    when it has none (qa cannot be scored standalone)."""
+    name = use_case.scorer_name(mode, free_text)
+    return None if name is None else resolve_scorer(name)
+
+
+def resolve_scorer(name: str, *, field: str | None = None) -> Scorer:
+    """The scorer a registry name (built in, or a package's `gaia_eval.scorers` entry point) stands for."""
+    from gaia_eval.registry import SCORERS, check_name
+
+    check_name(SCORERS, name, what="scorer", field=field)
+    scorer = SCORERS.entry(name)
+    if not isinstance(scorer, Scorer):
+        raise ConfigError(f"scorer '{name}' ({SCORERS.target(name)}) is not a Scorer",
+                          fix="point the gaia_eval.scorers entry point at a gaia_eval.scoring.scorers.Scorer")
+    return scorer

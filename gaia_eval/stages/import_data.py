@@ -491,7 +491,7 @@ def run_import_outputs(
             },
             experiment_name=system,
             safe_name=safe_name(system),
-            use_case=use_case,  # type: ignore[arg-type]
+            use_case=use_case,
             spec=ExperimentSpec(name=system, provider=IMPORTED_PROVIDER, model=system),
             input_path=Path(file).as_posix(),
             groundtruth="embedded" if use_case == "qa" else "none",  # qa items carry their expected answers

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+from gaia_eval import usecases
 from gaia_eval.artifacts.evaluation import Evaluation, InferenceSummary, ItemEvaluation
 from gaia_eval.artifacts.experiment import Experiment, ItemResult
 from gaia_eval.artifacts.groundtruth import GroundTruth, Summaries
@@ -177,7 +178,7 @@ def _score_items(
             mode = "comparative" if scoring.references else "standalone"
         else:
             mode = "comparative" if scoring.expected is not None else "standalone"
-        scorer = scorer_for(exp.use_case, mode, free_text=scoring.references is not None)
+        scorer = scorer_for(usecases.get(exp.use_case), mode, free_text=scoring.references is not None)
         if scorer is None:  # qa has no standalone scorer: an answer needs its expected answer
             raise InputError(
                 f"{exp.use_case} item '{item.item_id}' has no expected answer",

@@ -425,7 +425,7 @@ async def _run_jobs(
             job.out,
             GroundTruth(
                 inputs=job.inputs,
-                use_case=use_case,  # type: ignore[arg-type]
+                use_case=use_case,
                 item_id=source.item_id,
                 source=SourceDocument(path=source.rel_path, fingerprint=source.text_fingerprint, text=source.text),
                 doc_type=source.doc_type,

@@ -8,9 +8,9 @@ from __future__ import annotations
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from gaia_eval import usecases
 from gaia_eval.artifacts.documents import DocumentMeta, PdfDocumentMeta
 from gaia_eval.artifacts.groundtruth import (
-    USE_CASES,
     ConsolidatedEntry,
     ConsolidatedGroundTruth,
     GroundTruth,
@@ -169,7 +169,7 @@ def _build_offline(source: SourceInput, use_case: str, inputs: dict[str, str]) -
         summaries = summaries_from_facts(meta.facts, meta.doc_kind, meta.doc_type)
     return GroundTruth(
         inputs=inputs,
-        use_case=use_case,  # type: ignore[arg-type]
+        use_case=use_case,
         item_id=source.item_id,
         source=SourceDocument(path=source.rel_path, fingerprint=source.text_fingerprint, text=source.text),
         doc_type=meta.doc_type,
@@ -201,9 +201,9 @@ def run_groundtruth(
 ) -> StageSummary:
     """Write `<item>.<use_case>.groundtruth.json` per input and `consolidated_<use_case>_groundtruth.json`.
     `provider` "offline" builds it from planted facts; any other provider has an LLM draft it."""
-    if use_case not in USE_CASES:
+    if use_case not in usecases.names():
         raise UsageError(
-            f"unknown use case '{use_case}'", field="--use-case", fix=f"use one of: {', '.join(USE_CASES)}"
+            f"unknown use case '{use_case}'", field="--use-case", fix=f"use one of: {', '.join(usecases.names())}"
         )
     llm_options = None
     if provider != "offline":
@@ -302,7 +302,7 @@ def consolidate(
         )
     return ConsolidatedGroundTruth(
         inputs={r.item_id: r.fingerprint for r in refs},
-        use_case=use_case,  # type: ignore[arg-type]
+        use_case=use_case,
         source_files=refs,
         items=items,
     )

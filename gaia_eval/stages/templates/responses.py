@@ -265,7 +265,7 @@ def experiment_from_template(path: Path, groundtruth: Path | None = None) -> tup
         ))
     now = datetime.now(timezone.utc)
     exp = Experiment(
-        experiment_name=t.name, safe_name=safe_name(t.name), use_case=t.use_case,  # type: ignore[arg-type]
+        experiment_name=t.name, safe_name=safe_name(t.name), use_case=t.use_case,
         spec=ExperimentSpec(name=t.name, provider="manual", model=t.model),
         input_path=Path(path).as_posix(), groundtruth=workload.groundtruth,  # type: ignore[arg-type]
         pricing=quote.describe(), sources=workload.sources, items=results,

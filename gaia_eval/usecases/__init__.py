@@ -1,0 +1,36 @@
+"""The use cases: one module each (summarization, email, qa), found by name through the open registry.
+
+`get(name)` is the use case a name stands for (built in, or declared by another package under the entry point
+group `gaia_eval.usecases`); `names()` lists them. Stages, reports and the viewer ask it instead of branching on
+a use case's name.
+"""
+
+from __future__ import annotations
+
+from gaia_eval.errors import ConfigError
+from gaia_eval.registry import USE_CASES, check_name
+from gaia_eval.usecases.base import Answers, ScorerSlot, UseCase
+
+
+def get(name: str, *, file: object = None, field: str | None = None) -> UseCase:
+    """The use case called `name`; an unknown name is a ConfigError listing the known ones."""
+    check_name(USE_CASES, name, what="use case", file=None if file is None else str(file), field=field)
+    use_case = USE_CASES.entry(name)
+    if not isinstance(use_case, UseCase):
+        raise ConfigError(
+            f"use case '{name}' ({USE_CASES.target(name)}) is not a UseCase",
+            fix="point the gaia_eval.usecases entry point at a gaia_eval.usecases.UseCase",
+        )
+    return use_case
+
+
+def names() -> tuple[str, ...]:
+    return USE_CASES.names()
+
+
+def title(name: str) -> str:
+    """The use case's title; its name when it is unknown here (a file from a plugin not installed)."""
+    return get(name).title if name in USE_CASES else name
+
+
+__all__ = ["Answers", "ScorerSlot", "UseCase", "get", "names", "title"]
