@@ -3,13 +3,13 @@ optionally also with an LLM judge (see gaia_eval.scoring.judge.core), and keep t
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
 from gaia_eval import usecases
-from gaia_eval.artifacts.evaluation import Evaluation, InferenceSummary, ItemEvaluation
+from gaia_eval.artifacts.evaluation import Evaluation, ExtraCriterionResult, InferenceSummary, ItemEvaluation
 from gaia_eval.artifacts.experiment import Experiment, ItemResult
 from gaia_eval.artifacts.groundtruth import GroundTruth, Summaries
 from gaia_eval.artifacts.journal import remove_journal
@@ -22,6 +22,7 @@ from gaia_eval.artifacts.store import (
 from gaia_eval.artifacts.streamed import ListSpool, StreamedExperiment, evaluation_freshness
 from gaia_eval.errors import InputError, UsageError
 from gaia_eval.scoring import rubric
+from gaia_eval.scoring.extra import ExtraScorer, load_extra_scorers, score_extra, scorers_fingerprint, summarize_extra
 from gaia_eval.scoring.judge import (
     JudgeOutcome,
     JudgeSettings,
@@ -42,8 +43,8 @@ from gaia_eval.stages.eval.inputs import (
     groundtruth_paths,
     load_external,
     load_scorable,
-    unevaluated_experiments,
 )
+from gaia_eval.stages.eval.notes import judge_note, note_unevaluated
 
 SCORER = "deterministic"
 STANDALONE_NOTE = "standalone — not verified against facts: scores check only what the source document can confirm"
@@ -64,6 +65,7 @@ class EvalSummary(StageSummary):
     empty_responses: list[str] = field(default_factory=list)  # "<template>: test_id, ..." per template
     unfilled: list[str] = field(default_factory=list)  # templates with no response at all: not scored
     damaged: list[str] = field(default_factory=list)  # evaluation files left out of the index, with why
+    scorer_errors: list[str] = field(default_factory=list)  # an extra scorer (--scorer) failed on an item: why
 
     def note_mode(self, evaluation: Evaluation) -> None:
         self.standalone += evaluation.mode == "standalone"
@@ -95,14 +97,18 @@ class _Rated:
     status: str
     passed: bool | None
     criteria: tuple[_Rating, ...]
+    extra_criteria: tuple[ExtraCriterionResult, ...] = ()
 
 
 @dataclass
 class _Seen:
-    """What one pass over an experiment's items gathers besides their scores."""
+    """What one pass over an experiment's items gathers besides their scores; the extra scorers (--scorer) it runs
+    and why they failed on an item ("scorer 'x' failed on item 'y': why")."""
 
     modes: set[str] = field(default_factory=set)
     latency_min: float | None = None
+    extras: tuple[ExtraScorer, ...] = ()
+    scorer_errors: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -188,9 +194,9 @@ def _score_items(
         criteria, passed = scorer.score(scoring)
         criteria = rubric.with_other_kinds_not_applicable(criteria, every_item_criteria)
         modes.add(mode)
-        yield ItemEvaluation(
-            item_id=item.item_id, source=item.source, status="scored", criteria=criteria, passed=passed
-        )
+        extra = score_extra(seen.extras, scoring, item.item_id, seen.scorer_errors)
+        yield ItemEvaluation(item_id=item.item_id, source=item.source, status="scored", criteria=criteria,
+                             passed=passed, extra_criteria=extra)
 
 
 def _mode_of(
@@ -217,7 +223,8 @@ def _spool_scores(
         for ev in _score_items(exp, external, exp_path, seen):
             spool.add(ev)
             rated.append(_Rated(ev.item_id, ev.status, ev.passed,
-                                tuple(_Rating(r.criterion, r.rating, r.value) for r in ev.criteria)))
+                                tuple(_Rating(r.criterion, r.rating, r.value) for r in ev.criteria),
+                                tuple(ev.extra_criteria)))
         return spool, rated, _mode_of(exp, external, exp_path, seen)
     except BaseException:
         spool.discard()
@@ -246,6 +253,8 @@ def _evaluate(pending: _Pending, gt_source: str, judged: JudgeOutcome | None) ->
             "judge_pending": f"{judged.summary.failed_samples} judge calls failed, "
             f"{judged.summary.unscored_samples} replies unscored",
         }
+    if pending.seen.scorer_errors:  # never current: the next run scores again (the scorer may have been fixed)
+        inputs = {**inputs, "scorer_errors": f"{len(pending.seen.scorer_errors)} failed"}
     t = exp.totals
     return Evaluation(
         inputs=inputs,
@@ -281,6 +290,7 @@ def _evaluate(pending: _Pending, gt_source: str, judged: JudgeOutcome | None) ->
         ),
         evaluated_at=datetime.now(timezone.utc),
         judge=judged.summary if judged is not None else None,
+        extra_criteria=summarize_extra(scored, pending.seen.extras),
     )
 
 
@@ -325,22 +335,6 @@ def _judge_targets(pending: list[_Pending], judge: JudgeSettings) -> list[JudgeT
     return targets
 
 
-def _judge_note(judge: JudgeSettings, outcomes: list[JudgeOutcome]) -> str:
-    calls = sum(o.calls_made for o in outcomes)
-    unscored = sum(o.summary.unscored_items for o in outcomes)
-    costs = [o.summary.cost_usd for o in outcomes]
-    if all(o.summary.cost_status == "local" for o in outcomes):
-        cost = "$0 (local)"
-    elif any(c is None for c in costs):
-        cost = "unpriced"
-    else:
-        cost = f"${sum(c or 0.0 for c in costs):.4f}"
-    return (
-        f"judge {judge.spec}: {calls} calls made in this run; judge cost of these evaluations {cost} "
-        f"(kept apart from model cost); {unscored} unscored item{'s' if unscored != 1 else ''}"
-    )
-
-
 @holds_output_lock()
 def run_eval(
     *,
@@ -352,9 +346,11 @@ def run_eval(
     regenerate_report: bool = False,
     judge: JudgeSettings | None = None,
     show_progress: bool | None = None,
+    scorers: Sequence[str] = (),
 ) -> EvalSummary:
     """Score every experiment with the rubric and, when `judge` is given, with the LLM judge too. Up-to-date
-    evaluations are skipped; judge samples already paid for (earlier file or journal) are reused.
+    evaluations are skipped; judge samples already paid for (earlier file or journal) are reused. `scorers`: extra
+    scorers (gaia_eval.scoring.extra), rated beside the use case's own criteria, outside the grade.
 
     Plan (read and check every input, decide what is current, score into spools), run (the judge's calls, all
     before anything is written), write (commit each evaluation, then the index)."""
@@ -364,6 +360,7 @@ def run_eval(
         return _regenerate_index(summary, output_dir, experiment_file or experiment_dir, judge)
     # --incremental-update is what a plain run does: score new and changed experiments, skip up-to-date ones,
     # and re-read only the evaluation files that changed into the index.
+    extras = load_extra_scorers(scorers)
     root, files = experiment_files(experiment_dir, experiment_file)
     gt_paths = groundtruth_paths(groundtruth)
     by_use_case, gt_fp = load_external(gt_paths)
@@ -390,8 +387,9 @@ def run_eval(
                 "experiment": made_from[path],
                 "groundtruth": gt_fp if external else "embedded" if exp.groundtruth == "embedded" else "none",
                 "scorer": scorer_fp,
+                **({"scorers": scorers_fingerprint(extras)} if extras else {}),
             }
-            planned = _plan_experiment(path, exp, out, inputs, external, judge, force, summary)
+            planned = _plan_experiment(path, exp, out, inputs, external, judge, force, summary, extras)
             if planned is not None:
                 pending.append(planned)
         outcomes = _run_judge(pending, judge, force, show_progress, summary)
@@ -414,7 +412,7 @@ def _regenerate_index(summary: EvalSummary, output_dir: Path, experiments: Path 
             fix="run eval with --judge and without --regenerate-report",
         )
     _note_consolidated(summary, update_consolidated(output_dir, regenerate=True))
-    _note_unevaluated(summary, experiments, output_dir)
+    note_unevaluated(summary, experiments, output_dir)
     return summary
 
 
@@ -467,6 +465,7 @@ def _plan_experiment(
     judge: JudgeSettings | None,
     force: bool,
     summary: EvalSummary,
+    extras: tuple[ExtraScorer, ...],
 ) -> _Pending | None:
     """None when the evaluation is current (noted as skipped); else the experiment scored, ready to write."""
     if judge is not None:
@@ -488,7 +487,7 @@ def _plan_experiment(
     ):
         judge.check_key()  # no earlier sample to reuse, so a call will be made: fail before scoring anything
     before = Freshness.STALE if state is Freshness.CURRENT else state
-    seen = _Seen()
+    seen = _Seen(extras=extras)
     if judge is None:
         spool, rated, mode = _spool_scores(out, exp, external, path, seen)
         return _Pending(path, exp, out, inputs, before, existing, None, mode, seen, spool, rated, external)
@@ -503,7 +502,7 @@ def _run_judge(pending: list[_Pending], judge: JudgeSettings | None, force: bool
     if judge is None or not pending:
         return [None] * len(pending)
     judged = judge_experiments(_judge_targets(pending, judge), judge, reuse=not force, show_progress=show_progress)
-    summary.notes.append(_judge_note(judge, judged))
+    summary.notes.append(judge_note(judge, judged))
     return list(judged)
 
 
@@ -518,6 +517,7 @@ def _write_evaluations(pending: list[_Pending], outcomes: list[JudgeOutcome | No
         summary.count(p.before)
         summary.outputs.append(p.out)
         summary.note_mode(evaluation)
+        summary.scorer_errors.extend(f"{p.experiment.experiment_name}: {e}" for e in p.seen.scorer_errors)
         if outcome is None:
             continue
         if outcome.complete:
@@ -534,13 +534,3 @@ def _note_consolidated(summary: EvalSummary, result: Consolidation) -> None:
     read = "rebuilt from every evaluation file" if result.regenerated else "read from changed evaluation files"
     summary.notes.append(f"consolidated: {result.path} ({result.reread} of {result.entries} entries {read})")
     summary.damaged.extend(result.damaged)
-
-
-def _note_unevaluated(summary: EvalSummary, experiments: Path | None, output_dir: Path) -> None:
-    """--regenerate-report scores nothing: say so when experiments beside it have no evaluation yet."""
-    missing = unevaluated_experiments(experiments, output_dir)
-    if missing and experiments is not None:
-        more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
-        folder = Path(experiments).parent if Path(experiments).is_file() else experiments
-        summary.notes.append(f"not evaluated yet (--regenerate-report scores nothing): {', '.join(missing[:3])}{more}; "
-                             f"score them with `gaia-eval eval -d {folder} -o {output_dir}`")
