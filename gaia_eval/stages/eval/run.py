@@ -20,6 +20,7 @@ from gaia_eval.artifacts.store import (
 )
 from gaia_eval.artifacts.streamed import ListSpool, StreamedExperiment, evaluation_freshness
 from gaia_eval.errors import InputError, UsageError
+from gaia_eval.providers.call_options import CallOptions, call_options_or_defaults
 from gaia_eval.scoring import rubric
 from gaia_eval.scoring.judge import (
     JudgeOutcome,
@@ -225,9 +226,11 @@ def run_eval(
     regenerate_report: bool = False,
     judge: JudgeSettings | None = None,
     show_progress: bool | None = None,
+    call_options: CallOptions | None = None,
 ) -> EvalSummary:
-    """Score every experiment with the rubric and, when `judge` is given, with the LLM judge too. Up-to-date
-    evaluations are skipped; judge samples already paid for (earlier file or journal) are reused.
+    """Score every experiment with the rubric and, when `judge` is given, with the LLM judge too, its calls made
+    as `call_options` say (response cache, batch API; default: the environment's). Up-to-date evaluations are
+    skipped; judge samples already paid for (earlier file or journal) are reused.
 
     Plan (read and check every input, decide what is current, score into spools), run (the judge's calls, all
     before anything is written), write (commit each evaluation, then the index)."""
@@ -267,7 +270,7 @@ def run_eval(
             planned = _plan_experiment(path, exp, out, inputs, external, judge, force, summary)
             if planned is not None:
                 pending.append(planned)
-        outcomes = _run_judge(pending, judge, force, show_progress, summary)
+        outcomes = _run_judge(pending, judge, force, show_progress, summary, call_options_or_defaults(call_options))
         _write_evaluations(pending, outcomes, gt_source, summary)
     finally:
         for p in reversed(pending):  # the last made first: the first spool removes the folder it made
@@ -371,11 +374,12 @@ def _plan_experiment(
 
 
 def _run_judge(pending: list[_Pending], judge: JudgeSettings | None, force: bool, show_progress: bool | None,
-               summary: EvalSummary) -> list[JudgeOutcome | None]:
+               summary: EvalSummary, call_options: CallOptions) -> list[JudgeOutcome | None]:
     """Every judge call happens before any evaluation is written, so a missing key or a bad spec touches nothing."""
     if judge is None or not pending:
         return [None] * len(pending)
-    judged = judge_experiments(_judge_targets(pending, judge), judge, reuse=not force, show_progress=show_progress)
+    judged = judge_experiments(_judge_targets(pending, judge), judge, call_options, reuse=not force,
+                               show_progress=show_progress)
     summary.notes.append(_judge_note(judge, judged))
     return list(judged)
 
