@@ -10,14 +10,13 @@ import click
 from gaia_eval.cli.checks import one_kind
 from gaia_eval.cli.group import DEFAULTS, cli, print_summary, split_types
 from gaia_eval.cli.lists import ListOptionsCommand
-from gaia_eval.cli.options import ProviderChoice, batch_options, cache_options, llm_call_options, print_batch_status
+from gaia_eval.cli.options import ProviderChoice, llm_call_options, model_call_options, print_batch_status
 from gaia_eval.errors import RunFailed
 from gaia_eval.safe_text import echo
 
 
 @cli.command(cls=ListOptionsCommand, list_options=("--meeting-types", "--email-types", "--pdf-types"))
-@cache_options
-@batch_options
+@model_call_options
 @click.option(
     "--meeting-transcript", "kinds", flag_value="meeting", multiple=True, help="Generate meeting transcripts."
 )
@@ -79,6 +78,7 @@ def generate(
     quiet,
     force,
     batch_status,
+    call_options,
 ) -> None:
     """Generate synthetic documents (<type>_meeting.txt + .meta.json); offline ones have planted facts."""
     from gaia_eval.stages.generate import run_generate
@@ -90,7 +90,7 @@ def generate(
     summary = run_generate(
         kind, output_dir, types=types, count_per_type=count_per_type, target_tokens=target_tokens, seed=seed,
         force=force, provider=provider, model=model, base_url=base_url, concurrency=concurrency,
-        show_progress=False if quiet else None, timeout_s=timeout,
+        show_progress=False if quiet else None, timeout_s=timeout, call_options=call_options,
     )
     print_summary(summary)
     echo(f"  documents in {output_dir}")
@@ -102,8 +102,7 @@ def generate(
 
 
 @cli.command()
-@cache_options
-@batch_options
+@model_call_options
 @click.option(
     "-d",
     "--directory",
@@ -173,6 +172,7 @@ def groundtruth(
     quiet,
     force,
     batch_status,
+    call_options,
 ) -> None:
     """Build the expected answers for each input (offline: exactly from planted facts; or drafted by an LLM)."""
     from gaia_eval.stages.groundtruth.run import run_groundtruth
@@ -195,6 +195,7 @@ def groundtruth(
         concurrency=concurrency,
         max_tokens=max_tokens,
         show_progress=False if quiet else None, timeout_s=timeout,
+        call_options=call_options,
     )
     print_summary(summary)
     if summary.failed:
@@ -205,8 +206,7 @@ def groundtruth(
 
 
 @cli.command("batch-experiment", cls=ListOptionsCommand, repeat_options=("-i", "--input"))
-@cache_options
-@batch_options
+@model_call_options
 @click.option(
     "-c",
     "--config",
@@ -243,7 +243,8 @@ def groundtruth(
     help="Write a valid sample config to PATH and exit.",
 )
 def batch_experiment(
-    config_path, input_paths, output_dir, force, retry_errors, concurrency, quiet, create_sample_config, batch_status
+    config_path, input_paths, output_dir, force, retry_errors, concurrency, quiet, create_sample_config, batch_status,
+    call_options,
 ) -> None:
     """Run every configured model over every item, concurrently and resumably."""
     from gaia_eval.stages.experiment.outputs import output_dirs_for_inputs
@@ -267,6 +268,7 @@ def batch_experiment(
             retry_errors=retry_errors,
             concurrency=concurrency,
             show_progress=False if quiet else None,
+            call_options=call_options,
         )
         print_summary(summary)
         echo(f"  items: {summary.items_line()}")
@@ -294,8 +296,7 @@ def write_sample_config_path(path: Path) -> Path:
 
 
 @cli.command("eval", cls=ListOptionsCommand, repeat_options=("-g", "--groundtruth"))
-@cache_options
-@batch_options
+@model_call_options
 @click.option(
     "-d",
     "--directory",
@@ -375,6 +376,7 @@ def write_sample_config_path(path: Path) -> Path:
 def eval_command(
     directory, experiment_file, output_dir, groundtruth, force, regenerate_report,
     judge_spec, judge_base_url, judge_samples, judge_concurrency, judge_timeout, judge_criteria, batch_status,
+    call_options,
 ) -> None:
     """Score each experiment against ground truth (deterministic rubric), optionally also with an LLM judge."""
     from gaia_eval.errors import UsageError
@@ -406,6 +408,7 @@ def eval_command(
         force=force,
         regenerate_report=regenerate_report,
         judge=judge,
+        call_options=call_options,
     )
     if summary.standalone:
         echo(f"running standalone for {summary.standalone} experiment(s): no ground truth; {STANDALONE_NOTE}")

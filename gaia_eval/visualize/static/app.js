@@ -143,8 +143,7 @@ async function dashboard() {
   if (!data.use_cases.length) m.append(el("p", { class: "muted" }, "No evaluation files yet: run gaia-eval eval."));
   for (const uc of data.use_cases) {
     const table = el("table", { class: "dash", "data-use-case": uc.use_case });
-    // Long-form answers have no pass/fail: the column shows only where some model has a pass rate.
-    const qa = uc.use_case === "qa" && uc.models.some((r) => r.pass_rate !== null && r.pass_rate !== undefined);
+    const qa = uc.pass_rates; // the server says: answers to questions, some model with a pass rate
     const cols = [
       { key: "experiment_name", label: "Experiment" }, { key: "model", label: "Model" },
       { key: "grade", label: "Grade (95 % CI)", num: 1 }, { key: "grade", label: "Rating" },
@@ -161,7 +160,7 @@ async function dashboard() {
       el("td", { class: "num" }, r.cost_text), el("td", { class: "num" }, money(r.judge_cost_usd)),
       el("td", { class: "num" }, `${r.tokens_in} / ${r.tokens_out}`), el("td", { class: "num" }, r.latency_p50_s === null ? "—" : `${fmt(r.latency_p50_s, 3)} / ${fmt(r.latency_p95_s, 3)} s`)));
     m.append(el("section", { class: "card" },
-      el("h2", {}, uc.use_case, " ", el("span", { class: "muted" }, `(${uc.models.length} models)`)),
+      el("h2", {}, uc.title, " ", el("span", { class: "muted" }, `(${uc.models.length} models)`)),
       el("div", { class: "toolbar" }, el("a", { href: itemUrl(uc.use_case, "") }, "Items side by side"),
         el("a", { href: itemUrl(uc.use_case, "", "?filter=disagree") }, "Items where models disagree most")),
       ownTrust(uc.trust), table, await chartsFor(uc.use_case)));
@@ -197,7 +196,7 @@ async function itemPage(useCase, itemId) {
   sel.value = filter;
   sel.addEventListener("change", () => { location.href = itemUrl(useCase, "", sel.value ? "?filter=" + encodeURIComponent(sel.value) : ""); });
   main().replaceChildren(
-    el("h1", {}, `${useCase} · item ${d.item_id}`),
+    el("h1", {}, `${d.title} · item ${d.item_id}`),
     el("div", { class: "toolbar" }, prev ? el("a", { href: prev, id: "prev" }, "← previous") : el("span", { class: "muted" }, "← previous"),
       el("span", {}, `${pos + 1} of ${order.length}`), next ? el("a", { href: next, id: "next" }, "next →") : el("span", { class: "muted" }, "next →"),
       el("span", { class: "muted" }, "keys: ", el("kbd", {}, "←"), " ", el("kbd", {}, "→")), sel,
@@ -211,7 +210,7 @@ async function itemPage(useCase, itemId) {
 // One grid, one row per output section, one column per model with the ground truth first: the same section of
 // every output sits on the same line, as in promptfoo's and inspect's viewers.
 function sideBySide(d) {
-  const qa = d.groundtruth ? d.groundtruth.answer !== undefined : d.models.some((mm) => typeof mm.output === "string");
+  const qa = d.asks_questions; // the use case says: one answer per item, not sections
   const keys = [];
   for (const o of [d.groundtruth, ...d.models.map((mm) => mm.output)]) {
     if (!qa && o && typeof o === "object") for (const k of Object.keys(o)) if (!keys.includes(k)) keys.push(k);
