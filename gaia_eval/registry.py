@@ -183,3 +183,31 @@ __all__ = [
     "PROVIDERS", "SCORERS", "USE_CASES", "ProviderEntry", "Registry", "check_name", "load", "provider_entry",
     "provider_names",
 ]
+
+
+# Answer-matching modes (`check-answer --mode`, a `--jsonl` line's "mode", a bench task's kind): each name points at
+# a `gaia_eval.scoring.answers.MatchMode` (its matching function and the options it takes) or at a bare matching
+# function `(expected, answer, options) -> Verdict`; packages add more under `gaia_eval.match_modes`.
+_ANSWERS = "gaia_eval.scoring.answers"
+BUILTIN_MATCH_MODES: dict[str, str] = {
+    "gaia": f"{_ANSWERS}.gaia:GAIA_MODE",
+    "gaia-official": f"{_ANSWERS}.official:GAIA_OFFICIAL_MODE",
+    "lenient": f"{_ANSWERS}.modes:LENIENT_MODE",
+    "exact": f"{_ANSWERS}.modes:EXACT_MODE",
+    "f1": f"{_ANSWERS}.modes:F1_MODE",
+    "numeric": f"{_ANSWERS}.modes:NUMERIC_MODE",
+    "contains": f"{_ANSWERS}.modes:CONTAINS_MODE",
+    "regex": f"{_ANSWERS}.modes:REGEX_MODE",
+    "fuzzy": f"{_ANSWERS}.modes:FUZZY_MODE",
+    "semantic": f"{_ANSWERS}.semantic:SEMANTIC_MODE",
+}
+MATCH_MODES = Registry("gaia_eval.match_modes", BUILTIN_MATCH_MODES)
+
+# Bench runners by name (`bench --runner calculator`, or `builtin:calculator`): each a function prompt -> EvalRun,
+# str or dict (gaia_eval.bench.runs); packages add more under `gaia_eval.bench_runners`.
+BUILTIN_BENCH_RUNNERS: dict[str, str] = {
+    "calculator": "gaia_eval.bench.arithmetic_solver:solve_arithmetic",
+}
+BENCH_RUNNERS = Registry("gaia_eval.bench_runners", BUILTIN_BENCH_RUNNERS)
+
+__all__ += ["BENCH_RUNNERS", "MATCH_MODES"]
