@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 
 from gaia_eval.stages.generate import run_generate
+from tests.fakeserver import last_user_text
 
 PLUGINS = Path(__file__).resolve().parent / "plugins"
 ROOT = PLUGINS.parent.parent
@@ -72,9 +73,12 @@ def test_batch_experiment_and_the_judge_use_the_plugin_provider(run, fake_llm, t
     experiment = json.loads(next((tmp_path / "exp").rglob("acme-run*.experiment.json")).read_text())
     assert experiment["totals"]["cost_status"] != "unpriced"  # a local plugin provider costs $0, like a preset
     fake_llm.reset()
-    result = run("eval", "-d", "exp", "-o", "ev", "--judge", "acme:acme-judge")
+    result = run("eval", "-d", "exp", "-o", "ev", "--judge", "acme:acme-judge", "--scorer", "acme_ticket_ref")
     assert result.returncode != 2, result.stderr
     assert _models_asked(fake_llm) == {"acme-judge"}
+    evaluation = json.loads(next((tmp_path / "ev").rglob("acme-run*.eval.json")).read_text())
+    assert evaluation["judge"] is not None  # the judge's items keep the package scorer's criteria
+    assert [c["scorer"] for i in evaluation["items"] for c in i["extra_criteria"]] == ["acme_ticket_ref"]
 
 
 TICKETS = {
@@ -109,13 +113,15 @@ def _summaries_of(text: str) -> dict:
 def _experiment_on_tickets(run, fake_llm, tmp_path: Path) -> None:
     """tickets ground truth written by the acme provider, then batch-experiment with a baseline and acme."""
     _write_tickets(tmp_path / "docs")
-    fake_llm.script([{"json": _summaries_of(TICKETS[n])} for n in sorted(TICKETS)])
+    # Each ticket's reply by the ticket asked about (the two requests may arrive in either order).
+    fake_llm.responder = lambda req: {"json": _summaries_of(next(t for t in TICKETS.values()
+                                                                 if t.splitlines()[0] in last_user_text(req["body"])))}
     result = run("groundtruth", "-d", "docs", "-u", "tickets", "-o", "gt", "--quiet", "--provider", "acme",
                  "--model", "acme-gt")
     assert result.returncode == 0, result.stderr
     gt = json.loads(next((tmp_path / "gt").rglob("consolidated_tickets_groundtruth.json")).read_text())
     assert {item["use_case"] for item in gt["items"]} == {"tickets"}
-    fake_llm.reset()
+    fake_llm.reset()  # the echo responder again: the acme model's summaries are its echo of the prompt
     config = {"experiments": [{"name": "textrank", "provider": "baseline", "model": "textrank"},
                               {"name": "acme-run", "provider": "acme", "model": "acme-large"}]}
     (tmp_path / "config.json").write_text(json.dumps(config))
