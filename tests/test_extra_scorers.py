@@ -280,3 +280,22 @@ def test_a_scorer_declares_its_thresholds(tmp_path):
     (result,), _ = scorer.score(_item())
     assert result.rating == "Good"
     assert isinstance(Scorer, type)
+
+
+def test_the_viewer_shows_extra_criteria_beside_the_grade(experiments, scorer_file, tmp_path):
+    from gaia_eval.visualize import data
+
+    out = tmp_path / "ev"
+    run_eval(experiment_dir=experiments, output_dir=out, show_progress=False, scorers=[f"{scorer_file}:checks"])
+    (use_case,) = data.dashboard(out)["use_cases"]
+    textrank = next(m for m in use_case["models"] if m["experiment_name"] == "textrank")
+    evaluation = _evaluation(out)
+    assert textrank["grade"] == round(evaluation.grade.quality_score, 1)
+    assert textrank["extra"][0].startswith("checks: mentions_money ") and textrank["extra"][1] == "checks: tone N/A"
+    item_id = evaluation.items[0].item_id
+    view = data.item_view(out, experiments, "summarization", item_id)
+    shown = next(m for m in view["models"] if m["experiment_name"] == "textrank")
+    assert [(c["label"], c["rating"]) for c in shown["extra"]] == [
+        (f"checks: {c.criterion}", c.rating) for c in evaluation.items[0].extra_criteria]
+    assert all(c["criterion"] in {"mentions_money", "tone"} for c in shown["extra"])
+    assert not any(c["criterion"] == "tone" for c in shown["criteria"])  # the use case's checks stay its own
