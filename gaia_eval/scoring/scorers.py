@@ -49,6 +49,9 @@ class Scorer:
     # What an item this scorer grades is: why another scorer's criteria are N/A on it, in an experiment whose
     # items need more than one scorer (a qa experiment's short and long-form answers)
     kind: str = ""
+    # (Excellent, Good, Fair) lower bounds rating a score that returns values 0-1 (an extra scorer, `eval --scorer`;
+    # None: gaia_eval.scoring.extra.DEFAULT_THRESHOLDS). The built-in scorers rate their own criteria.
+    thresholds: tuple[float, float, float] | None = None
 
     def kind_note(self) -> str:
         return self.kind or f"scored by the {self.name} scorer"
@@ -143,12 +146,16 @@ def criteria_scored(use_case: UseCase, mode: str, carried: set[str]) -> list[str
 
 
 def resolve_scorer(name: str, *, field: str | None = None) -> Scorer:
-    """The scorer a registry name (built in, or a package's `gaia_eval.scorers` entry point) stands for."""
-    from gaia_eval.registry import SCORERS, check_name
+    """The scorer a registry name (built in, or a package's `gaia_eval.scorers` entry point) or a
+    `module:attr` / `path/to/file.py:attr` stands for."""
+    from gaia_eval.registry import SCORERS, check_name, load
 
-    check_name(SCORERS, name, what="scorer", field=field)
-    scorer = SCORERS.entry(name)
+    if name not in SCORERS and ":" in name:
+        scorer = load(name, what="scorer", field=field)
+    else:
+        check_name(SCORERS, name, what="scorer", field=field)
+        scorer = SCORERS.entry(name)
     if not isinstance(scorer, Scorer):
-        raise ConfigError(f"scorer '{name}' ({SCORERS.target(name)}) is not a Scorer",
-                          fix="point the gaia_eval.scorers entry point at a gaia_eval.scoring.scorers.Scorer")
+        raise ConfigError(f"scorer '{name}' ({SCORERS.target(name) or name}) is not a Scorer", field=field,
+                          fix="point it at a gaia_eval.scoring.scorers.Scorer")
     return scorer

@@ -8,12 +8,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from gaia_eval.artifacts.evaluation import ItemEvaluation
+from gaia_eval.artifacts.evaluation import ExtraCriterionResult, ItemEvaluation
 from gaia_eval.artifacts.experiment import Experiment, ItemResult
 from gaia_eval.artifacts.groundtruth import GroundTruth, Summaries
 from gaia_eval.artifacts.streamed import ListSpool, StreamedExperiment
 from gaia_eval.errors import InputError
 from gaia_eval.scoring import rubric
+from gaia_eval.scoring.extra import ExtraScorer, score_extra
 from gaia_eval.scoring.rubric import IMPORTED_PROVIDER, free_text_references
 from gaia_eval.scoring.scorers import ScoringInput, scorer_for, scorers_of
 from gaia_eval.stages.eval.inputs import external_for
@@ -35,14 +36,18 @@ class Rated:
     status: str
     passed: bool | None
     criteria: tuple[Rating, ...]
+    extra_criteria: tuple[ExtraCriterionResult, ...] = ()  # eval --scorer
 
 
 @dataclass
 class Seen:
-    """What one pass over an experiment's items gathers besides their scores."""
+    """What one pass over an experiment's items gathers besides their scores; the extra scorers (--scorer) it runs
+    and why they failed on an item ("scorer 'x' failed on item 'y': why")."""
 
     modes: set[str] = field(default_factory=set)
     latency_min: float | None = None
+    extras: tuple[ExtraScorer, ...] = ()
+    scorer_errors: list[str] = field(default_factory=list)
 
 
 def _checked_against(
@@ -130,9 +135,9 @@ def score_items(
         criteria, passed = scorer.score(scoring)
         criteria = rubric.with_not_applicable(criteria, every_item_criteria, scorer.kind_note())
         modes.add(mode)
-        yield ItemEvaluation(
-            item_id=item.item_id, source=item.source, status="scored", criteria=criteria, passed=passed
-        )
+        extra = score_extra(seen.extras, scoring, item.item_id, seen.scorer_errors)
+        yield ItemEvaluation(item_id=item.item_id, source=item.source, status="scored", criteria=criteria,
+                             passed=passed, extra_criteria=extra)
 
 
 def mode_of(
@@ -164,7 +169,8 @@ def spool_scores(
         for ev in score_items(use_case, exp, external, exp_path, seen):
             spool.add(ev)
             rated.append(Rated(ev.item_id, ev.status, ev.passed,
-                               tuple(Rating(r.criterion, r.rating, r.value) for r in ev.criteria)))
+                               tuple(Rating(r.criterion, r.rating, r.value) for r in ev.criteria),
+                               tuple(ev.extra_criteria)))
         return spool, rated, mode_of(exp, external, exp_path, seen)
     except BaseException:
         spool.discard()

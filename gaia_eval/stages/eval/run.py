@@ -3,6 +3,7 @@ optionally also with an LLM judge (see gaia_eval.scoring.judge.core), and keep t
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -22,6 +23,7 @@ from gaia_eval.artifacts.streamed import ListSpool, StreamedExperiment, evaluati
 from gaia_eval.errors import InputError, UsageError
 from gaia_eval.providers.call_options import CallOptions, call_options_or_defaults
 from gaia_eval.scoring import rubric
+from gaia_eval.scoring.extra import ExtraScorer, load_extra_scorers, scorers_fingerprint, summarize_extra
 from gaia_eval.scoring.judge import (
     JudgeOutcome,
     JudgeSettings,
@@ -64,6 +66,7 @@ class EvalSummary(StageSummary):
     empty_responses: list[str] = field(default_factory=list)  # "<template>: test_id, ..." per template
     unfilled: list[str] = field(default_factory=list)  # templates with no response at all: not scored
     damaged: list[str] = field(default_factory=list)  # evaluation files left out of the index, with why
+    scorer_errors: list[str] = field(default_factory=list)  # an extra scorer (--scorer) failed on an item: why
 
     def note_mode(self, evaluation: Evaluation) -> None:
         self.standalone += evaluation.mode == "standalone"
@@ -120,6 +123,8 @@ def _evaluate(pending: _Pending, gt_source: str, judged: JudgeOutcome | None) ->
             "judge_pending": f"{judged.summary.failed_samples} judge calls failed, "
             f"{judged.summary.unscored_samples} replies unscored",
         }
+    if pending.seen.scorer_errors:  # never current: the next run scores again (the scorer may have been fixed)
+        inputs = {**inputs, "scorer_errors": f"{len(pending.seen.scorer_errors)} failed"}
     t = exp.totals
     return Evaluation(
         inputs=inputs,
@@ -155,6 +160,7 @@ def _evaluate(pending: _Pending, gt_source: str, judged: JudgeOutcome | None) ->
         ),
         evaluated_at=datetime.now(timezone.utc),
         judge=judged.summary if judged is not None else None,
+        extra_criteria=summarize_extra(scored, pending.seen.extras),
     )
 
 
@@ -227,10 +233,12 @@ def run_eval(
     judge: JudgeSettings | None = None,
     show_progress: bool | None = None,
     call_options: CallOptions | None = None,
+    scorers: Sequence[str] = (),
 ) -> EvalSummary:
     """Score every experiment with the rubric and, when `judge` is given, with the LLM judge too, its calls made
     as `call_options` say (response cache, batch API; default: the environment's). Up-to-date evaluations are
-    skipped; judge samples already paid for (earlier file or journal) are reused.
+    skipped; judge samples already paid for (earlier file or journal) are reused. `scorers`: extra scorers
+    (gaia_eval.scoring.extra), rated beside the use case's own criteria, outside the grade.
 
     Plan (read and check every input, decide what is current, score into spools), run (the judge's calls, all
     before anything is written), write (commit each evaluation, then the index)."""
@@ -240,6 +248,7 @@ def run_eval(
         return _regenerate_index(summary, output_dir, experiment_file or experiment_dir, judge)
     # --incremental-update is what a plain run does: score new and changed experiments, skip up-to-date ones,
     # and re-read only the evaluation files that changed into the index.
+    extras = load_extra_scorers(scorers)
     root, files = experiment_files(experiment_dir, experiment_file)
     gt_paths = groundtruth_paths(groundtruth)
     by_use_case, gt_fp = load_external(gt_paths)
@@ -266,8 +275,9 @@ def run_eval(
                 "experiment": made_from[path],
                 "groundtruth": gt_fp if external else "embedded" if exp.groundtruth == "embedded" else "none",
                 "scorer": scorer_fp,
+                **({"scorers": scorers_fingerprint(extras)} if extras else {}),
             }
-            planned = _plan_experiment(path, exp, out, inputs, external, judge, force, summary)
+            planned = _plan_experiment(path, exp, out, inputs, external, judge, force, summary, extras)
             if planned is not None:
                 pending.append(planned)
         outcomes = _run_judge(pending, judge, force, show_progress, summary, call_options_or_defaults(call_options))
@@ -343,6 +353,7 @@ def _plan_experiment(
     judge: JudgeSettings | None,
     force: bool,
     summary: EvalSummary,
+    extras: tuple[ExtraScorer, ...],
 ) -> _Pending | None:
     """None when the evaluation is current (noted as skipped); else the experiment scored, ready to write."""
     if judge is not None:
@@ -364,7 +375,7 @@ def _plan_experiment(
     ):
         judge.check_key()  # no earlier sample to reuse, so a call will be made: fail before scoring anything
     before = Freshness.STALE if state is Freshness.CURRENT else state
-    seen, use_case = Seen(), usecases.get(exp.use_case)
+    seen, use_case = Seen(extras=extras), usecases.get(exp.use_case)
     if judge is None:
         spool, rated, mode = spool_scores(use_case, out, exp, external, path, seen)
         return _Pending(path, exp, out, inputs, before, existing, None, mode, seen, spool, rated, external)
@@ -395,6 +406,7 @@ def _write_evaluations(pending: list[_Pending], outcomes: list[JudgeOutcome | No
         summary.count(p.before)
         summary.outputs.append(p.out)
         summary.note_mode(evaluation)
+        summary.scorer_errors.extend(f"{p.experiment.experiment_name}: {e}" for e in p.seen.scorer_errors)
         if outcome is None:
             continue
         if outcome.complete:
