@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import json
 import os
+import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -14,6 +16,7 @@ import pytest
 from gaia_eval.stages.generate import run_generate
 
 PLUGINS = Path(__file__).resolve().parent / "plugins"
+ROOT = PLUGINS.parent.parent
 
 
 @pytest.fixture
@@ -155,3 +158,34 @@ def _viewer_shows(tmp_path: Path, text: str) -> None:
     assert shown.returncode == 0, shown.stderr
     dashboard, html = shown.stdout.split("\n", 1)
     assert text in dashboard and text in html
+
+
+def _readme_section(heading: str) -> str:
+    text = (ROOT / "README.md").read_text()
+    start = text.index(f"\n{heading}\n")
+    return text[start:text.index("\n#", start + len(heading) + 2)]
+
+
+def test_the_readme_scorer_example_runs_from_a_fresh_clone_as_shown(tmp_path: Path):
+    """The README's "Write your own scorer" block, run whole by bash in a fresh clone: it prints the lines the
+    README shows, writes the report rows it shows, and leaves `git status` clean."""
+    if shutil.which("git") is None or shutil.which("bash") is None:
+        pytest.skip("git or bash is not installed")
+    section = _readme_section("### Write your own scorer")
+    block, said, table = re.findall(r"```(?:bash)?\n(.*?)```", section, re.S)[:3]
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", "--no-hardlinks", str(ROOT), str(clone)], check=True, timeout=120)
+    shutil.copy(ROOT / ".gitignore", clone / ".gitignore")  # the working tree's (a test runs on the edits too)
+    subprocess.run(["git", "-C", str(clone), "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qam", "wt",
+                    "--allow-empty"], check=True, timeout=60)
+    env = {**os.environ, "PATH": os.pathsep.join([str(Path(sys.executable).parent), os.environ["PATH"]])}
+    done = subprocess.run(["bash", "-euo", "pipefail", "-c", block], cwd=clone, env=env, capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    for line in filter(None, said.splitlines()):
+        assert line in done.stdout.splitlines(), (line, done.stdout)
+    report = (clone / "my_data" / "reports" / "report.md").read_text()
+    assert table.strip() in report
+    status = subprocess.run(["git", "status", "--porcelain"], cwd=clone, capture_output=True, text=True,
+                            check=True).stdout
+    assert status == "", status

@@ -40,6 +40,15 @@ def extra_cells(ev: Evaluation) -> dict[str, dict[str, Any]]:
     return {extra_id(c): extra_cell(c) for c in ev.extra_criteria}
 
 
+def extra_line(ev: Evaluation) -> str | None:
+    """One line for eval's summary: the experiment's extra criteria, or None without --scorer."""
+    if not ev.extra_criteria:
+        return None
+    cells = "; ".join(f"{extra_label(c)} {extra_cell(c)['text']}" for c in ev.extra_criteria)
+    grade = f"{ev.grade.quality_score:.1f} ({rubric.rating_band(ev.grade.quality_score)})"
+    return f"{ev.experiment_name}: grade {grade}; extra scorers, not in the grade: {cells}"
+
+
 def add_extra_criteria(evaluations: list[Evaluation], rows: list[dict[str, Any]]) -> list[dict[str, str]]:
     """Each model row gets its extra criteria (`extra_criteria`, only when it has some, so a report made without
     --scorer is unchanged); the section's columns are their union, in the order first met."""

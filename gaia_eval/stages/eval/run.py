@@ -22,6 +22,7 @@ from gaia_eval.artifacts.store import (
 from gaia_eval.artifacts.streamed import ListSpool, StreamedExperiment, evaluation_freshness
 from gaia_eval.errors import InputError, UsageError
 from gaia_eval.providers.call_options import CallOptions, call_options_or_defaults
+from gaia_eval.reporting.extra import extra_line
 from gaia_eval.scoring import rubric
 from gaia_eval.scoring.extra import ExtraScorer, load_extra_scorers, scorers_fingerprint, summarize_extra
 from gaia_eval.scoring.judge import (
@@ -407,6 +408,7 @@ def _write_evaluations(pending: list[_Pending], outcomes: list[JudgeOutcome | No
         summary.outputs.append(p.out)
         summary.note_mode(evaluation)
         summary.scorer_errors.extend(f"{p.experiment.experiment_name}: {e}" for e in p.seen.scorer_errors)
+        summary.notes.extend(filter(None, [extra_line(evaluation)]))  # eval --scorer
         if outcome is None:
             continue
         if outcome.complete:
