@@ -17,7 +17,7 @@ from gaia_eval.bench.runs import EvalRun
 from gaia_eval.cli import cli
 from gaia_eval.errors import UsageError
 from gaia_eval.registry import BENCH_RUNNERS
-from tests.test_match_modes import fake_entry_points
+from tests.registry_support import fake_entry_points
 
 ASKED: list[str] = []
 

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
-from importlib import metadata
 from pathlib import Path
 from typing import Any
 
@@ -17,9 +16,10 @@ from click.testing import CliRunner
 from gaia_eval.bench import TaskSpec, load_suite, run_suite
 from gaia_eval.cli import cli
 from gaia_eval.errors import UsageError
-from gaia_eval.registry import MATCH_MODES, Registry
+from gaia_eval.registry import MATCH_MODES
 from gaia_eval.scoring.answers import MatchMode, Verdict, match_answer
 from gaia_eval.scoring.answers.match import mode_names
+from tests.registry_support import fake_entry_points
 
 BUILT_IN = ("gaia", "gaia-official", "lenient", "exact", "f1", "numeric", "contains", "regex", "fuzzy", "semantic")
 
@@ -52,21 +52,6 @@ def initials(monkeypatch: pytest.MonkeyPatch) -> None:
     """`initials` registered beside the built-in modes, as gaia_eval/registry.py would list it."""
     monkeypatch.setitem(MATCH_MODES.builtin, "initials", "tests.test_match_modes:INITIALS")
     monkeypatch.setattr(MATCH_MODES, "_loaded", {})
-
-
-def fake_entry_points(monkeypatch: pytest.MonkeyPatch, registry: Registry, **names: str) -> None:
-    """Entry points of `registry`'s group as an installed package would declare them."""
-    real = metadata.entry_points
-
-    def entry_points(**kwargs: Any):
-        if kwargs.get("group") == registry.group:
-            return metadata.EntryPoints(metadata.EntryPoint(name, value, registry.group)
-                                        for name, value in names.items())
-        return real(**kwargs)
-
-    monkeypatch.setattr(metadata, "entry_points", entry_points)
-    monkeypatch.setattr(registry, "_plugins", None)
-    monkeypatch.setattr(registry, "_loaded", {})
 
 
 def _check_answer(*args: str) -> Any:
