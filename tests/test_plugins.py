@@ -195,3 +195,13 @@ def test_the_readme_scorer_example_runs_from_a_fresh_clone_as_shown(tmp_path: Pa
     status = subprocess.run(["git", "status", "--porcelain"], cwd=clone, capture_output=True, text=True,
                             check=True).stdout
     assert status == "", status
+
+
+def test_meta_eval_measures_the_plugin_provider_as_a_judge(run, fake_llm, tmp_path: Path):
+    from tests.test_metaeval import _fixture_rows, _write
+
+    _write(tmp_path / "ratings.jsonl", _fixture_rows())
+    result = run("meta-eval", "ratings.jsonl", "--exclude-system", "ref", "--judge", "acme:acme-judge", "--limit", "2",
+                 "-o", "m.json")
+    assert result.returncode != 2, result.stderr  # accepted (the echo server's replies may not rate)
+    assert _models_asked(fake_llm) == {"acme-judge"}
