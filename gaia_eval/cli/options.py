@@ -119,3 +119,28 @@ class ProviderChoice(click.Choice):
         if value in self._extra or (builtin is not None and self._follows_prompts in (None, builtin.follows_prompts)):
             return value  # a built-in name needs no entry-point scan
         return super().convert(value, param, ctx)
+
+
+class UseCaseChoice(click.Choice):
+    """A --use-case's choices, read from gaia_eval.registry when first needed (help, a name not built in), so a
+    plugin's use case is accepted and no use case module is imported to list them."""
+
+    def __init__(self) -> None:
+        super().__init__(())
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        from gaia_eval.registry import USE_CASES
+
+        return USE_CASES.names()
+
+    @choices.setter
+    def choices(self, value) -> None:  # click.Choice.__init__ assigns it; the registry is the source
+        pass
+
+    def convert(self, value, param, ctx):
+        from gaia_eval.registry import USE_CASES
+
+        if value in USE_CASES:  # a built-in name needs no entry-point scan
+            return value
+        self.fail(f"unknown use case '{value}': use one of: {', '.join(self.choices)}", param, ctx)

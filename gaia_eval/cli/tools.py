@@ -10,7 +10,7 @@ import click
 from gaia_eval.cli.checks import check_named_folders
 from gaia_eval.cli.group import cli, split_types
 from gaia_eval.cli.lists import ListOptionsCommand
-from gaia_eval.cli.options import ProviderChoice
+from gaia_eval.cli.options import ProviderChoice, UseCaseChoice
 from gaia_eval.errors import RunFailed
 from gaia_eval.safe_text import echo
 from gaia_eval.scoring.answers.mode_names import MODES as MATCH_MODES
@@ -325,7 +325,7 @@ def visualize(
 @click.option(
     "-u",
     "--use-case",
-    type=click.Choice(["summarization", "qa", "email"]),
+    type=UseCaseChoice(),
     default=None,
     help="With --evaluations: the use case [default: the only one].",
 )

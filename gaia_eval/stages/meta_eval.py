@@ -27,6 +27,13 @@ class MetaEvalRun:
     failed_judge_calls: int = 0  # the judge's scores are incomplete: the CLI exits 1
 
 
+def bootstrap_settings() -> dict[str, Any]:
+    """How the confidence intervals were drawn, as a meta-evaluation records it."""
+    from gaia_eval.metaeval import stats
+
+    return {"resamples": stats.BOOTSTRAP_RESAMPLES, "seed": stats.BOOTSTRAP_SEED, "confidence": stats.CONFIDENCE}
+
+
 def _keep_systems(rows: list, exclude: list[str], path: Path) -> list:
     systems = list(dict.fromkeys(r.system for r in rows))
     unknown = [s for s in exclude if s not in systems]
@@ -101,11 +108,8 @@ def run_meta_eval(
     appends the fold figures of the grade's weights fit on these ratings (metaeval/crossval.py). `limit` keeps
     that many items (documents, every system's summary of each), drawn with `seed`: every scorer, the judge
     included, is then measured on the same sample."""
-    from gaia_eval.metaeval import analysis, stats
-    from gaia_eval.metaeval.judged import judge_applicable, judge_scores
     from gaia_eval.metaeval.ratings import load_ratings
     from gaia_eval.metaeval.render import meta_eval_markdown
-    from gaia_eval.metaeval.scorers import score_rows
 
     ratings = Path(ratings)
     exclude = list(dict.fromkeys(exclude_systems or []))
@@ -113,6 +117,37 @@ def run_meta_eval(
     sample_note = None
     if limit is not None:
         rows, sample_note = _sample(rows, limit, seed)
+    table, failed_calls = _score_table(rows, metrics, judge, echo)
+    settings = {
+        "metrics": metrics,
+        "exclude": exclude,
+        "judge": judge.fingerprint() if judge else None,
+        **({"limit": limit, "seed": seed} if limit is not None else {}),
+    }
+    result = _meta_evaluation(ratings, rows, table, settings, exclude, sample_note)
+    text = meta_eval_markdown(result)
+    if cross_validate:
+        text += "\n" + _cross_validated(rows, table, ratings)
+    run = MetaEvalRun(result, text, failed_judge_calls=failed_calls)
+    if output is not None:
+        write_artifact(Path(output), result)
+        run.outputs.append(Path(output))
+        markdown = markdown or Path(output).with_suffix(".md")
+    if markdown is not None:
+        atomic_write_text(Path(markdown), text)
+        run.outputs.append(Path(markdown))
+    return run
+
+
+def _score_table(
+    rows: list, metrics: list[str] | None, judge: JudgeSettings | None, echo: Callable[[str], None]
+) -> tuple[Any, int]:
+    """Every applicable scorer's scores of the rated outputs (the judge's too, with --judge), and the number of
+    judge calls that failed."""
+    from gaia_eval.metaeval import stats
+    from gaia_eval.metaeval.judged import judge_applicable, judge_scores
+    from gaia_eval.metaeval.scorers import score_rows
+
     failed_calls = 0
     judge_names = [m for m in (metrics or []) if m.startswith("judge:")]
     table = score_rows(rows, [m for m in metrics or [] if not m.startswith("judge:")] or None, echo=echo)
@@ -127,19 +162,18 @@ def run_meta_eval(
             table.notes += notes
     echo(f"meta-eval: correlating {len(table.values)} scorers with the human ratings "
          f"({stats.BOOTSTRAP_RESAMPLES:,} bootstrap resamples each)")
+    return table, failed_calls
+
+
+def _meta_evaluation(
+    ratings: Path, rows: list, table: Any, settings: dict[str, Any], exclude: list[str], sample_note: str | None
+) -> MetaEvaluation:
+    """Each scorer's agreement with each human dimension, as the artifact."""
+    from gaia_eval.metaeval import analysis
+
     grid, dimensions, results = analysis.compare(rows, table.values)
-    result = MetaEvaluation(
-        inputs={
-            "ratings": fingerprint_file(ratings),
-            "settings": fingerprint(
-                {
-                    "metrics": metrics,
-                    "exclude": exclude,
-                    "judge": judge.fingerprint() if judge else None,
-                    **({"limit": limit, "seed": seed} if limit is not None else {}),
-                }
-            ),
-        },
+    return MetaEvaluation(
+        inputs={"ratings": fingerprint_file(ratings), "settings": fingerprint(settings)},
         ratings_file=ratings.name,
         n_items=len(grid.items),
         n_systems=len(grid.systems),
@@ -151,25 +185,9 @@ def run_meta_eval(
         grade_mode=("comparative" if all(r.references for r in rows) else "standalone")
         if "grade" in table.values
         else None,
-        bootstrap={
-            "resamples": stats.BOOTSTRAP_RESAMPLES,
-            "seed": stats.BOOTSTRAP_SEED,
-            "confidence": stats.CONFIDENCE,
-        },
+        bootstrap=bootstrap_settings(),
         results=results,
         annotator_agreement={d: analysis.annotator_agreement(rows, grid, d) for d in dimensions},
         best=analysis.best_scorers(results, dimensions),
         notes=table.notes + ([sample_note] if sample_note else []),
     )
-    text = meta_eval_markdown(result)
-    if cross_validate:
-        text += "\n" + _cross_validated(rows, table, ratings)
-    run = MetaEvalRun(result, text, failed_judge_calls=failed_calls)
-    if output is not None:
-        write_artifact(Path(output), result)
-        run.outputs.append(Path(output))
-        markdown = markdown or Path(output).with_suffix(".md")
-    if markdown is not None:
-        atomic_write_text(Path(markdown), text)
-        run.outputs.append(Path(markdown))
-    return run
