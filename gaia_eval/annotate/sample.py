@@ -14,13 +14,9 @@ from gaia_eval.artifacts.ratings import AnnotationSample, SamplePair, SampleReas
 from gaia_eval.artifacts.store import fingerprint, read_artifact, write_artifact
 from gaia_eval.errors import UsageError
 from gaia_eval.metaeval.evaluated import GRADE, EvaluatedSet
+from gaia_eval.reporting.use_case_view import rating_dimensions
 
 DEFAULT_SIZE = 20
-DEFAULT_DIMENSIONS = {
-    "summarization": ["relevance", "consistency", "fluency", "coherence"],
-    "email": ["relevance", "consistency", "fluency", "coherence"],
-    "qa": ["correctness", "completeness"],
-}
 SCORE_BANDS = 3  # low, middle, high grade: every band of every model is drawn from
 
 
@@ -148,8 +144,9 @@ def _pairs(evaluated: EvaluatedSet, chosen: list[tuple[str, str]], size: int, rn
 
 
 def parse_dimensions(text: str | None, use_case: str) -> list[str]:
+    """The dimensions `--dimensions` names, or by default those the use case's `rating_dimensions` declares."""
     if not text:
-        return list(DEFAULT_DIMENSIONS.get(use_case, ["quality"]))
+        return list(rating_dimensions(use_case))
     names = [d.strip() for d in text.split(",") if d.strip()]
     bad = [d for d in names if not d.replace("_", "").replace("-", "").isalnum()]
     if not names or bad or len(set(names)) != len(names):

@@ -25,6 +25,7 @@ from gaia_eval.artifacts.ratings import (
 )
 from gaia_eval.metaeval.evaluated import EvaluatedSet
 from gaia_eval.metaeval.own import current
+from gaia_eval.reporting import use_case_view
 
 Mode = Literal["single", "pairwise"]
 MAX_COMMENT = 4000
@@ -78,6 +79,7 @@ class Session:
             current = next((u for u in self.units if u not in finished), None)
             return {
                 "mode": self.mode,
+                "title": use_case_view.title(self.evaluated.use_case),  # what is rated, as the report titles it
                 "rater": self.rater,
                 "dimensions": self.sample.dimensions,
                 "scale": list(SCALE),

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import click
 
+from gaia_eval.cli.choices import UseCaseChoice
 from gaia_eval.cli.group import DEFAULTS, cli
-from gaia_eval.cli.options import UseCaseChoice
 from gaia_eval.safe_text import echo
 
 

@@ -8,8 +8,8 @@ from pathlib import Path
 import click
 
 from gaia_eval.cli.annotate import sample_options
+from gaia_eval.cli.choices import UseCaseChoice
 from gaia_eval.cli.group import DEFAULTS, cli, print_summary
-from gaia_eval.cli.options import UseCaseChoice
 from gaia_eval.safe_text import echo
 
 

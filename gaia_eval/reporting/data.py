@@ -12,6 +12,8 @@ from gaia_eval.artifacts.evaluation import RATINGS, Evaluation, JudgeSummary
 from gaia_eval.artifacts.store import fingerprint_file, read_artifact
 from gaia_eval.errors import InputError
 from gaia_eval.metaeval.trust import packaged_trust, trust_for
+from gaia_eval.reporting import use_case_view
+from gaia_eval.reporting.extra import add_extra_criteria
 from gaia_eval.reporting.provenance import groundtruth_identity, groundtruth_origin
 from gaia_eval.scoring import rubric
 from gaia_eval.scoring.judge import criterion_labels
@@ -20,7 +22,6 @@ MIN_ITEMS_FOR_RANKING = 30
 # Below this many items shared by the best two models, the report never calls the lead clear, whatever the paired
 # interval says: a bootstrap over 2 or 3 differences is all-positive by chance too often to mean anything.
 MIN_ITEMS_FOR_CLEAR_LEAD = 10
-USE_CASE_TITLES = {"summarization": "Summarization", "email": "Email summarization", "qa": "Question answering"}
 
 
 def load_evaluations(eval_dir: Path) -> list[tuple[Path, Evaluation]]:
@@ -269,8 +270,10 @@ def _comparability_warnings(entries: list[tuple[Path, Evaluation]], rows: list[d
 
 
 def _long_form(ev: Evaluation) -> bool:
-    """A qa evaluation whose answers were scored as long-form (free-text criteria against reference answers)."""
-    return ev.use_case == "qa" and any(c.criterion in rubric.REFERENCE_CRITERIA for c in ev.criteria)
+    """An evaluation of answers to questions scored as long-form (free-text criteria against reference answers)."""
+    return use_case_view.asks_questions(ev.use_case) and any(
+        c.criterion in rubric.REFERENCE_CRITERIA for c in ev.criteria
+    )
 
 
 def build_report_data(eval_dir: Path) -> dict[str, Any]:
@@ -283,13 +286,15 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
     for path, ev in loaded:
         groups[(ev.use_case, ev.mode, _long_form(ev))].append((path, ev))
     sections = []
-    for use_case, mode, long_form in sorted(groups, key=lambda k: (list(USE_CASE_TITLES).index(k[0]), k[1], k[2])):
+    for use_case, mode, long_form in sorted(groups, key=lambda k: (use_case_view.section_order(k[0]), k[1], k[2])):
+        asks_questions = use_case_view.asks_questions(use_case)
         entries = sorted(
             groups[(use_case, mode, long_form)], key=lambda pe: (-pe[1].grade.quality_score, pe[1].experiment_name)
         )
         rows = [_model_row(p, ev, eval_dir) for p, ev in entries]
         for rank, row in enumerate(rows, 1):
             row["rank"] = rank
+        extra = add_extra_criteria([ev for _, ev in entries], rows)  # eval --scorer: beside the grade, not in it
         criteria = list(rows[0]["criteria"]) if rows else []
         item_ids = sorted({i.item_id for _, ev in entries for i in ev.items})
         by_id = [{i.item_id: i for i in reversed(ev.items)} for _, ev in entries]  # first wins; a scan was quadratic
@@ -302,7 +307,7 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
                     row_cells.append("—")
                 elif item.status == "error":
                     row_cells.append("error")
-                elif use_case == "qa" and item.passed is not None:
+                elif asks_questions and item.passed is not None:
                     row_cells.append("pass" if item.passed else "fail")
                 else:
                     row_cells.append(f"{rubric.item_points(item, [c.criterion for c in ev.criteria]):.0f}")
@@ -316,9 +321,10 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
         sections.append(
             {
                 "use_case": use_case,
-                "title": USE_CASE_TITLES[use_case] + (" (standalone)" if mode == "standalone" else "")
+                "title": use_case_view.title(use_case) + (" (standalone)" if mode == "standalone" else "")
                 + (" — long-form answers" if long_form else ""),
                 "long_form": long_form,
+                "pass_fail_items": asks_questions and not long_form,  # per-item cells read pass/fail, not points
                 "pass_rates": any(r["pass_rate"] is not None for r in rows),
                 "modes": modes,
                 "standalone": "standalone" in modes,
@@ -336,6 +342,7 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
                 # the free-text grade's agreement measured on public human ratings, until the user's own replaces it
                 "packaged_trust": packaged_trust() if trust is None and "source_coverage" in criteria else None,
                 "groundtruth_origins": sorted({row["groundtruth_origin"] for row in rows}),
+                **({"extra_criteria": extra} if extra else {}),
             }
         )
     return {

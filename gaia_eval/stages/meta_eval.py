@@ -13,6 +13,7 @@ from gaia_eval.artifacts.store import atomic_write_text, fingerprint, fingerprin
 from gaia_eval.errors import UsageError
 
 if TYPE_CHECKING:
+    from gaia_eval.providers.call_options import CallOptions
     from gaia_eval.scoring.judge import JudgeSettings
 
 # Where the report looks for the meta-evaluation of a use case's scorers (next to the evaluations).
@@ -102,14 +103,17 @@ def run_meta_eval(
     cross_validate: bool = False,
     limit: int | None = None,
     seed: int = 0,
+    call_options: CallOptions | None = None,
 ) -> MetaEvalRun:
     """Load and validate `ratings`, score every output, correlate each scorer with each human dimension. Writes
     `output` (JSON) and the markdown to `markdown`, or next to `output` as .md, when given. `cross_validate`
     appends the fold figures of the grade's weights fit on these ratings (metaeval/crossval.py). `limit` keeps
     that many items (documents, every system's summary of each), drawn with `seed`: every scorer, the judge
-    included, is then measured on the same sample."""
+    included, is then measured on the same sample. The judge's calls go through the response cache as
+    `call_options.cache` says (default: the environment's); they are never batched."""
     from gaia_eval.metaeval.ratings import load_ratings
     from gaia_eval.metaeval.render import meta_eval_markdown
+    from gaia_eval.providers.call_options import call_options_or_defaults
 
     ratings = Path(ratings)
     exclude = list(dict.fromkeys(exclude_systems or []))
@@ -117,7 +121,7 @@ def run_meta_eval(
     sample_note = None
     if limit is not None:
         rows, sample_note = _sample(rows, limit, seed)
-    table, failed_calls = _score_table(rows, metrics, judge, echo)
+    table, failed_calls = _score_table(rows, metrics, judge, echo, call_options_or_defaults(call_options))
     settings = {
         "metrics": metrics,
         "exclude": exclude,
@@ -140,7 +144,8 @@ def run_meta_eval(
 
 
 def _score_table(
-    rows: list, metrics: list[str] | None, judge: JudgeSettings | None, echo: Callable[[str], None]
+    rows: list, metrics: list[str] | None, judge: JudgeSettings | None, echo: Callable[[str], None],
+    call_options: CallOptions,
 ) -> tuple[Any, int]:
     """Every applicable scorer's scores of the rated outputs (the judge's too, with --judge), and the number of
     judge calls that failed."""
@@ -157,7 +162,7 @@ def _score_table(
         if not judge_applicable(rows):
             table.notes.append("the judge is not applicable: some summaries have neither a reference nor a source")
         else:
-            scores, notes, failed_calls = judge_scores(rows, judge)
+            scores, notes, failed_calls = judge_scores(rows, judge, call_options.cache)
             table.values.update(scores)
             table.notes += notes
     echo(f"meta-eval: correlating {len(table.values)} scorers with the human ratings "

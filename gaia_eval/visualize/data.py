@@ -20,6 +20,8 @@ from gaia_eval.artifacts.journal import read_journal, read_run_info
 from gaia_eval.artifacts.store import read_artifact
 from gaia_eval.artifacts.streamed import StreamedExperiment, read_experiment
 from gaia_eval.errors import GaiaEvalError
+from gaia_eval.reporting import use_case_view
+from gaia_eval.reporting.extra import extra_cells, extra_label
 from gaia_eval.visualize.index import IndexRegistry
 
 LIVE_WINDOW_S = 120  # a journal touched this recently belongs to a run in progress
@@ -70,6 +72,14 @@ def _indexed(eval_root: Path) -> list[tuple[Path, _Indexed]]:
     return evaluation_index(eval_root).current()
 
 
+def _by_use_case(eval_root: Path) -> dict[str, list[_Indexed]]:
+    """The indexed evaluations grouped by the use case each file names, in file order."""
+    groups: dict[str, list[_Indexed]] = {}
+    for _path, entry in _indexed(eval_root):
+        groups.setdefault(entry.evaluation.use_case, []).append(entry)
+    return groups
+
+
 def _model_summary(path: Path, root: Path, ev: Evaluation, points: list[float]) -> dict[str, Any]:
     from gaia_eval.scoring import rubric
 
@@ -97,20 +107,25 @@ def _model_summary(path: Path, root: Path, ev: Evaluation, points: list[float]) 
         "latency_p50_s": ev.inference.latency_p50_s if cells.timed(ev) else None,
         "latency_p95_s": ev.inference.latency_p95_s if cells.timed(ev) else None,
         "groundtruth_source": ev.groundtruth_source,
+        # eval --scorer: beside the grade, never in it
+        "extra": [f"{c['label']} {c['text']}" for c in extra_cells(ev).values()],
     }
 
 
 def dashboard(eval_root: Path, reports_root: Path | None = None) -> dict[str, Any]:
     """Every evaluation on disk, grouped by use case, best grade first; and every bench run's results file
     found under the reports folder."""
-    groups: dict[str, list[dict[str, Any]]] = {}
-    for _path, entry in _indexed(eval_root):
-        groups.setdefault(entry.evaluation.use_case, []).append(dict(entry.summary))
+    groups = {name: [dict(entry.summary) for entry in entries] for name, entries in _by_use_case(eval_root).items()}
     for rows in groups.values():
         rows.sort(key=lambda r: (-r["grade"], r["experiment_name"]))
     return {
         "use_cases": [
-            {"use_case": k, "models": v, "trust": _own_trust(eval_root, k, v)} for k, v in sorted(groups.items())
+            {
+                "use_case": k, "title": use_case_view.title(k), "models": v, "trust": _own_trust(eval_root, k, v),
+                # Long-form answers have no pass/fail: the column shows only where some model has a pass rate.
+                "pass_rates": use_case_view.asks_questions(k) and any(r["pass_rate"] is not None for r in v),
+            }
+            for k, v in sorted(groups.items())
         ],
         "bench": bench_runs(reports_root) if reports_root is not None else [],
     }
@@ -215,7 +230,7 @@ def _criterion_label(criterion: str) -> str:
 def item_view(eval_root: Path, exp_root: Path, use_case: str, item_id: str | None) -> dict[str, Any] | None:
     """One item of a use case across every model: source, ground truth, each output with its ratings, the
     judge's rationale, tokens, cost and latency; plus the item ids ordered for next/previous and filters."""
-    indexed = [entry for _p, entry in _indexed(eval_root) if entry.evaluation.use_case == use_case]
+    indexed = _by_use_case(eval_root).get(use_case, [])
     if not indexed:
         return None
     ids = sorted({iid for entry in indexed for iid, _score, _status in entry.points})
@@ -234,6 +249,7 @@ def item_view(eval_root: Path, exp_root: Path, use_case: str, item_id: str | Non
     from gaia_eval.visualize.references import embedded_groundtruth, external_groundtruth, reference_for
 
     models, source, truth = [], None, None
+    asks_questions = use_case_view.asks_questions(use_case)
     experiments = _experiments_by_name(exp_root)
     for ev in (entry.evaluation for entry in indexed):
         ev_item = next((i for i in ev.items if i.item_id == item_id), None)
@@ -245,7 +261,7 @@ def item_view(eval_root: Path, exp_root: Path, use_case: str, item_id: str | Non
                 source = doc.text if doc else None
             truth = truth or (result.groundtruth_answer.model_dump() if result.groundtruth_answer
                               else result.groundtruth_summaries.model_dump() if result.groundtruth_summaries else None)
-        if truth is None or source is None or (use_case != "qa" and "references" not in truth):
+        if truth is None or source is None or (not asks_questions and "references" not in truth):
             # Scored with `eval -g`: the references are in the files it names; imported human references: every
             # one of them is in the ground-truth file the experiment ran on.
             gts = external_groundtruth(ev, eval_root) or embedded_groundtruth(
@@ -270,14 +286,19 @@ def item_view(eval_root: Path, exp_root: Path, use_case: str, item_id: str | Non
                 if ev_item
                 else [],
                 "judge": [c.model_dump() for c in ev_item.judge.criteria] if ev_item and ev_item.judge else [],
+                "extra": [{**c.model_dump(), "label": extra_label(c)}
+                          for c in (ev_item.extra_criteria if ev_item else [])],  # eval --scorer
                 "tokens_in": result.usage.input_tokens if result else None,
                 "tokens_out": result.usage.output_tokens if result else None,
                 "cost_usd": result.cost_usd if result else None,
                 "latency_s": result.latency_s if result and ev.provider not in cells.UNTIMED_PROVIDERS else None,
             }
         )
+    if use_case_view.registered(use_case) is None:  # a plugin not installed here: its answers' shape tells
+        asks_questions = "answer" in truth if truth else any(isinstance(m["output"], str) for m in models)
     return {
-        "use_case": use_case, "item_id": item_id, "item_ids": ids, "source": source, "groundtruth": truth,
+        "use_case": use_case, "title": use_case_view.title(use_case), "asks_questions": asks_questions,
+        "item_id": item_id, "item_ids": ids, "source": source, "groundtruth": truth,
         "models": models, "disagreement": sorted(ids, key=lambda i: (-spread[i], i)),
         "spread": {i: round(s, 1) for i, s in spread.items()}, "failed_by": failed,
     }
@@ -291,9 +312,9 @@ def with_external_expected(compared: dict[str, Any] | None, eval_root: Path) -> 
     if compared is None or all(row["expected"] is not None for row in compared["rows"]):
         return compared
     gts: dict[str, Any] = {}
-    for _path, entry in _indexed(eval_root):
+    for entry in _by_use_case(eval_root).get(compared["use_case"], []):
         ev = entry.evaluation
-        if ev.use_case == compared["use_case"] and ev.experiment_name in (compared["a"], compared["b"]):
+        if ev.experiment_name in (compared["a"], compared["b"]):
             gts = {**external_groundtruth(ev, eval_root), **gts}
     for row in compared["rows"]:
         if row["expected"] is None:

@@ -80,6 +80,7 @@ function render() {
   main.replaceChildren();
   document.body.dataset.unit = state.unit ? state.unit.id : "finished";
   document.body.dataset.done = String(state.done);
+  document.getElementById("use-case").textContent = "· " + state.title;
   document.getElementById("progress").textContent =
     `${state.rater} · ${state.done} of ${state.total} done` + (state.position ? ` · showing ${state.position}` : "");
   if (state.torn_lines) main.append(el("p", {class: "warn", text: `The ratings file had ${state.torn_lines} unreadable line(s) (a crash mid-write); they are ignored.`}));
