@@ -25,7 +25,7 @@ from gaia_eval.artifacts.store import read_artifact
 from gaia_eval.cli import cli
 from gaia_eval.providers import ProviderSettings
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message, TaskContext, ToolSpec
-from gaia_eval.providers.cache import CachingProvider, cache_dir, configure, request_key
+from gaia_eval.providers.cache import CacheOptions, CachingProvider, request_key
 from gaia_eval.stages.experiment.run import run_batch_experiment
 from gaia_eval.stages.generate import run_generate
 from gaia_eval.stages.groundtruth.run import run_groundtruth
@@ -38,9 +38,6 @@ LOOP = "and so on " * 200  # a reply that repeats itself: degenerate
 def keys(monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-openai")
     monkeypatch.delenv("OPENAI_BASE_URL", raising=False)
-    configure(reset=True)
-    yield
-    configure(reset=True)
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +59,7 @@ def _signed(server: FakeLLMServer, tag: str) -> None:
 
 
 def _entry_files() -> list[Path]:
-    return sorted(cache_dir().rglob("*.json"))
+    return sorted(CacheOptions().directory.rglob("*.json"))
 
 
 # -- keys ------------------------------------------------------------------------------------------------------
@@ -256,7 +253,7 @@ def test_retry_errors_asks_past_a_stored_reply_that_errored_later(fake_llm, qa_g
     args = ["batch-experiment", "-c", str(config), "-i", str(qa_gt), "--quiet"]
     assert CliRunner().invoke(cli, [*args, "-o", str(tmp_path / "a")]).exit_code == 0
     paid = fake_llm.request_count
-    store = ResponseStore(cache_dir())
+    store = ResponseStore(CacheOptions().directory)
     first = _entry_files()[0]
     key = first.parent.name + first.name.removesuffix(".json")
     store.put(key, CachedReply(text=LOOP, usage=Usage(input_tokens=5, output_tokens=5), finish_reason="stop",

@@ -46,8 +46,8 @@ def test_a_missing_judge_key_fails_before_the_sdk_is_imported_or_anything_scored
         f"{str(out)!r},"
         " '--judge', 'anthropic:claude-sonnet-4-5']\n"
         "import gaia_eval.stages.eval.run as stage\n"
-        "scored = []\noriginal = stage._score_items\n"
-        "stage._score_items = lambda *a, **k: scored.append(1) or original(*a, **k)\n"
+        "scored = []\noriginal = stage.score_items\n"
+        "stage.score_items = lambda *a, **k: scored.append(1) or original(*a, **k)\n"
         "try:\n    main()\nexcept SystemExit as exc:\n    print('EXIT', exc.code, 'anthropic' in sys.modules, "
         "len(scored))\n"
     )

@@ -2,9 +2,9 @@
 `annotate`, asked of its `UseCase` (never of its name); an evaluation of a use case not installed here is shown
 under its name and stops nothing.
 
-The plugin use cases are `UseCase` values registered by monkeypatching `gaia_eval.registry.USE_CASES.builtin` (the
-entry-point route is tests/test_plugins.py's). "tickets" (summaries) is scored by the real `eval` from the
-quickstart's summarization experiments relabelled; "support-qa" (answers to questions) holds the quickstart's qa
+The plugin use cases are `UseCase` values registered by monkeypatching `gaia_eval.registry.USE_CASES.builtin`
+(tests/plugin_use_cases.py). "tickets" (summaries) is scored by the real `eval` from the quickstart's summarization
+experiments relabelled; "support-qa" (answers to questions) holds the quickstart's qa
 evaluations relabelled, so its section must read exactly like "Question answering" but for its title.
 """
 
@@ -14,7 +14,6 @@ import re
 import shutil
 import urllib.request
 from collections.abc import Iterator
-from contextlib import contextmanager
 from pathlib import Path
 
 import orjson
@@ -29,18 +28,10 @@ from gaia_eval.stages.eval.run import run_eval
 from gaia_eval.stages.quickstart import run_quickstart
 from gaia_eval.stages.report.run import run_report
 from gaia_eval.usecases import UseCase
-from gaia_eval.usecases.summarization import SUMMARY_SCORERS
 from gaia_eval.visualize.server import ViewerServer, make_roots
-from tests.browser_support import BROWSER_MARKS, CHROMIUM, FLAGS, serve_viewer, sync_playwright
+from tests.browser_support import browser_test, serve_viewer, viewer_page
+from tests.plugin_use_cases import TICKETS, registered
 
-TICKETS = UseCase(
-    name="tickets",
-    title="Support ticket summaries",
-    answers="summaries",
-    scorers=SUMMARY_SCORERS,
-    description="summaries of customer support tickets",
-    rating_dimensions=("accuracy", "tone"),
-)
 SUPPORT_QA = UseCase(
     name="support-qa",
     title="Support questions",
@@ -51,20 +42,10 @@ SUPPORT_QA = UseCase(
 RETIRED = "retired-plugin"  # named by an evaluation file, declared by nothing installed here
 
 
-@contextmanager
-def plugins_registered() -> Iterator[None]:
-    try:
-        with pytest.MonkeyPatch.context() as mp:
-            for use_case in (TICKETS, SUPPORT_QA):
-                mp.setitem(USE_CASES.builtin, use_case.name, use_case)
-            yield
-    finally:
-        USE_CASES.refresh()  # forget the loaded entries too: nothing of the plugins outlives the test
-
-
 @pytest.fixture
-def registered() -> Iterator[None]:
-    with plugins_registered():
+def installed() -> Iterator[None]:
+    """The two plugin use cases installed for the test."""
+    with registered(TICKETS, SUPPORT_QA):
         yield
 
 
@@ -80,7 +61,7 @@ def _relabel(source: Path, target: Path, use_case: str, pattern: str) -> None:
 def workspace(tmp_path_factory) -> Path:
     ws = tmp_path_factory.mktemp("ws")
     run_quickstart(ws, echo=lambda _: None)
-    with plugins_registered():
+    with registered(TICKETS, SUPPORT_QA):
         _relabel(ws / "experiments" / "summarization", ws / "experiments" / "tickets", "tickets", "*.experiment.json")
         summary = run_eval(experiment_dir=ws / "experiments" / "tickets", output_dir=ws / "evaluation" / "tickets",
                            show_progress=False)
@@ -102,7 +83,7 @@ def _sections(markdown: str) -> dict[str, str]:
 # --- report -----------------------------------------------------------------------------------------------------
 
 def test_the_report_titles_plugin_use_cases_with_their_own_titles_and_an_unknown_one_with_its_name(
-    workspace, registered, tmp_path
+    workspace, installed, tmp_path
 ):
     run_report(workspace / "evaluation", tmp_path / "report.md")
     text = (tmp_path / "report.md").read_text()
@@ -122,7 +103,7 @@ def test_the_report_titles_plugin_use_cases_with_their_own_titles_and_an_unknown
     assert "\ntickets,1,baseline-textrank," in csv and f"\n{RETIRED},1,baseline-textrank," in csv
 
 
-def test_a_plugin_section_reads_exactly_like_the_built_in_one_it_was_relabelled_from(workspace, registered):
+def test_a_plugin_section_reads_exactly_like_the_built_in_one_it_was_relabelled_from(workspace, installed):
     data = build_report_data(workspace / "evaluation")
     by_use_case = {s["use_case"]: s for s in data["sections"]}
     for plugin, built_in in (("support-qa", "qa"), (RETIRED, "tickets")):
@@ -159,7 +140,7 @@ def _get(server: ViewerServer, path: str) -> bytes:
         return response.read()
 
 
-def test_the_viewer_api_gives_each_use_case_its_title_and_whether_it_asks_questions(viewer, registered):
+def test_the_viewer_api_gives_each_use_case_its_title_and_whether_it_asks_questions(viewer, installed):
     dashboard = {uc["use_case"]: uc for uc in orjson.loads(_get(viewer, "/api/dashboard"))["use_cases"]}
     assert {name: uc["title"] for name, uc in dashboard.items()} == {
         "summarization": "Summarization", "email": "Email summarization", "qa": "Question answering",
@@ -203,25 +184,13 @@ def test_the_viewer_shows_an_uninstalled_use_case_under_its_name(workspace, tmp_
         server.server_close()
 
 
-def browser_test(test):
-    for mark in BROWSER_MARKS:
-        test = mark(test)
-    return test
-
-
 @pytest.fixture(scope="module")
 def page():
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        context = browser.new_context(viewport={"width": 1400, "height": 1000})
-        context.set_default_timeout(180_000)  # a bound on waiting on a loaded machine, never a timing asserted
-        yield context.new_page()
-        context.close()
-        browser.close()
+    yield from viewer_page()
 
 
 @browser_test
-def test_in_the_browser_the_plugin_use_case_has_its_title_and_pass_rate_column(viewer, registered, page):
+def test_in_the_browser_the_plugin_use_case_has_its_title_and_pass_rate_column(viewer, installed, page):
     page.goto(viewer.url)
     page.wait_for_selector("table.dash[data-use-case=support-qa]")
     heading = {name: page.locator(f"section:has(table.dash[data-use-case={name}]) h2").inner_text()
@@ -239,7 +208,7 @@ def test_in_the_browser_the_plugin_use_case_has_its_title_and_pass_rate_column(v
 
 # --- annotate ---------------------------------------------------------------------------------------------------
 
-def test_annotate_rates_a_plugin_use_case_on_its_own_dimensions(workspace, registered, tmp_path):
+def test_annotate_rates_a_plugin_use_case_on_its_own_dimensions(workspace, installed, tmp_path):
     ws = tmp_path / "ws"
     shutil.copytree(workspace / "evaluation" / "tickets", ws / "evaluation")
     opened = open_session(ws / "evaluation", rater="ann", experiments_dir=workspace / "experiments" / "tickets",

@@ -19,7 +19,8 @@ from gaia_eval.artifacts.response_cache import CachedReply, ResponseStore
 from gaia_eval.artifacts.store import read_artifact
 from gaia_eval.providers import ProviderSettings
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message
-from gaia_eval.providers.cache import CachingProvider, configure, request_key
+from gaia_eval.providers.cache import CacheOptions, CachingProvider, request_key
+from gaia_eval.providers.call_options import CallOptions
 from gaia_eval.stages.eval.run import run_eval
 from gaia_eval.stages.experiment.run import run_batch_experiment
 from gaia_eval.stages.generate import run_generate
@@ -30,9 +31,6 @@ from tests.test_judge import judge_responder, judge_settings
 @pytest.fixture(autouse=True)
 def keys(monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test-openai")
-    configure(reset=True)
-    yield
-    configure(reset=True)
 
 
 @pytest.fixture(scope="module")
@@ -71,8 +69,8 @@ def test_no_cache_calls_the_model_again(fake_llm, qa_gt, tmp_path):
     config = _config(tmp_path / "c.json", fake_llm.openai_base_url)
     run_batch_experiment(config, qa_gt, tmp_path / "first", show_progress=False)
     paid_calls = fake_llm.request_count
-    configure(enabled=False)
-    run_batch_experiment(config, qa_gt, tmp_path / "second", show_progress=False)
+    run_batch_experiment(config, qa_gt, tmp_path / "second", show_progress=False,
+                         call_options=CallOptions(cache=CacheOptions(enabled=False)))
     assert fake_llm.request_count == 2 * paid_calls
     second = read_artifact(tmp_path / "second" / "gpt.experiment.json", Experiment)
     assert not any(item.cached for item in second.items)

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
@@ -19,15 +18,15 @@ DEFAULTS = {
     "evaluation": Path("evaluation"),
     "report": Path("reports/report.md"),
 }
+# ctx.meta key (meta is shared by the contexts of one invocation): the command runs with --batch, so Ctrl-C says
+# that the submitted batches keep running
+BATCH_MODE_META = "gaia_eval.batch_mode"
 
 
 class GaiaGroup(click.Group):
     """Turns our errors into a clean one-line message; never a traceback for an expected failure."""
 
     def invoke(self, ctx: click.Context):
-        cache = sys.modules.get("gaia_eval.providers.cache")
-        if cache is not None:  # an earlier invocation in this process (tests, Python callers) set options
-            cache.configure(reset=True)
         try:
             return super().invoke(ctx)
         except GaiaEvalError as exc:
@@ -45,8 +44,7 @@ class GaiaGroup(click.Group):
             echo(f"error: {where}{exc.strerror or exc} (fix: check the path and its permissions)", err=True)
             ctx.exit(1)
         except KeyboardInterrupt:
-            batch_mode = sys.modules.get("gaia_eval.providers.batch.options")
-            if batch_mode is not None and batch_mode.batch_enabled():
+            if ctx.meta.get(BATCH_MODE_META):  # set by the command's --batch (cli/options.py)
                 echo(
                     "interrupted: the submitted batches keep running at the provider and are journaled; run "
                     "the same command again to re-attach to them (--batch-status shows their progress)",
@@ -55,10 +53,6 @@ class GaiaGroup(click.Group):
                 ctx.exit(130)
             echo("interrupted: finished items are saved; run the same command again to resume", err=True)
             ctx.exit(130)
-        finally:  # --batch belongs to this invocation only: a Python caller after it runs synchronously
-            batch_mode = sys.modules.get("gaia_eval.providers.batch.options")
-            if batch_mode is not None:
-                batch_mode.configure(reset=True)
 
 
 def print_summary(summary, *, show_outputs: bool = False) -> None:

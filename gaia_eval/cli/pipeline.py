@@ -10,14 +10,13 @@ import click
 from gaia_eval.cli.checks import one_kind
 from gaia_eval.cli.group import DEFAULTS, cli, print_summary, split_types
 from gaia_eval.cli.lists import ListOptionsCommand
-from gaia_eval.cli.options import ProviderChoice, batch_options, cache_options, llm_call_options, print_batch_status
+from gaia_eval.cli.options import ProviderChoice, llm_call_options, model_call_options, print_batch_status
 from gaia_eval.errors import RunFailed
 from gaia_eval.safe_text import echo
 
 
 @cli.command(cls=ListOptionsCommand, list_options=("--meeting-types", "--email-types", "--pdf-types"))
-@cache_options
-@batch_options
+@model_call_options
 @click.option(
     "--meeting-transcript", "kinds", flag_value="meeting", multiple=True, help="Generate meeting transcripts."
 )
@@ -79,6 +78,7 @@ def generate(
     quiet,
     force,
     batch_status,
+    call_options,
 ) -> None:
     """Generate synthetic documents (<type>_meeting.txt + .meta.json); offline ones have planted facts."""
     from gaia_eval.stages.generate import run_generate
@@ -90,7 +90,7 @@ def generate(
     summary = run_generate(
         kind, output_dir, types=types, count_per_type=count_per_type, target_tokens=target_tokens, seed=seed,
         force=force, provider=provider, model=model, base_url=base_url, concurrency=concurrency,
-        show_progress=False if quiet else None, timeout_s=timeout,
+        show_progress=False if quiet else None, timeout_s=timeout, call_options=call_options,
     )
     print_summary(summary)
     echo(f"  documents in {output_dir}")
@@ -102,8 +102,7 @@ def generate(
 
 
 @cli.command()
-@cache_options
-@batch_options
+@model_call_options
 @click.option(
     "-d",
     "--directory",
@@ -173,6 +172,7 @@ def groundtruth(
     quiet,
     force,
     batch_status,
+    call_options,
 ) -> None:
     """Build the expected answers for each input (offline: exactly from planted facts; or drafted by an LLM)."""
     from gaia_eval.stages.groundtruth.run import run_groundtruth
@@ -195,6 +195,7 @@ def groundtruth(
         concurrency=concurrency,
         max_tokens=max_tokens,
         show_progress=False if quiet else None, timeout_s=timeout,
+        call_options=call_options,
     )
     print_summary(summary)
     if summary.failed:
@@ -205,8 +206,7 @@ def groundtruth(
 
 
 @cli.command("batch-experiment", cls=ListOptionsCommand, repeat_options=("-i", "--input"))
-@cache_options
-@batch_options
+@model_call_options
 @click.option(
     "-c",
     "--config",
@@ -243,7 +243,8 @@ def groundtruth(
     help="Write a valid sample config to PATH and exit.",
 )
 def batch_experiment(
-    config_path, input_paths, output_dir, force, retry_errors, concurrency, quiet, create_sample_config, batch_status
+    config_path, input_paths, output_dir, force, retry_errors, concurrency, quiet, create_sample_config, batch_status,
+    call_options,
 ) -> None:
     """Run every configured model over every item, concurrently and resumably."""
     from gaia_eval.stages.experiment.outputs import output_dirs_for_inputs
@@ -267,6 +268,7 @@ def batch_experiment(
             retry_errors=retry_errors,
             concurrency=concurrency,
             show_progress=False if quiet else None,
+            call_options=call_options,
         )
         print_summary(summary)
         echo(f"  items: {summary.items_line()}")
@@ -294,8 +296,7 @@ def write_sample_config_path(path: Path) -> Path:
 
 
 @cli.command("eval", cls=ListOptionsCommand, repeat_options=("-g", "--groundtruth"))
-@cache_options
-@batch_options
+@model_call_options
 @click.option(
     "-d",
     "--directory",
@@ -372,15 +373,28 @@ def write_sample_config_path(path: Path) -> Path:
     help="The judge's summary criteria instead of the meeting ones: names among coherence, consistency, fluency, "
          "relevance, or a JSON list of {id, label, question}.",
 )
+@click.option(
+    "--scorer",
+    "scorers",
+    multiple=True,
+    metavar="NAME|MODULE:FUNCTION|FILE.py:FUNCTION",
+    help="Also rate every item with this scorer (repeatable): a registered name, module:function or "
+         "path/to/file.py:function taking a ScoringInput and returning a value 0-1 (or a dict of them). Shown "
+         "beside the use case's criteria; the grade stays the use case's own.",
+)
 def eval_command(
     directory, experiment_file, output_dir, groundtruth, force, regenerate_report,
     judge_spec, judge_base_url, judge_samples, judge_concurrency, judge_timeout, judge_criteria, batch_status,
+    call_options, scorers,
 ) -> None:
     """Score each experiment against ground truth (deterministic rubric), optionally also with an LLM judge."""
     from gaia_eval.errors import UsageError
 
     if batch_status:
         return print_batch_status(output_dir)
+    if scorers and regenerate_report:
+        raise UsageError("--scorer does nothing with --regenerate-report (it only rebuilds the index)",
+                         field="--scorer", fix="run eval with --scorer and without --regenerate-report")
     from gaia_eval.scoring.judge import DEFAULT_JUDGE_CONCURRENCY, DEFAULT_JUDGE_TIMEOUT_S, parse_judge_spec
     from gaia_eval.stages.eval.run import LONG_FORM_NOTE, STANDALONE_NOTE, run_eval
 
@@ -406,12 +420,16 @@ def eval_command(
         force=force,
         regenerate_report=regenerate_report,
         judge=judge,
+        call_options=call_options,
+        scorers=scorers,
     )
     if summary.standalone:
         echo(f"running standalone for {summary.standalone} experiment(s): no ground truth; {STANDALONE_NOTE}")
     if summary.long_form:
         echo(f"question answering in {summary.long_form} experiment(s) scored as {LONG_FORM_NOTE}")
     print_summary(summary)
+    for line in summary.scorer_errors[:10]:
+        echo(f"  {line}", err=True)
     if summary.failed:
         raise RunFailed(
             f"{summary.failed} evaluation(s) have judge calls that failed; run the same command again to call only them"
@@ -427,6 +445,10 @@ def eval_command(
         )
         raise RunFailed(f"{len(summary.damaged)} evaluation file(s) are damaged and were left out of the index (listed "
                         f"above); delete them, or {remake}")
+    if summary.scorer_errors:
+        listed = "the first 10 listed above" if len(summary.scorer_errors) > 10 else "listed above"
+        raise RunFailed(f"--scorer failed on {len(summary.scorer_errors)} item(s) ({listed}), rated 'error' there; fix "
+                        "the scorer and run the same command again to score them again")
     if summary.empty_responses:
         raise RunFailed(
             "some template responses are empty (listed above) and count as errors; paste them in and run the same "

@@ -10,12 +10,20 @@ probabilities, asked for with every call), measured where the server returns log
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from gaia_eval import usecases
 from gaia_eval.artifacts.experiment import ItemResult
 from gaia_eval.artifacts.groundtruth import Summaries
 from gaia_eval.concurrency import ProviderGate, map_concurrent, run_async
 from gaia_eval.metaeval.ratings import RatedOutput
 from gaia_eval.scoring.judge import RANK, Judge, JudgeRequest, JudgeSettings, combine_samples, judge_request
 
+if TYPE_CHECKING:
+    from gaia_eval.providers.cache import CacheOptions
+
+# A ratings file's summaries (of meetings, news, dialogues) are judged with summarization's judge prompt.
+RATED_USE_CASE = "summarization"
 TOP_LOGPROBS = 5  # alternatives asked for at each token: the four ratings fit, with room for spellings
 PROSE_CRITERIA = {
     "comparative": ("executive_summary_accuracy", "completeness", "faithfulness"),
@@ -34,12 +42,16 @@ def _request(settings: JudgeSettings, row: RatedOutput) -> tuple[JudgeRequest, s
     reference = (
         Summaries(executive_summary=row.references[0], detailed_summary=row.references[0]) if row.references else None
     )
-    return judge_request(settings, "summarization", mode, item, row.source or "", reference), mode
+    use_case = usecases.get(RATED_USE_CASE)
+    return judge_request(settings, use_case, mode, item, row.source or "", reference), mode
 
 
-def judge_scores(rows: list[RatedOutput], settings: JudgeSettings) -> tuple[dict[str, list[float]], list[str], int]:
+def judge_scores(
+    rows: list[RatedOutput], settings: JudgeSettings, cache: CacheOptions
+) -> tuple[dict[str, list[float]], list[str], int]:
     """Per judge scorer, one value per row (NaN where the judge gave none), notes on the summaries left out, and
-    the number of calls that failed after retries (the run is then incomplete)."""
+    the number of calls that failed after retries (the run is then incomplete). `cache`: the run's response
+    cache."""
     from gaia_eval.providers import ProviderSettings, create_provider
     from gaia_eval.providers.cache import with_cache
 
@@ -49,7 +61,7 @@ def judge_scores(rows: list[RatedOutput], settings: JudgeSettings) -> tuple[dict
     )
     # Behind the response cache, as in eval: running meta-eval again (other --metrics, another system left out)
     # does not pay for the same judgements twice.
-    provider = with_cache(create_provider(provider_settings), provider_settings)
+    provider = with_cache(create_provider(provider_settings), provider_settings, cache)
     jobs = [(k, i) for k in range(len(rows)) for i in range(settings.samples)]
 
     judge = Judge(settings, provider, ProviderGate(settings.concurrency), top_logprobs=TOP_LOGPROBS)

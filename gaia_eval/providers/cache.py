@@ -11,16 +11,17 @@ Only answers are stored: a failed call, a truncated or degenerate reply, or one 
 (`discard`) never is. A key already served once in this process is not served from the cache again: a second
 identical request means the first reply was unusable (a retry or a repair). `refresh` (--force,
 --retry-errors) asks the model for every request and stores the new replies. Local servers and baselines are
-not cached: they cost nothing, and the weights behind a local model name can change. The store itself (entry
-checks, fetch locks, the writer thread) is artifacts/response_cache.py.
+not cached: they cost nothing, and the weights behind a local model name can change. Whether a run uses the cache,
+and which folder, is its CacheOptions value, passed in (no module state). The store itself (entry checks, fetch
+locks, the writer thread) is artifacts/response_cache.py.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import os
 import sys
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import Any
 
@@ -40,36 +41,29 @@ from gaia_eval.providers.limits import unusable_reason
 
 KEY_VERSION = 2
 _NOT_SENT = frozenset({"timeout_s", "task", "refresh"})  # how long to wait, baselines' input, cache policy
-_settings: dict[str, Any] = {"enabled": None, "directory": None}
 
 
-def configure(*, enabled: bool | None = None, directory: Path | None = None, reset: bool = False) -> None:
-    """Set by the CLI's --no-cache / --cache-dir (a None leaves that setting as it is; unset settings fall back
-    to the environment); `reset` returns both to the environment's."""
-    if reset:
-        _settings.update(enabled=None, directory=None)
-    if enabled is not None:
-        _settings["enabled"] = enabled
-    if directory is not None:
-        _settings["directory"] = directory
-
-
-def cache_enabled() -> bool:
-    if _settings["enabled"] is not None:
-        return bool(_settings["enabled"])
+def _enabled_from_env() -> bool:
     return os.environ.get("GAIA_EVAL_NO_CACHE", "").strip().lower() not in {"1", "true", "yes"}
 
 
-def cache_dir() -> Path:
-    return Path(_settings["directory"]) if _settings["directory"] else default_cache_dir()
-
-
-def cache_max_bytes() -> int:
+def _max_bytes_from_env() -> int:
     raw = os.environ.get("GAIA_EVAL_CACHE_MAX_MB", "").strip()
     try:
         return int(float(raw) * 1024 * 1024) if raw else DEFAULT_MAX_BYTES
     except ValueError:
         return DEFAULT_MAX_BYTES
+
+
+@dataclass(frozen=True)
+class CacheOptions:
+    """One run's response cache: on or off, its folder, its size bound. A field left out is read from the
+    environment when the value is made (GAIA_EVAL_NO_CACHE, GAIA_EVAL_CACHE_DIR / XDG_CACHE_HOME / ~/.cache,
+    GAIA_EVAL_CACHE_MAX_MB), once; the CLI's --no-cache and --cache-dir give the first two."""
+
+    enabled: bool = field(default_factory=_enabled_from_env)
+    directory: Path = field(default_factory=default_cache_dir)
+    max_bytes: int = field(default_factory=_max_bytes_from_env)
 
 
 def request_key(settings: ProviderSettings, request: ChatRequest) -> str:
@@ -78,7 +72,7 @@ def request_key(settings: ProviderSettings, request: ChatRequest) -> str:
         "provider": settings.provider,
         "base_url": effective_base_url(settings),
         "model": settings.model,
-        **{f.name: getattr(request, f.name) for f in dataclasses.fields(request) if f.name not in _NOT_SENT},
+        **{f.name: getattr(request, f.name) for f in fields(request) if f.name not in _NOT_SENT},
     }
     if request.top_logprobs is None:  # added later: the keys of requests without it stay as they were
         del material["top_logprobs"]
@@ -176,10 +170,11 @@ class CachingProvider:
             await self.inner.aclose()
 
 
-def with_cache(provider: Provider, settings: ProviderSettings, *, refresh: bool = False) -> Provider:
-    """`provider` behind the response cache, unless the cache is off or the provider is local. `refresh`:
-    every request goes to the model (the command redoes its items: --force, --retry-errors), and the new
-    replies are stored."""
-    if not cache_enabled() or provider.is_local or is_local(settings.provider):
+def with_cache(provider: Provider, settings: ProviderSettings, options: CacheOptions, *,
+               refresh: bool = False) -> Provider:
+    """`provider` behind the response cache `options` describe, unless it is off or the provider is local.
+    `refresh`: every request goes to the model (the command redoes its items: --force, --retry-errors), and the
+    new replies are stored."""
+    if not options.enabled or provider.is_local or is_local(settings.provider):
         return provider
-    return CachingProvider(provider, settings, ResponseStore(cache_dir(), cache_max_bytes()), refresh=refresh)
+    return CachingProvider(provider, settings, ResponseStore(options.directory, options.max_bytes), refresh=refresh)

@@ -45,8 +45,8 @@ from gaia_eval.concurrency import (
 )
 from gaia_eval.errors import ArtifactError, InputError, UsageError
 from gaia_eval.progress import Progress
-from gaia_eval.providers import ProviderSettings, create_provider
-from gaia_eval.providers.cache import with_cache
+from gaia_eval.providers import ProviderSettings
+from gaia_eval.providers.call_options import CallOptions, call_options_or_defaults, open_provider
 from gaia_eval.providers.pricing import cost_of, lookup_price
 from gaia_eval.stages.common import StageSummary, ensure_output_dir, holds_output_lock
 
@@ -107,9 +107,11 @@ def run_generate(
     concurrency: int | None = None,
     show_progress: bool | None = None,
     timeout_s: float | None = None,
+    call_options: CallOptions | None = None,
 ) -> StageSummary:
     """Write `count_per_type` documents of each type into `output_dir` (exactly there) and the folder index.
-    `provider` "offline" uses the phrase-bank generator; any other provider has an LLM write them."""
+    `provider` "offline" uses the phrase-bank generator; any other provider has an LLM write them, its calls
+    made as `call_options` say (response cache, batch API; default: the environment's)."""
     if kind not in ("meeting", "email", "pdf"):
         raise UsageError(f"unknown document kind '{kind}'", fix="use --meeting-transcript, --email or --pdf")
     if count_per_type < 1:
@@ -117,7 +119,7 @@ def run_generate(
     if provider != "offline":
         options = LLMOptions(provider, model, base_url, concurrency, show_progress, timeout_s)
         return _generate_with_llm(kind, Path(output_dir), _check_types(kind, types), count_per_type, target_tokens,
-                                  seed, force, options)
+                                  seed, force, options, call_options_or_defaults(call_options))
     if kind == "pdf":
         raise UsageError(
             "PDF documents are written by an LLM; the offline generator makes meetings and e-mails only",
@@ -235,6 +237,7 @@ def _generate_with_llm(
     seed: int,
     force: bool,
     options: LLMOptions,
+    call_options: CallOptions,
 ) -> StageSummary:
     from gaia_eval.generation.llm import generate_prompts_fingerprint, llm_provider_settings, make_brief
 
@@ -275,7 +278,7 @@ def _generate_with_llm(
             jobs.append(_LLMJob(brief, stem, seed, variant, inputs, before))
 
     if jobs:
-        run_async(_write_llm_documents(jobs, settings, options, output_dir, summary, refresh=force))
+        run_async(_write_llm_documents(jobs, settings, options, call_options, output_dir, summary, refresh=force))
     index_path = output_dir / INDEX_NAMES[kind]
     write_artifact(index_path, build_pdf_index(output_dir) if kind == "pdf" else build_index(output_dir, kind))
     summary.notes.append(f"index: {index_path}")
@@ -299,8 +302,8 @@ def _llm_document_state(kind: DocKind, folder: Path, stem: str, inputs: dict[str
 
 
 async def _write_llm_documents(
-    jobs: list[_LLMJob], settings: ProviderSettings, options: LLMOptions, folder: Path, summary: StageSummary,
-    *, refresh: bool = False,
+    jobs: list[_LLMJob], settings: ProviderSettings, options: LLMOptions, call_options: CallOptions, folder: Path,
+    summary: StageSummary, *, refresh: bool = False,
 ) -> None:
     """Every job through one gate; each document is written the moment it is done, so a stopped run resumes."""
     from gaia_eval.generation.llm import (
@@ -311,15 +314,16 @@ async def _write_llm_documents(
         system_prompt,
         write_document,
     )
-    from gaia_eval.providers.batch import batch_enabled, batch_gate, with_batch
+    from gaia_eval.providers.batch import batch_gate
     from gaia_eval.providers.pricing import batch_quote
 
     journal = batch_journal_path(folder, "generate")  # --batch: the provider batches, journaled
     # A missing cloud key stops here (exit 2).
-    provider = with_cache(with_batch(create_provider(settings), settings, journal), settings, refresh=refresh)
+    provider = open_provider(settings, call_options, journal, refresh=refresh)
     quote = lookup_price(settings.provider, settings.model)
-    quote = batch_quote(quote) if batch_enabled() else quote  # every call not answered by the cache is batched
-    gate = batch_gate(options.concurrency or DEFAULT_CONCURRENCY, provider=settings.provider)
+    # every call not answered by the cache is batched
+    quote = batch_quote(quote) if call_options.batch.enabled else quote
+    gate = batch_gate(call_options.batch, options.concurrency or DEFAULT_CONCURRENCY, provider=settings.provider)
     policy = RetryPolicy(timeout_s=settings.timeout_s or LLM_TIMEOUT_S)
     system = system_prompt()
     progress = Progress(len(jobs), enabled=options.show_progress, label="documents")

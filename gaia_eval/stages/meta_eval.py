@@ -13,6 +13,7 @@ from gaia_eval.artifacts.store import atomic_write_text, fingerprint, fingerprin
 from gaia_eval.errors import UsageError
 
 if TYPE_CHECKING:
+    from gaia_eval.providers.call_options import CallOptions
     from gaia_eval.scoring.judge import JudgeSettings
 
 # Where the report looks for the meta-evaluation of a use case's scorers (next to the evaluations).
@@ -95,17 +96,20 @@ def run_meta_eval(
     cross_validate: bool = False,
     limit: int | None = None,
     seed: int = 0,
+    call_options: CallOptions | None = None,
 ) -> MetaEvalRun:
     """Load and validate `ratings`, score every output, correlate each scorer with each human dimension. Writes
     `output` (JSON) and the markdown to `markdown`, or next to `output` as .md, when given. `cross_validate`
     appends the fold figures of the grade's weights fit on these ratings (metaeval/crossval.py). `limit` keeps
     that many items (documents, every system's summary of each), drawn with `seed`: every scorer, the judge
-    included, is then measured on the same sample."""
+    included, is then measured on the same sample. The judge's calls go through the response cache as
+    `call_options.cache` says (default: the environment's); they are never batched."""
     from gaia_eval.metaeval import analysis, stats
     from gaia_eval.metaeval.judged import judge_applicable, judge_scores
     from gaia_eval.metaeval.ratings import load_ratings
     from gaia_eval.metaeval.render import meta_eval_markdown
     from gaia_eval.metaeval.scorers import score_rows
+    from gaia_eval.providers.call_options import call_options_or_defaults
 
     ratings = Path(ratings)
     exclude = list(dict.fromkeys(exclude_systems or []))
@@ -122,7 +126,7 @@ def run_meta_eval(
         if not judge_applicable(rows):
             table.notes.append("the judge is not applicable: some summaries have neither a reference nor a source")
         else:
-            scores, notes, failed_calls = judge_scores(rows, judge)
+            scores, notes, failed_calls = judge_scores(rows, judge, call_options_or_defaults(call_options).cache)
             table.values.update(scores)
             table.notes += notes
     echo(f"meta-eval: correlating {len(table.values)} scorers with the human ratings "

@@ -10,10 +10,7 @@ from gaia_eval.lazy import lazy_exports
 
 _LAZY = {
     "BatchOptions": "options",
-    "batch_enabled": "options",
     "batch_gate": "mode",
-    "batch_options": "options",
-    "configure": "options",
     "with_batch": "mode",
     "batch_status_lines": "status",
 }

@@ -1,11 +1,12 @@
-"""Whether this run sends its model calls through the providers' batch APIs, and with what settings: set by the
-CLI's --batch / --batch-size / --batch-poll (like the response cache's options). Nothing here imports an SDK."""
+"""Whether a run sends its model calls through the providers' batch APIs, and with what settings: a frozen value
+the CLI makes from --batch / --batch-size / --batch-poll and passes down (like the response cache's options).
+Nothing here imports an SDK."""
 
 from __future__ import annotations
 
 import hashlib
 import os
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field
 from pathlib import Path
 
 DEFAULT_BATCH_SIZE = 1000
@@ -14,40 +15,30 @@ MAX_POLL_S = 300.0
 DEFAULT_GATHER_S = 2.0  # requests arriving within this quiet spell go into one batch
 
 
+def _seconds_from_env(name: str) -> float | None:
+    raw = os.environ.get(name, "").strip()
+    return float(raw) if raw else None
+
+
+def _gather_s_from_env() -> float:
+    seconds = _seconds_from_env("GAIA_EVAL_BATCH_GATHER_S")
+    return DEFAULT_GATHER_S if seconds is None else seconds
+
+
 @dataclass(frozen=True)
 class BatchOptions:
+    """One run's batch mode. The last two fields are read from the environment when the value is made, once."""
+
     enabled: bool = False
     size: int = DEFAULT_BATCH_SIZE
     poll_s: float = DEFAULT_POLL_S
-    status_only: bool = False
-
-    @property
-    def gather_s(self) -> float:
-        raw = os.environ.get("GAIA_EVAL_BATCH_GATHER_S", "").strip()
-        return float(raw) if raw else DEFAULT_GATHER_S
+    gather_s: float = field(default_factory=_gather_s_from_env)
+    # GAIA_EVAL_BATCH_POLL_S wins over poll_s for the first wait: tests keep polling tiny through it
+    env_poll_s: float | None = field(default_factory=lambda: _seconds_from_env("GAIA_EVAL_BATCH_POLL_S"))
 
     @property
     def first_poll_s(self) -> float:
-        raw = os.environ.get("GAIA_EVAL_BATCH_POLL_S", "").strip()  # tests keep polling tiny through this
-        return float(raw) if raw else self.poll_s
-
-
-_current = [BatchOptions()]
-
-
-def configure(*, reset: bool = False, **changes) -> None:
-    if reset:
-        _current[0] = BatchOptions()
-    if changes:
-        _current[0] = replace(_current[0], **changes)
-
-
-def batch_options() -> BatchOptions:
-    return _current[0]
-
-
-def batch_enabled() -> bool:
-    return _current[0].enabled
+        return self.poll_s if self.env_poll_s is None else self.env_poll_s
 
 
 def run_id_for(journal: Path) -> str:

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gaia_eval.artifacts.base import Strict
 from gaia_eval.artifacts.batch_journal import batch_journal_path
@@ -18,14 +19,17 @@ from gaia_eval.artifacts.evaluation import Evaluation, ItemEvaluation, ItemJudge
 from gaia_eval.artifacts.journal import JournalWriter, read_records
 from gaia_eval.concurrency import close_all, map_concurrent, run_async
 from gaia_eval.progress import Progress
-from gaia_eval.providers import ProviderSettings, create_provider
+from gaia_eval.providers import ProviderSettings
 from gaia_eval.providers.base import Provider
-from gaia_eval.providers.batch import batch_gate, with_batch
-from gaia_eval.providers.cache import with_cache
+from gaia_eval.providers.batch import BatchOptions, batch_gate
+from gaia_eval.providers.call_options import CallOptions, open_provider
 from gaia_eval.providers.pricing import lookup_price
 from gaia_eval.scoring.judge.core import Judge, JudgeRequest, JudgeSettings, combine_samples
 from gaia_eval.scoring.judge.criteria import criteria_for
 from gaia_eval.scoring.judge.summary import summarize_judgements
+
+if TYPE_CHECKING:
+    from gaia_eval.usecases import UseCase
 
 DONE_STATUSES = ("scored", "unscored")  # outcomes journaled as finished in this run
 # Only scored samples are reused by a later run: a "failed" call and an "unscored" (unusable) reply are asked
@@ -52,7 +56,7 @@ class JudgeTarget:
     last four fields are the run's state, filled in by judge_experiments."""
 
     evaluation_file: Path
-    use_case: str
+    use_case: UseCase
     mode: str
     mode_note: str
     rubric_criteria: list[str]
@@ -123,10 +127,12 @@ def _outcome(target: JudgeTarget, settings: JudgeSettings) -> JudgeOutcome:
 
 
 def judge_experiments(
-    targets: list[JudgeTarget], settings: JudgeSettings, *, reuse: bool = True, show_progress: bool | None = None
+    targets: list[JudgeTarget], settings: JudgeSettings, call_options: CallOptions, *, reuse: bool = True,
+    show_progress: bool | None = None,
 ) -> list[JudgeOutcome]:
-    """Judge every target's items K times (reusing finished samples unless `reuse` is off), in one fan-out.
-    The judge provider is created, and so its API key checked, only when there is a call to make."""
+    """Judge every target's items K times (reusing finished samples unless `reuse` is off), in one fan-out,
+    the calls made as `call_options` say (response cache, batch API). The judge provider is created, and so its
+    API key checked, only when there is a call to make."""
     jobs: list[tuple[JudgeTarget, str, int]] = []
     for target in targets:
         target.samples = _reusable(target) if reuse else {}
@@ -140,9 +146,9 @@ def judge_experiments(
             timeout_s=settings.retry.timeout_s,
         )
         journal = judge_batch_journal(targets)
-        provider = with_cache(with_batch(create_provider(provider_settings), provider_settings, journal,
-                                         f"judge {settings.spec}"), provider_settings, refresh=not reuse)
-        run_async(_run(jobs, settings, provider, reuse, show_progress))
+        provider = open_provider(provider_settings, call_options, journal, label=f"judge {settings.spec}",
+                                 refresh=not reuse)
+        run_async(_run(jobs, settings, provider, call_options.batch, reuse, show_progress))
     outcomes = [_outcome(t, settings) for t in targets]
     if targets and all(o.complete for o in outcomes):  # a failed sample keeps its batch journaled for the retry
         judge_batch_journal(targets).unlink(missing_ok=True)
@@ -158,10 +164,11 @@ async def _run(
     jobs: list[tuple[JudgeTarget, str, int]],
     settings: JudgeSettings,
     provider: Provider,
+    batch: BatchOptions,
     reuse: bool,
     show_progress: bool | None,
 ) -> None:
-    judge = Judge(settings, provider, batch_gate(settings.concurrency, provider=settings.provider))
+    judge = Judge(settings, provider, batch_gate(batch, settings.concurrency, provider=settings.provider))
     busy = list({id(t): t for t, _, _ in jobs}.values())
     for target in busy:
         target.journal = JournalWriter(judge_journal_path(target.evaluation_file), truncate=not reuse)

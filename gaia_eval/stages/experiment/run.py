@@ -55,12 +55,11 @@ from gaia_eval.providers import (
     ProviderSettings,
     check_provider_name,
     chosen_base_url,
-    create_provider,
     effective_base_url,
 )
 from gaia_eval.providers.base import Provider
-from gaia_eval.providers.batch import batch_enabled, batch_gate, with_batch
-from gaia_eval.providers.cache import with_cache
+from gaia_eval.providers.batch import BatchOptions, batch_gate
+from gaia_eval.providers.call_options import CallOptions, call_options_or_defaults, open_provider
 from gaia_eval.providers.pricing import PriceQuote, batch_quote
 from gaia_eval.registry import provider_entry
 from gaia_eval.stages.common import StageSummary, check_output_dir, holds_output_lock
@@ -196,11 +195,14 @@ def run_batch_experiment(
     retry_errors: bool = False,
     concurrency: int | None = None,
     show_progress: bool | None = None,
+    call_options: CallOptions | None = None,
 ) -> BatchSummary:
-    """Run the config's experiments over the input; without a config, the default one (`default_config`).
+    """Run the config's experiments over the input; without a config, the default one (`default_config`). The
+    model calls go as `call_options` say (response cache, batch API; default: the environment's).
 
     Plan (what each experiment still has to do), run (every model call, all experiments at once), write (each
     experiment file as it completes, then the summary and the consolidated file)."""
+    calls = call_options_or_defaults(call_options)
     config = load_config(Path(config_path)) if config_path is not None else None
     workload = load_workload(Path(input_path))
     summary = BatchSummary("batch-experiment")
@@ -217,10 +219,10 @@ def run_batch_experiment(
     settings_common = {"workload": workload.fingerprint(), "prompts": prompt_settings_fingerprint()}
     plans = [plan for spec in config.experiments
              if (plan := _plan_experiment(spec, output_dir, workload, settings_common, force, retry_errors, summary))]
-    providers = _open_providers(plans, config, config_path, output_dir, force)
-    run_async(_run_plans(plans, providers, workload, concurrency, show_progress, summary))
+    providers = _open_providers(plans, config, config_path, output_dir, force, calls)
+    run_async(_run_plans(plans, providers, workload, concurrency, show_progress, summary, calls.batch))
     for plan in plans:
-        _note_outcome(plan, providers.get(plan.spec.name), workload, summary)
+        _note_outcome(plan, providers.get(plan.spec.name), workload, summary, calls.batch)
     consolidated = output_dir / CONSOLIDATED_NAME
     write_artifact(
         consolidated, consolidate_experiments(output_dir, summary.damaged)
@@ -273,7 +275,7 @@ def _plan_experiment(spec: ExperimentSpec, output_dir: Path, workload: Workload,
 
 
 def _open_providers(plans: list[_Plan], config: ExperimentConfig, config_path: Path | None, output_dir: Path,
-                    force: bool) -> dict[str, Provider]:
+                    force: bool, calls: CallOptions) -> dict[str, Provider]:
     """Credentials are checked for every experiment with work to do before any call is made."""
     providers: dict[str, Provider] = {}
     for plan in plans:
@@ -283,9 +285,8 @@ def _open_providers(plans: list[_Plan], config: ExperimentConfig, config_path: P
                 journal = batch_journal_path(
                     output_dir, file_stem(plan.spec.name, what="experiment name", style="slug")
                 )
-                providers[plan.spec.name] = with_cache(
-                    with_batch(create_provider(settings), settings, journal, f"experiment '{plan.spec.name}'"),
-                    settings, refresh=force)
+                providers[plan.spec.name] = open_provider(
+                    settings, calls, journal, label=f"experiment '{plan.spec.name}'", refresh=force)
             except ConfigError as exc:  # e.g. an unknown baseline model: point at the config entry
                 index = config.experiments.index(plan.spec)
                 raise ConfigError(
@@ -294,7 +295,8 @@ def _open_providers(plans: list[_Plan], config: ExperimentConfig, config_path: P
     return providers
 
 
-def _note_outcome(plan: _Plan, provider: Provider | None, workload: Workload, summary: BatchSummary) -> None:
+def _note_outcome(plan: _Plan, provider: Provider | None, workload: Workload, summary: BatchSummary,
+                  batch: BatchOptions) -> None:
     """Add one written experiment to the summary: its counts, how it was batched, its first error."""
     items = [plan.results[i.item_id] for i in workload.items]
     summary.items_ok += sum(i.status == "ok" for i in items)
@@ -302,7 +304,7 @@ def _note_outcome(plan: _Plan, provider: Provider | None, workload: Workload, su
     summary.outputs.append(plan.path)
     summary.count(plan.before)
     errors = sum(i.status == "error" for i in items)
-    if batch_enabled():
+    if batch.enabled:
         batched = sum(bool(i.batch_id) for i in items)
         run = (f" ({getattr(provider, 'submitted', 0)} requests submitted in this run, "
                f"{getattr(provider, 'reattached', 0)} re-attached)") if provider is not None else ""
@@ -325,8 +327,9 @@ async def _run_plans(
     concurrency: int | None,
     show_progress: bool | None,
     summary: BatchSummary,
+    batch: BatchOptions,
 ) -> None:
-    gates = _open_gates(plans, workload, providers, concurrency)
+    gates = _open_gates(plans, workload, providers, concurrency, batch)
 
     for plan in plans:
         if not plan.todo:
@@ -334,7 +337,7 @@ async def _run_plans(
 
     work = [(plan, item) for plan in plans for item in plan.todo]
     progress = Progress(len(work), enabled=show_progress)
-    ceiling = MAX_TOTAL_CONCURRENCY if not batch_enabled() else len(work)  # a waiting batch call costs no CPU
+    ceiling = MAX_TOTAL_CONCURRENCY if not batch.enabled else len(work)  # a waiting batch call costs no CPU
     total_limit = min(ceiling, sum(g.max_concurrency for g in gates.values())) or 1
 
     async def worker(job: tuple[_Plan, WorkItem]) -> ItemResult:
@@ -391,7 +394,7 @@ async def _run_plans(
 
 
 def _open_gates(plans: list[_Plan], workload: Workload, providers: dict[str, Provider],
-                concurrency: int | None) -> dict[tuple[str, str | None], ProviderGate]:
+                concurrency: int | None, batch: BatchOptions) -> dict[tuple[str, str | None], ProviderGate]:
     """One gate per endpoint, shared by every experiment that calls it, with the strictest limits any of them
     set; each plan with work gets its solver and its journal."""
     limits: dict[tuple[str, str | None], tuple[int, float | None]] = {}
@@ -407,7 +410,7 @@ def _open_gates(plans: list[_Plan], workload: Workload, providers: dict[str, Pro
             limit = min(limit, old_limit)
             rpm = min(r for r in (rpm, old_rpm) if r is not None) if (rpm or old_rpm) else None
         limits[key] = (limit, rpm)
-    gates = {key: batch_gate(limit, rpm, provider=key[0]) for key, (limit, rpm) in limits.items()}
+    gates = {key: batch_gate(batch, limit, rpm, provider=key[0]) for key, (limit, rpm) in limits.items()}
     for plan in plans:
         if not plan.todo:
             continue

@@ -17,7 +17,7 @@ from gaia_eval.errors import MalformedResponseError, ProviderError
 from gaia_eval.prompts import prompts_fingerprint, render
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message, Provider, TaskContext
 from gaia_eval.providers.limits import unusable_reason
-from gaia_eval.providers.names import LOCAL_PRESETS
+from gaia_eval.registry import provider_entry
 from gaia_eval.stages.experiment.inputs import WorkItem
 from gaia_eval.stages.experiment.long_documents import (
     document_budget,
@@ -218,8 +218,9 @@ class Solver:
     def _context(self) -> int | None:
         if self.spec.context_tokens is not None:
             return self.spec.context_tokens
-        if self.provider.is_local and self.spec.provider != "baseline":
-            return server_context_tokens(self.spec.base_url or LOCAL_PRESETS.get(self.spec.provider))
+        entry = provider_entry(self.spec.provider)
+        if self.provider.is_local and entry.follows_prompts:  # a local server, asked for its context size
+            return server_context_tokens(self.spec.base_url or entry.base_url)
         return None
 
     async def _fit(self, item: WorkItem, document: str, outcome: SolveOutcome, label: str) -> str | None:

@@ -35,10 +35,10 @@ from gaia_eval.extract.quotes import QuoteFinder, contains_words, list_items
 from gaia_eval.generation.llm import CallFailed, Session, UnreadableReply, follow_up, reply_text
 from gaia_eval.progress import Progress
 from gaia_eval.prompts import prompts_fingerprint, render
-from gaia_eval.providers import ProviderSettings, create_provider
+from gaia_eval.providers import ProviderSettings
 from gaia_eval.providers.base import Message
-from gaia_eval.providers.batch import batch_enabled, batch_gate, with_batch
-from gaia_eval.providers.cache import with_cache
+from gaia_eval.providers.batch import batch_gate
+from gaia_eval.providers.call_options import CallOptions, open_provider
 from gaia_eval.providers.pricing import batch_quote, cost_of, lookup_price
 from gaia_eval.stages.experiment.solvers import doc_label
 
@@ -362,7 +362,7 @@ class _Job:
 
 def build_with_llm(
     sources: list[SourceInput], use_case: str, output_path: Callable[[str], Path], force: bool,
-    options: LLMGroundTruthOptions, summary: StageSummary,
+    options: LLMGroundTruthOptions, call_options: CallOptions, summary: StageSummary,
 ) -> list[tuple[str, Path]]:
     """Write each input's ground truth; return (item id, artifact) for every input that has a valid artifact.
 
@@ -381,21 +381,22 @@ def build_with_llm(
         else:
             jobs.append(_Job(source, out, inputs, Freshness.STALE if state is Freshness.CURRENT else state))
     if jobs:
-        run_async(_run_jobs(jobs, use_case, options, summary, done, refresh=force))
+        run_async(_run_jobs(jobs, use_case, options, call_options, summary, done, refresh=force))
     return done
 
 
 async def _run_jobs(
-    jobs: list[_Job], use_case: str, options: LLMGroundTruthOptions, summary: StageSummary,
-    done: list[tuple[str, Path]], *, refresh: bool = False,
+    jobs: list[_Job], use_case: str, options: LLMGroundTruthOptions, call_options: CallOptions,
+    summary: StageSummary, done: list[tuple[str, Path]], *, refresh: bool = False,
 ) -> None:
     # A missing cloud key stops here, before any call (exit 2).
     settings = options.settings
     journal = batch_journal_path(jobs[0].out.parent, "groundtruth")  # --batch: the provider batches, journaled
-    provider = with_cache(with_batch(create_provider(settings), settings, journal), settings, refresh=refresh)
+    provider = open_provider(settings, call_options, journal, refresh=refresh)
     quote = lookup_price(settings.provider, settings.model)
-    quote = batch_quote(quote) if batch_enabled() else quote  # every call not answered by the cache is batched
-    gate = batch_gate(options.concurrency or DEFAULT_CONCURRENCY, provider=settings.provider)
+    # every call not answered by the cache is batched
+    quote = batch_quote(quote) if call_options.batch.enabled else quote
+    gate = batch_gate(call_options.batch, options.concurrency or DEFAULT_CONCURRENCY, provider=settings.provider)
     policy = RetryPolicy(timeout_s=settings.timeout_s or LLM_TIMEOUT_S)
     system = render("groundtruth_system.j2")
     schema = reply_schema(use_case, options.num_samples)

@@ -40,6 +40,7 @@ from gaia_eval.stages.common import (
 )
 
 if TYPE_CHECKING:
+    from gaia_eval.providers.call_options import CallOptions
     from gaia_eval.stages.groundtruth.llm import LLMGroundTruthOptions
 
 # Bump when the way ground truth is derived from planted facts changes.
@@ -198,9 +199,11 @@ def run_groundtruth(
     max_tokens: int = 4096,
     show_progress: bool | None = None,
     timeout_s: float | None = None,
+    call_options: CallOptions | None = None,
 ) -> StageSummary:
     """Write `<item>.<use_case>.groundtruth.json` per input and `consolidated_<use_case>_groundtruth.json`.
-    `provider` "offline" builds it from planted facts; any other provider has an LLM draft it."""
+    `provider` "offline" builds it from planted facts; any other provider has an LLM draft it, its calls made as
+    `call_options` say (response cache, batch API; default: the environment's)."""
     if use_case not in usecases.names():
         raise UsageError(
             f"unknown use case '{use_case}'", field="--use-case", fix=f"use one of: {', '.join(usecases.names())}"
@@ -218,12 +221,14 @@ def run_groundtruth(
     if llm_options is None:
         written = _build_all_offline(sources, use_case, output_dir, force, summary)
     else:
+        from gaia_eval.providers.call_options import call_options_or_defaults
         from gaia_eval.stages.groundtruth.llm import build_with_llm
 
         def output_path(item_id: str) -> Path:
             return groundtruth_path(output_dir, item_id, use_case, nested=True)
 
-        written = build_with_llm(sources, use_case, output_path, force, llm_options, summary)
+        written = build_with_llm(sources, use_case, output_path, force, llm_options,
+                                 call_options_or_defaults(call_options), summary)
 
     consolidated = consolidated_path(output_dir, use_case)
     write_artifact(consolidated, consolidate(written, use_case, output_dir))

@@ -84,7 +84,10 @@ def _workload_for(input_path: Path, use_case: str | None) -> Workload:
 
 
 def _criteria(use_case: str, mode: str) -> dict[str, str]:
-    return {c: rubric.CRITERIA[c].label for c in rubric.criteria_for(use_case, mode)}
+    from gaia_eval import usecases
+    from gaia_eval.scoring.scorers import criteria_of
+
+    return {c: rubric.CRITERIA[c].label for c in criteria_of(usecases.get(use_case), mode)}
 
 
 def _expected_text(item: WorkItem) -> str | None:
