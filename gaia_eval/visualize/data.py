@@ -108,7 +108,7 @@ def _model_summary(path: Path, root: Path, ev: Evaluation, points: list[float]) 
         "latency_p95_s": ev.inference.latency_p95_s if cells.timed(ev) else None,
         "groundtruth_source": ev.groundtruth_source,
         # eval --scorer: beside the grade, never in it
-        "extra": [f"{c['label']}: {c['text']}" for c in extra_cells(ev).values()],
+        "extra": [f"{c['label']} {c['text']}" for c in extra_cells(ev).values()],
     }
 
 

@@ -258,7 +258,7 @@ async function evalPage(rel) {
       el("a", { href: "/raw?root=evaluation&path=" + encodeURIComponent(rel) }, "JSON")),
     el("table", { class: "eval-items" }, el("thead", {}, el("tr", {}, el("th", {}, "Item"), el("th", {}, "Status"),
       ev.criteria.map((c) => el("th", {}, c.criterion.replaceAll("_", " "))), ev.judge ? el("th", {}, "LLM judge (per criterion)") : "",
-      extra.map((c) => el("th", { class: "extra", title: "eval --scorer: not in the grade" }, c.scorer === c.criterion ? c.criterion : `${c.scorer}: ${c.criterion}`)))),
+      extra.map((c) => el("th", { class: "extra", title: "eval --scorer: not in the grade" }, "extra: " + (c.scorer === c.criterion ? c.criterion : `${c.scorer}: ${c.criterion}`))))),
       el("tbody", {}, ev.items.map((it) => el("tr", {}, el("td", {}, el("a", { href: itemUrl(ev.use_case, it.item_id) }, it.item_id)),
         el("td", {}, it.status === "error" ? el("span", { class: "error", title: it.error || "" }, "error") : it.status),
         ev.criteria.map((c) => el("td", {}, badge((it.criteria.find((x) => x.criterion === c.criterion) || {}).rating))),
