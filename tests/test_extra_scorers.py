@@ -9,6 +9,7 @@ import math
 import os
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import orjson
@@ -75,7 +76,7 @@ def _item(**answer) -> ScoringInput:
 
 def _fn(value, name="fn"):
     def fn(_item):
-        if isinstance(value, Exception):
+        if isinstance(value, BaseException):
             raise value
         return value
 
@@ -95,7 +96,7 @@ def _scored(value, **attrs):
 
 @pytest.mark.parametrize(("value", "rating"), [
     (1.0, "Excellent"), (0.85, "Excellent"), (0.8499, "Good"), (0.67, "Good"), (0.6699, "Fair"), (0.33, "Fair"),
-    (0.3299, "Poor"), (0.0, "Poor"), (True, "Excellent"),
+    (0.3299, "Poor"), (0.0, "Poor"), (True, "Excellent"), (Fraction(1, 2), "Fair"),
 ])
 def test_a_value_is_rated_by_the_documented_default_thresholds(value, rating):
     assert DEFAULT_THRESHOLDS == (0.85, 0.67, 0.33)
@@ -115,6 +116,7 @@ def test_thresholds_declared_on_the_function_replace_the_default():
     (1.7, "is 1.7, not a value 0-1"), (-0.1, "is -0.1, not a value 0-1"), (math.nan, "is nan, not a value 0-1"),
     ("0.5", "returned str; return a float 0-1"), (ZeroDivisionError("division by zero"),
                                                    "raised ZeroDivisionError: division by zero"),
+    (SystemExit(3), "raised SystemExit: 3"),
 ])
 def test_a_bad_value_or_an_exception_is_that_criterion_s_error_with_its_reason(value, reason):
     (result,), errors = _scored(value)

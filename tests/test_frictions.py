@@ -93,7 +93,7 @@ def test_import_groundtruth_flushes_to_disk_once_per_folder_not_once_per_item(tm
     """The per-item fsync (two per item: the file and its folder) was what made an import take 15 ms per item."""
     import gaia_eval.artifacts.store as store
     from gaia_eval.artifacts.groundtruth import ConsolidatedGroundTruth, GroundTruth
-    from gaia_eval.stages.import_data import run_import_groundtruth
+    from gaia_eval.stages.imports.groundtruth import run_import_groundtruth
 
     calls = {"fsync": 0}
     real_fsync = os.fsync

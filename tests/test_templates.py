@@ -62,22 +62,18 @@ def generation_renderings() -> dict[str, list[str]]:
 
 
 def groundtruth_renderings(document: str) -> dict[str, list[str]]:
-    """The LLM ground-truth stage's prompts, with the variables it passes (gaia_eval.stages.groundtruth.llm)."""
-    cases = [("summarization", "document"), ("email", "business email"), ("qa", "document")]
+    """The LLM ground-truth stage's prompts, made by its own code for each built-in use case."""
+    from gaia_eval.providers import ProviderSettings
+    from gaia_eval.stages.groundtruth.llm import LLMGroundTruthOptions, repair_prompt, user_prompt
+
+    options = LLMGroundTruthOptions(settings=ProviderSettings(provider="openai", model="m"), num_samples=5)
     problems = ["'qa_pairs[2].evidence' is not in the document", "'answer_type' must be number, string or list"]
+    prompts = {use_case: user_prompt(use_case, document, options) for use_case in ("summarization", "email", "qa")}
     return {
         "groundtruth_system.j2": [render("groundtruth_system.j2")],
-        "groundtruth_summaries.j2": [
-            render("groundtruth_summaries.j2", document=document, doc_label=label, num_samples=5, use_case=use_case)
-            for use_case, label in cases if use_case != "qa"
-        ],
-        "groundtruth_qa.j2": [
-            render("groundtruth_qa.j2", document=document, doc_label="document", num_samples=5, use_case="qa")
-        ],
-        "groundtruth_repair.j2": [
-            render("groundtruth_repair.j2", problems=problems, use_case=use_case, num_samples=5)
-            for use_case, _ in cases
-        ],
+        "groundtruth_summaries.j2": [prompts["summarization"], prompts["email"]],
+        "groundtruth_qa.j2": [prompts["qa"]],
+        "groundtruth_repair.j2": [repair_prompt(use_case, problems, 5) for use_case in prompts],
     }
 
 

@@ -30,3 +30,16 @@ class RegistryChoice(click.Choice):
         if isinstance(value, str) and value in self._names().builtin:
             return value  # a built-in name needs no entry-point scan
         return super().convert(value, param, ctx)
+
+
+class UseCaseChoice(RegistryChoice):
+    """A --use-case: every registered use case (a package's too), none imported to list them; an unknown name is
+    refused with the names there are."""
+
+    def __init__(self) -> None:
+        super().__init__("USE_CASES")
+
+    def convert(self, value, param, ctx):
+        if isinstance(value, str) and value in self._names():  # a built-in name needs no entry-point scan
+            return value
+        self.fail(f"unknown use case '{value}': use one of: {', '.join(self.choices)}", param, ctx)

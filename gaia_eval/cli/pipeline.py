@@ -8,9 +8,15 @@ from pathlib import Path
 import click
 
 from gaia_eval.cli.checks import one_kind
+from gaia_eval.cli.choices import UseCaseChoice
 from gaia_eval.cli.group import DEFAULTS, cli, print_summary, split_types
 from gaia_eval.cli.lists import ListOptionsCommand
-from gaia_eval.cli.options import ProviderChoice, llm_call_options, model_call_options, print_batch_status
+from gaia_eval.cli.options import (
+    ProviderChoice,
+    llm_call_options,
+    model_call_options,
+    print_batch_status,
+)
 from gaia_eval.errors import RunFailed
 from gaia_eval.safe_text import echo
 
@@ -125,7 +131,7 @@ def generate(
     help="Glob of input files inside -d (recursive); .txt, .md, .html and .pdf are read.  [default: *.txt and *.pdf; "
          "a PDF with a .txt twin is read once]",
 )
-@click.option("-u", "--use-case", default="summarization", help="summarization, qa or email.")
+@click.option("-u", "--use-case", type=UseCaseChoice(), default="summarization", help="What the ground truth is for.")
 @click.option(
     "-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["groundtruth"], help="Folder to write into."
 )

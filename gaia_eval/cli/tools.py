@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from gaia_eval.cli.checks import check_named_folders
-from gaia_eval.cli.choices import RegistryChoice
+from gaia_eval.cli.choices import RegistryChoice, UseCaseChoice
 from gaia_eval.cli.group import cli, split_types
 from gaia_eval.cli.lists import ListOptionsCommand
 from gaia_eval.cli.options import ProviderChoice
@@ -326,7 +326,7 @@ def visualize(
 @click.option(
     "-u",
     "--use-case",
-    type=click.Choice(["summarization", "qa", "email"]),
+    type=UseCaseChoice(),
     default=None,
     help="With --evaluations: the use case [default: the only one].",
 )

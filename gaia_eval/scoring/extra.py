@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import numbers
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -54,7 +55,7 @@ class ExtraScorer:
         """The item's criteria from this scorer, and why any of them is an error (one line each)."""
         try:
             returned = self.call(item)
-        except Exception as exc:  # a user's code: any failure is this item's error, never the run's
+        except (Exception, SystemExit) as exc:  # a user's code: any failure is this item's error, never the run's
             reason = _one_line(f"raised {type(exc).__name__}: {exc}")
             return [self._result(c, ERROR, None, reason) for c in self.criteria or (self.name,)], [reason]
         if isinstance(returned, tuple) and len(returned) == 2 and isinstance(returned[0], list):
@@ -63,7 +64,7 @@ class ExtraScorer:
             return [self._result(r.criterion, r.rating, r.value, r.explanation) for r in returned], []
         if isinstance(returned, dict) and all(isinstance(k, str) for k in returned):
             pairs = list(returned.items())
-        elif returned is None or isinstance(returned, (int, float)):
+        elif returned is None or isinstance(returned, numbers.Real):
             pairs = [(self.name, returned)]
         else:
             reason = (f"returned {type(returned).__name__}; return a float 0-1, a dict {{criterion: float}} or a "
@@ -80,8 +81,8 @@ class ExtraScorer:
     def _rated(self, criterion: str, value: Any) -> ExtraCriterionResult:
         if value is None:
             return self._result(criterion, NOT_APPLICABLE, None, f"{self.name} gave no value (N/A)")
-        if not isinstance(value, (int, float)) or not math.isfinite(value) or not 0 <= value <= 1:
-            shown = repr(value) if isinstance(value, (int, float)) else type(value).__name__
+        if not isinstance(value, numbers.Real) or not math.isfinite(float(value)) or not 0 <= float(value) <= 1:
+            shown = repr(value) if isinstance(value, numbers.Real) else type(value).__name__
             return self._result(criterion, ERROR, None, f"criterion '{criterion}' is {shown}, not a value 0-1")
         excellent, good, fair = self.thresholds
         value = round(float(value), 4)
@@ -124,7 +125,7 @@ def _load(spec: str, field: str) -> ExtraScorer:
                               fix=f"{FIX} (registered: {', '.join(SCORERS.names())})")
     except ConfigError as exc:
         raise ConfigError(exc.message, file=exc.file, field=exc.field or field, fix=exc.fix) from None
-    except Exception as exc:  # the user's file failed while it was imported (a syntax error, a missing name)
+    except (Exception, SystemExit) as exc:  # the user's file failed while imported (a syntax error, a missing name)
         raise ConfigError(f"cannot load scorer '{spec}': {_one_line(f'{type(exc).__name__}: {exc}')}", field=field,
                           fix="fix that error in the scorer's file") from None
     if isinstance(target, Scorer):
