@@ -10,7 +10,9 @@ map to `"module:attr"` strings of a `gaia_eval.usecases.UseCase` or a `gaia_eval
 package's entry points add more.
 
 A provider entry points at a `ProviderEntry` (what a provider module declares beside its class): its factory,
-its batch adapter, the environment variable of its key, its default URL, and whether it is local.
+its batch adapter, the environment variable of its key, its default URL, whether it is local, and its prices.
+
+Answer-matching modes (`gaia_eval.match_modes`) and bench runners (`gaia_eval.bench_runners`) are registries too.
 """
 
 from __future__ import annotations
@@ -38,6 +40,10 @@ class ProviderEntry:
     follows_prompts: bool = True  # False for the offline baselines: they cannot generate, build ground truth or judge
     batch: str | None = None  # "module:attr" of a callable (provider) -> BatchAPI
     key_optional_with_base_url: bool = False  # a compatible server at a custom URL often needs no key
+    # Prices: its models' list prices (ModelPrice) and what its batch API charges (BatchPrice), so a new provider
+    # needs no other file; the built-in anthropic and openai keep theirs in data/pricing.json.
+    prices: tuple[ModelPrice, ...] = ()
+    batch_price: BatchPrice | None = None
 
 
 _OPENAI = "gaia_eval.providers.openai_api:OpenAIProvider"
@@ -183,3 +189,56 @@ __all__ = [
     "PROVIDERS", "SCORERS", "USE_CASES", "ProviderEntry", "Registry", "check_name", "load", "provider_entry",
     "provider_names",
 ]
+
+
+# Answer-matching modes (`check-answer --mode`, a `--jsonl` line's "mode", a bench task's kind): each name points at
+# a `gaia_eval.scoring.answers.MatchMode` (its matching function and the options it takes) or at a bare matching
+# function `(expected, answer, options) -> Verdict`; packages add more under `gaia_eval.match_modes`.
+_ANSWERS = "gaia_eval.scoring.answers"
+BUILTIN_MATCH_MODES: dict[str, str] = {
+    "gaia": f"{_ANSWERS}.gaia:GAIA_MODE",
+    "gaia-official": f"{_ANSWERS}.official:GAIA_OFFICIAL_MODE",
+    "lenient": f"{_ANSWERS}.modes:LENIENT_MODE",
+    "exact": f"{_ANSWERS}.modes:EXACT_MODE",
+    "f1": f"{_ANSWERS}.modes:F1_MODE",
+    "numeric": f"{_ANSWERS}.modes:NUMERIC_MODE",
+    "contains": f"{_ANSWERS}.modes:CONTAINS_MODE",
+    "regex": f"{_ANSWERS}.modes:REGEX_MODE",
+    "fuzzy": f"{_ANSWERS}.modes:FUZZY_MODE",
+    "semantic": f"{_ANSWERS}.semantic:SEMANTIC_MODE",
+}
+MATCH_MODES = Registry("gaia_eval.match_modes", BUILTIN_MATCH_MODES)
+
+# Bench runners by name (`bench --runner calculator`, or `builtin:calculator`): each a function prompt -> EvalRun,
+# str or dict (gaia_eval.bench.runs); packages add more under `gaia_eval.bench_runners`.
+BUILTIN_BENCH_RUNNERS: dict[str, str] = {
+    "calculator": "gaia_eval.bench.arithmetic_solver:solve_arithmetic",
+}
+BENCH_RUNNERS = Registry("gaia_eval.bench_runners", BUILTIN_BENCH_RUNNERS)
+
+__all__ += ["BENCH_RUNNERS", "MATCH_MODES"]
+
+
+@dataclass(frozen=True)
+class ModelPrice:
+    """One model's list price, in USD per million tokens, and where the figure came from (ProviderEntry.prices).
+    Dated snapshots of the id (`model-20250514`) get the same price; `aliases` are other names of the model."""
+
+    model: str
+    input_per_mtok: float  # uncached prompt tokens
+    output_per_mtok: float  # completion tokens, reasoning included
+    source: str  # where the figure is published
+    date: str  # when it was in effect, as recorded
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class BatchPrice:
+    """What a provider's batch API charges, as a share of the list price (0.5: half), with its source and date."""
+
+    share_of_list_price: float
+    source: str
+    date: str
+
+
+__all__ += ["BatchPrice", "ModelPrice"]

@@ -8,6 +8,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "gaia_eval"
 MAX_LINES = 550  # "about 500": past this a module has more than one responsibility
+MAX_STAGE_FUNCTION_LINES = 80  # past this a stage function does several steps: split it into plan / run / write
 # Packages whose __init__ names their public surface: outside code imports from the package itself.
 SURFACED = (
     "gaia_eval.cli",
@@ -16,7 +17,7 @@ SURFACED = (
     "gaia_eval.scoring.rubric",
     "gaia_eval.generation.llm",
 )
-NAME_ONLY = {"gaia_eval.scoring.answers.mode_names"}  # constants for CLI choices, importable without the package
+NAME_ONLY: set[str] = set()  # modules outside code may import past a package surface (none today)
 
 
 def _modules(package: Path = PACKAGE) -> dict[str, Path]:
@@ -77,6 +78,37 @@ def test_no_module_is_past_the_size_where_it_should_be_split():
         if (n := len(p.read_text().splitlines())) > MAX_LINES
     }
     assert long == {}, f"split these modules (over {MAX_LINES} lines): {long}"
+
+
+def long_functions(folder: Path = PACKAGE / "stages", limit: int = MAX_STAGE_FUNCTION_LINES) -> dict[str, int]:
+    """Every function (nested and async ones too) in `folder` longer than `limit` lines, counted from its `def`
+    line to its last line."""
+    found = {}
+    for path in sorted(folder.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                length = (node.end_lineno or node.lineno) - node.lineno + 1
+                if length > limit:
+                    found[f"{path.relative_to(folder.parent).as_posix()}:{node.name}"] = length
+    return found
+
+
+def test_no_stage_function_is_past_the_length_where_it_should_be_split():
+    long = long_functions()
+    assert long == {}, f"split these functions into steps (over {MAX_STAGE_FUNCTION_LINES} lines): {long}"
+
+
+def test_the_function_length_check_counts_from_the_def_line_to_the_last(tmp_path: Path):
+    stages = tmp_path / "stages"
+    (stages / "sub").mkdir(parents=True)
+    body = "\n".join(f"    x{i} = {i}" for i in range(78))
+    (stages / "sub" / "run.py").write_text(
+        f"@decorated\ndef at_limit():\n{body}\n    return x0\n\n\n"  # 80 lines: the decorator is not counted
+        f"async def past_limit():\n{body}\n    y = 1\n    return y\n\n\n"  # 81 lines
+        f"class Holder:\n    def method(self):\n    {body.replace(chr(10), chr(10) + '    ')}\n        y = 1\n"
+        "        return y\n"  # a method of 81 lines
+    )
+    assert long_functions(stages) == {"stages/sub/run.py:past_limit": 81, "stages/sub/run.py:method": 81}
 
 
 def test_code_outside_a_package_imports_only_its_public_surface():

@@ -321,10 +321,10 @@ def test_python_runner_spec(stubs_on_path: None) -> None:
     assert runner("What is 17 * 23 minus 100?") == EvalRun(answer="291")
     for spec, message in [
         ("python:no_such_module_xyz:run", "cannot import runner module"),
-        ("python:stub_runners:missing", "has no function 'missing'"),
+        ("python:stub_runners:missing", "stub_runners has no 'missing'"),
         ("python:stub_runners:NOT_CALLABLE", "has no function"),
         ("python:stub_runners", "write python:module.path:function"),
-        ("builtin:oracle", "unknown builtin runner"),
+        ("builtin:oracle", "unknown runner 'oracle'.*use one of: calculator"),
         ("ssh:host", "unknown runner spec"),
         ("react:nosuch:model", "unknown provider 'nosuch'"),
     ]:

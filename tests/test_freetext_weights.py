@@ -98,7 +98,7 @@ def test_eval_aggregate_is_the_mean_of_the_weighted_item_grades() -> None:
     ]
     items.append(ItemEvaluation(item_id="failed", source="chat", status="error", criteria=[]))
     names = [r.criterion for r in items[0].criteria]
-    _, grade = aggregate(items, names, "summarization")
+    _, grade = aggregate(items, names, pass_rate=False)
     expected = [score_summary_output(text, CHAT, [CHAT_REFERENCE]).grade for text in outputs] + [0.0]
     assert [item_points(i, names) for i in items] == pytest.approx(expected)
     assert grade.quality_score == pytest.approx(sum(expected) / len(expected))

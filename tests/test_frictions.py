@@ -46,8 +46,8 @@ def test_a_missing_judge_key_fails_before_the_sdk_is_imported_or_anything_scored
         f"{str(out)!r},"
         " '--judge', 'anthropic:claude-sonnet-4-5']\n"
         "import gaia_eval.stages.eval.run as stage\n"
-        "scored = []\noriginal = stage._score_items\n"
-        "stage._score_items = lambda *a, **k: scored.append(1) or original(*a, **k)\n"
+        "scored = []\noriginal = stage.score_items\n"
+        "stage.score_items = lambda *a, **k: scored.append(1) or original(*a, **k)\n"
         "try:\n    main()\nexcept SystemExit as exc:\n    print('EXIT', exc.code, 'anthropic' in sys.modules, "
         "len(scored))\n"
     )
@@ -93,7 +93,7 @@ def test_import_groundtruth_flushes_to_disk_once_per_folder_not_once_per_item(tm
     """The per-item fsync (two per item: the file and its folder) was what made an import take 15 ms per item."""
     import gaia_eval.artifacts.store as store
     from gaia_eval.artifacts.groundtruth import ConsolidatedGroundTruth, GroundTruth
-    from gaia_eval.stages.import_data import run_import_groundtruth
+    from gaia_eval.stages.imports.groundtruth import run_import_groundtruth
 
     calls = {"fsync": 0}
     real_fsync = os.fsync

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import pytest
 
+from gaia_eval import usecases
 from gaia_eval.artifacts.evaluation import CriterionResult, ItemEvaluation
 from gaia_eval.scoring.rubric.grading import (
     CRITERIA,
     QA_CRITERIA,
+    REFERENCE_CRITERIA,
     STANDALONE_CRITERIA,
     SUMMARY_CRITERIA,
     aggregate,
     bootstrap_ci,
-    criteria_for,
     criterion_result,
     item_points,
     overall_rating,
@@ -20,6 +21,7 @@ from gaia_eval.scoring.rubric.grading import (
     rate,
     rubric_markdown,
 )
+from gaia_eval.scoring.scorers import criteria_of
 
 
 def _item(item_id: str, ratings: dict[str, str], passed: bool | None = None) -> ItemEvaluation:
@@ -100,20 +102,25 @@ def test_documented_rating_bands(grade: float, expected: str) -> None:
 
 
 def test_criteria_per_use_case_and_mode() -> None:
-    assert criteria_for("qa", "comparative") == ["correctness"] == list(QA_CRITERIA)
-    assert criteria_for("summarization", "comparative") == [
+    """Which criteria an item is scored on is its use case's scorer's say (scorers.criteria_of)."""
+    qa, summarization, email = (usecases.get(n) for n in ("qa", "summarization", "email"))
+    assert list(criteria_of(qa, "comparative")) == ["correctness"] == list(QA_CRITERIA)
+    assert list(criteria_of(summarization, "comparative")) == [
         "executive_summary_accuracy", "completeness", "action_items", "key_decisions", "participants",
         "topic_coverage",
     ]  # fmt: skip
-    assert criteria_for("email", "comparative") == list(SUMMARY_CRITERIA)
-    assert criteria_for("summarization", "standalone") == list(STANDALONE_CRITERIA)
+    assert list(criteria_of(email, "comparative")) == list(SUMMARY_CRITERIA)
+    assert list(criteria_of(summarization, "standalone")) == list(STANDALONE_CRITERIA)
+    assert criteria_of(qa, "standalone") == ()  # an answer needs its expected answer
+    assert list(criteria_of(email, "comparative", free_text=True)) == [
+        *REFERENCE_CRITERIA, "action_items", "key_decisions", "participants"]
     for c in STANDALONE_CRITERIA:
         assert "not verified against facts" in CRITERIA[c].measure
 
 
 def test_errored_items_count_as_poor_everywhere_and_fail_the_pass_rate() -> None:
     items = [_item("a", {"correctness": "Excellent"}, passed=True)] + [_error(f"e{i}") for i in range(9)]
-    summaries, grade = aggregate(items, ["correctness"], "qa")
+    summaries, grade = aggregate(items, ["correctness"], pass_rate=True)
     assert grade.quality_score == 10.0
     assert grade.counts == {"Excellent": 1, "Good": 0, "Fair": 0, "Poor": 9}
     assert (grade.n_ratings, grade.n_items, grade.n_errors) == (10, 10, 9)
@@ -127,7 +134,7 @@ def test_aggregate_summarization_counts_every_rating_of_every_item() -> None:
     criteria = list(SUMMARY_CRITERIA)
     perfect = _item("a", dict.fromkeys(criteria, "Excellent"))
     mixed = _item("b", dict(zip(criteria, ["Excellent", "Good", "Good", "Fair", "Poor", "Poor"], strict=True)))
-    summaries, grade = aggregate([perfect, mixed, _error("c")], criteria, "summarization")
+    summaries, grade = aggregate([perfect, mixed, _error("c")], criteria, pass_rate=False)
     assert grade.n_ratings == 18
     assert grade.counts == {"Excellent": 7, "Good": 2, "Fair": 1, "Poor": 8}
     assert grade.quality_score == pytest.approx(((4 * 7 + 3 * 2 + 2 + 8) / 18 - 1) * 100 / 3)
@@ -137,13 +144,13 @@ def test_aggregate_summarization_counts_every_rating_of_every_item() -> None:
 
 
 def test_aggregate_of_no_items_is_a_zero_grade_not_a_crash() -> None:
-    _, grade = aggregate([], ["correctness"], "qa")
+    _, grade = aggregate([], ["correctness"], pass_rate=True)
     assert grade.quality_score == 0.0 and grade.overall_rating == "Poor" and grade.pass_rate == 0.0
 
 
 def test_a_scored_item_missing_a_criterion_is_a_bug_not_a_silent_poor() -> None:
     with pytest.raises(ValueError, match="without criteria"):
-        aggregate([_item("a", {"completeness": "Good"})], ["completeness", "participants"], "summarization")
+        aggregate([_item("a", {"completeness": "Good"})], ["completeness", "participants"], pass_rate=False)
 
 
 def test_item_points_and_bootstrap_are_deterministic() -> None:

@@ -11,7 +11,7 @@ from gaia_eval.artifacts.documents import ActionItem, KeyFigure, Participant, Pl
 from gaia_eval.artifacts.groundtruth import QAPair, Summaries
 from gaia_eval.errors import InputError
 from gaia_eval.scoring.rubric.grading import STANDALONE_CRITERIA, SUMMARY_CRITERIA
-from gaia_eval.scoring.rubric.qa import score_qa
+from gaia_eval.scoring.rubric.short_answer import score_qa
 from gaia_eval.scoring.rubric.standalone import score_summaries_standalone
 from gaia_eval.scoring.rubric.summaries import score_summaries
 from gaia_eval.scoring.text import match_items, match_names, rouge_l, tokenize

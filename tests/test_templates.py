@@ -9,6 +9,7 @@ import re
 
 import pytest
 
+from gaia_eval import usecases
 from gaia_eval.artifacts.groundtruth import QAPair, Summaries
 from gaia_eval.prompts import render, template_names
 from gaia_eval.scoring.judge.criteria import COMPARATIVE_QA, COMPARATIVE_SUMMARY, STANDALONE_SUMMARY
@@ -61,22 +62,18 @@ def generation_renderings() -> dict[str, list[str]]:
 
 
 def groundtruth_renderings(document: str) -> dict[str, list[str]]:
-    """The LLM ground-truth stage's prompts, with the variables it passes (gaia_eval.stages.groundtruth.llm)."""
-    cases = [("summarization", "document"), ("email", "business email"), ("qa", "document")]
+    """The LLM ground-truth stage's prompts, made by its own code for each built-in use case."""
+    from gaia_eval.providers import ProviderSettings
+    from gaia_eval.stages.groundtruth.llm import LLMGroundTruthOptions, repair_prompt, user_prompt
+
+    options = LLMGroundTruthOptions(settings=ProviderSettings(provider="openai", model="m"), num_samples=5)
     problems = ["'qa_pairs[2].evidence' is not in the document", "'answer_type' must be number, string or list"]
+    prompts = {use_case: user_prompt(use_case, document, options) for use_case in ("summarization", "email", "qa")}
     return {
         "groundtruth_system.j2": [render("groundtruth_system.j2")],
-        "groundtruth_summaries.j2": [
-            render("groundtruth_summaries.j2", document=document, doc_label=label, num_samples=5, use_case=use_case)
-            for use_case, label in cases if use_case != "qa"
-        ],
-        "groundtruth_qa.j2": [
-            render("groundtruth_qa.j2", document=document, doc_label="document", num_samples=5, use_case="qa")
-        ],
-        "groundtruth_repair.j2": [
-            render("groundtruth_repair.j2", problems=problems, use_case=use_case, num_samples=5)
-            for use_case, _ in cases
-        ],
+        "groundtruth_summaries.j2": [prompts["summarization"], prompts["email"]],
+        "groundtruth_qa.j2": [prompts["qa"]],
+        "groundtruth_repair.j2": [repair_prompt(use_case, problems, 5) for use_case in prompts],
     }
 
 
@@ -87,11 +84,11 @@ def renderings(document: str) -> dict[str, list[str]]:
         ("action_items", "List every action item, one per line as `- Owner: task (due YYYY-MM-DD)`."),
     ]
     judge_prompts = [
-        summary_prompt("summarization", document, ANSWER, ANSWER, COMPARATIVE_SUMMARY),
-        summary_prompt("email", document, SPARSE_ANSWER, ANSWER, COMPARATIVE_SUMMARY),
-        summary_prompt("summarization", document, SPARSE_ANSWER, None, STANDALONE_SUMMARY),
-        qa_prompt(document, QA.query, QA, "$48,500", COMPARATIVE_QA),
-        qa_prompt(document, QA.query, QA, "", COMPARATIVE_QA),
+        summary_prompt(usecases.get("summarization"), document, ANSWER, ANSWER, COMPARATIVE_SUMMARY),
+        summary_prompt(usecases.get("email"), document, SPARSE_ANSWER, ANSWER, COMPARATIVE_SUMMARY),
+        summary_prompt(usecases.get("summarization"), document, SPARSE_ANSWER, None, STANDALONE_SUMMARY),
+        qa_prompt(usecases.get("qa"), document, QA.query, QA, "$48,500", COMPARATIVE_QA),
+        qa_prompt(usecases.get("qa"), document, QA.query, QA, "", COMPARATIVE_QA),
     ]
     summary_users = [p.user for p in judge_prompts if "<summary_to_evaluate>" in p.user]
     return {
@@ -150,14 +147,14 @@ def test_template_renders_without_syntax_leftovers_or_empty_sections(name: str, 
 
 
 def test_judge_prompts_carry_source_reference_answer_and_every_criterion(document: str):
-    prompt = summary_prompt("summarization", document, SPARSE_ANSWER, ANSWER, COMPARATIVE_SUMMARY)
+    prompt = summary_prompt(usecases.get("summarization"), document, SPARSE_ANSWER, ANSWER, COMPARATIVE_SUMMARY)
     first_line = document.strip().splitlines()[0]
     assert first_line in prompt.user and not prompt.source_excerpted
     assert "<reference_summary>" in prompt.user and "$48,500" in prompt.user
     assert "Action items:\n(empty)" in prompt.user  # the omission is shown, not hidden
     for criterion in COMPARATIVE_SUMMARY:
         assert f"- {criterion.id} ({criterion.label}): " in prompt.user
-    standalone = summary_prompt("summarization", document, ANSWER, None, STANDALONE_SUMMARY)
+    standalone = summary_prompt(usecases.get("summarization"), document, ANSWER, None, STANDALONE_SUMMARY)
     assert "<reference_summary>" not in standalone.user and "no reference" in standalone.system
 
 

@@ -4,9 +4,9 @@ judge was asked for, its ratings beside them), and their index."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Any, Literal
 
-from pydantic import Field
+from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
 
 from gaia_eval.artifacts.base import Artifact, Count, Finite, NonNegative, Share, Strict, Usage
 from gaia_eval.artifacts.experiment import CostStatus
@@ -26,6 +26,30 @@ class CriterionResult(Strict):
     measure: str  # what was measured, e.g. "F1 of fuzzy-matched action items"
     value: Finite | None  # the measurement the rating was read from
     explanation: str  # what matched and what did not, in a sentence
+
+
+# A criterion of an extra scorer (`eval --scorer`) also reads "error": the scorer raised or returned a value outside
+# 0-1 for that item (the explanation says which and why).
+ExtraRating = Literal["Excellent", "Good", "Fair", "Poor", "N/A", "error"]
+
+
+class ExtraCriterionResult(Strict):
+    """A criterion rated by an extra scorer (`eval --scorer`): shown beside the use case's own criteria, never in
+    the grade."""
+
+    scorer: str  # the scorer's name (a registry name, or the function's name)
+    criterion: str
+    rating: ExtraRating
+    value: Finite | None
+    explanation: str
+
+
+def _omit_when_empty(handler: SerializerFunctionWrapHandler, model: Strict, key: str) -> dict[str, Any]:
+    # Written only when there is something in it, so files made without --scorer keep their bytes.
+    data: dict[str, Any] = handler(model)
+    if not data.get(key):
+        data.pop(key, None)
+    return data
 
 
 class JudgeVerdict(Strict):
@@ -81,11 +105,26 @@ class ItemEvaluation(Strict):
     criteria: list[CriterionResult] = Field(default_factory=list)
     passed: bool | None = None  # qa only
     judge: ItemJudgement | None = None  # only when eval ran with --judge
+    extra_criteria: list[ExtraCriterionResult] = Field(default_factory=list)  # only with eval --scorer
+
+    @model_serializer(mode="wrap")
+    def _serialize(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        return _omit_when_empty(handler, self, "extra_criteria")
 
 
 class CriterionSummary(Strict):
     criterion: str
     counts: dict[str, Count]  # rating -> count, errors counted as Poor
+    mean_value: Finite | None
+
+
+class ExtraCriterionSummary(Strict):
+    """An extra scorer's criterion over the items: rating counts (the model's failed items as Poor, the scorer's
+    failures as "error") and the mean value of the items it measured."""
+
+    scorer: str
+    criterion: str
+    counts: dict[str, Count]
     mean_value: Finite | None
 
 
@@ -187,6 +226,12 @@ class Evaluation(Artifact):
     inference: InferenceSummary
     evaluated_at: datetime
     judge: JudgeSummary | None = None  # only when eval ran with --judge; its cost is never in `inference`
+    # Only with eval --scorer: the extra scorers' criteria, beside `criteria` and outside `grade`.
+    extra_criteria: list[ExtraCriterionSummary] = Field(default_factory=list)
+
+    @model_serializer(mode="wrap")
+    def _serialize(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        return _omit_when_empty(handler, self, "extra_criteria")
 
 
 class EvaluationFileEntry(Strict):

@@ -1,4 +1,6 @@
-"""Deterministic answer checkers, one per task kind: each returns a Verdict (passed + a human explanation).
+"""Deterministic answer checkers, one per task kind: each returns a Verdict (passed + a human explanation). The
+bench's own kinds are numeric, contains, regex and exact; any other kind names an answer-matching mode
+(gaia_eval.registry.MATCH_MODES: gaia, f1, fuzzy, ... and those other packages add).
 
 The semantics are strict on purpose: `numeric` reads the number the answer gives with the GAIA matcher's
 numeric mode (gaia_eval.scoring.answers.match: the marked, leading, concluding or only number, never a negated,
@@ -79,11 +81,12 @@ def check_exact(answer: str, aliases: list[str]) -> Verdict:
     return Verdict(False, f"{_clip(got)!r} is not exactly one of {aliases!r}")
 
 
-def check_gaia(answer: str, aliases: list[str]) -> Verdict:
-    """The GAIA answer matcher of gaia_eval.scoring, any alias may match."""
+def check_with_mode(mode: str, answer: str, aliases: list[str]) -> Verdict:
+    """An answer-matching mode of gaia_eval.scoring (gaia, f1, fuzzy, ... or another package's); any alias may
+    match."""
     explanations = []
     for alias in aliases:
-        result = match_answer(alias, answer, mode="gaia")
+        result = match_answer(alias, answer, mode=mode)
         if result.correct:
             return Verdict(True, result.explanation)
         explanations.append(result.explanation)
@@ -95,7 +98,8 @@ def _clip(text: str, width: int = 60) -> str:
 
 
 def run_check(kind: str, answer: str, expected: Any, metadata: dict[str, Any]) -> Verdict:
-    """Dispatch on kind; `expected` is already normalized by TaskSpec (float, list of str, or pattern)."""
+    """Dispatch on kind; `expected` is already normalized by TaskSpec (float, list of str, or pattern). A kind
+    that is not one of the bench's own checkers is a match mode (TaskSpec checked that it is registered)."""
     if kind == "numeric":
         return check_numeric(answer, expected, float(metadata.get("tolerance", DEFAULT_NUMERIC_TOLERANCE)))
     if kind == "contains":
@@ -104,6 +108,4 @@ def run_check(kind: str, answer: str, expected: Any, metadata: dict[str, Any]) -
         return check_regex(answer, expected)
     if kind == "exact":
         return check_exact(answer, expected)
-    if kind == "gaia":
-        return check_gaia(answer, expected)
-    raise ValueError(f"unknown kind {kind!r}")
+    return check_with_mode(kind, answer, expected)

@@ -19,6 +19,7 @@ from gaia_eval.concurrency import Attempted, ProviderGate, RetryPolicy, call_wit
 from gaia_eval.errors import UsageError
 from gaia_eval.providers import ProviderSettings, api_key_for, check_provider_name, create_provider
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message, Provider
+from gaia_eval.registry import provider_entry
 from gaia_eval.scoring.answers import CONCISE_ANSWER_SYSTEM_PROMPT, extract_final_answer
 
 DEFAULT_MAX_STEPS = 8
@@ -147,9 +148,9 @@ def parse_react_spec(spec: str) -> ProviderSettings:
             f"bad runner 'react:{spec}'", field="--runner", fix="write react:PROVIDER:MODEL, e.g. react:ollama:qwen3:4b"
         )
     check_provider_name(provider, field="--runner")
-    if provider == "baseline":
+    if not provider_entry(provider).follows_prompts:
         raise UsageError(
-            "the baseline provider cannot call tools",
+            f"the {provider} provider cannot call tools",
             field="--runner",
             fix="use an LLM provider, e.g. react:ollama:MODEL",
         )

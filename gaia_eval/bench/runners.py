@@ -1,11 +1,13 @@
 """Runners: what answers a task. A runner is any `Callable[[str], EvalRun]` (see bench.runs); this module
-turns the CLI's runner specs (`builtin:calculator`, `python:module:function`, `cmd:...`, `react:PROVIDER:MODEL`)
-into runners.
+turns the CLI's runner specs into runners: a name from the open registry gaia_eval.registry.BENCH_RUNNERS
+(`calculator`, also spelled `builtin:calculator`; another package adds names under the entry-point group
+`gaia_eval.bench_runners`), a function named `module.path:function` or `path/to/file.py:function` (also spelled
+`python:...`) and loaded by gaia_eval.registry.load, `cmd:...` and `react:PROVIDER:MODEL`.
 """
 
 from __future__ import annotations
 
-import importlib
+import importlib.util
 import os
 import shlex
 import subprocess
@@ -18,11 +20,13 @@ import orjson
 
 from gaia_eval.bench.runs import EvalRun, Runner, RunnerOutputError, coerce_run, eval_run_from_dict
 from gaia_eval.errors import UsageError
+from gaia_eval.registry import BENCH_RUNNERS, load
 
 DEFAULT_RUNNER = "builtin:calculator"
 CMD_TIMEOUT_S = 600.0
 RUNNER_SPEC_HELP = (
-    "builtin:calculator | python:module:function | cmd:'shell command' | react:PROVIDER:MODEL[@BASE_URL]"
+    "NAME (calculator) | [python:]module:function | [python:]file.py:function | cmd:'shell command' | "
+    "react:PROVIDER:MODEL[@BASE_URL]"
 )
 
 
@@ -63,29 +67,56 @@ class PythonRunner:
     def __call__(self, prompt: str) -> EvalRun:
         return coerce_run(self.function(prompt))
 
+    @property
+    def __name__(self) -> str:  # what run_suite records when no runner name is given: the function's own
+        return getattr(self.function, "__name__", type(self.function).__name__)
 
-def import_python_runner(target: str) -> PythonRunner:
-    module_name, _, function_name = target.rpartition(":")
-    if not module_name or not function_name:
-        raise UsageError(f"bad runner 'python:{target}'", field="--runner", fix="write python:module.path:function")
+
+def _importable_from_here() -> None:
     # Like `python -m`: a module in the current folder is importable even from the installed entry point.
     if os.getcwd() not in sys.path:
         sys.path.insert(0, os.getcwd())
+
+
+def _names_code(module_name: str) -> bool:
+    """Whether a spec's part before its last colon is a .py file's path or an importable module (so `ssh:host`
+    is an unknown spec, not a missing module)."""
+    if module_name.endswith(".py"):
+        return True
+    _importable_from_here()
     try:
-        module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise UsageError(
-            f"cannot import runner module '{module_name}': {exc}",
-            field="--runner",
-            fix="run from the folder holding the module, or install it",
-        ) from None
-    function = getattr(module, function_name, None)
+        return importlib.util.find_spec(module_name) is not None
+    except (ImportError, ValueError):
+        return False
+
+
+def import_python_runner(target: str) -> PythonRunner:
+    """The function `module:function` or `path/to/file.py:function` names, through gaia_eval.registry.load."""
+    module_name, _, function_name = target.rpartition(":")
+    if not module_name or not function_name:
+        raise UsageError(f"bad runner 'python:{target}'", field="--runner",
+                         fix="write python:module.path:function or python:path/to/file.py:function")
+    _importable_from_here()
+    function = load(target, what="runner module", field="--runner")
     if not callable(function):
         raise UsageError(
-            f"module '{module_name}' has no function '{function_name}'",
+            f"module '{module_name}' has no function '{function_name}' (it is a {type(function).__name__})",
             field="--runner",
             fix="name a callable taking the prompt and returning an EvalRun or a str",
         )
+    return PythonRunner(function)
+
+
+def named_runner(name: str) -> Runner:
+    """The runner registered under `name` (built in, or another package's `gaia_eval.bench_runners` entry point)."""
+    if name not in BENCH_RUNNERS:
+        raise UsageError(f"unknown runner '{name}'", field="--runner",
+                         fix=f"use one of: {', '.join(BENCH_RUNNERS.names())} (or {RUNNER_SPEC_HELP})")
+    function = BENCH_RUNNERS.entry(name)
+    if not callable(function):
+        raise UsageError(f"runner '{name}' ({BENCH_RUNNERS.target(name)}) is a {type(function).__name__}, not a "
+                         "function", field="--runner",
+                         fix="point the gaia_eval.bench_runners entry point at a function prompt -> EvalRun | str")
     return PythonRunner(function)
 
 
@@ -104,13 +135,11 @@ def _unquoted(command: str) -> str:
 def resolve_runner(spec: str, react_options: dict[str, Any] | None = None) -> Runner:
     """The runner a CLI spec names. A react runner whose cloud key is missing raises MissingCredentialsError
     here, before any task runs; every other bad spec is a UsageError."""
-    kind, _, rest = spec.partition(":")
+    kind, colon, rest = spec.partition(":")
+    if not colon:
+        return named_runner(spec)
     if kind == "builtin":
-        if rest != "calculator":
-            raise UsageError(f"unknown builtin runner '{rest}'", field="--runner", fix="use builtin:calculator")
-        from gaia_eval.bench.arithmetic_solver import solve_arithmetic
-
-        return solve_arithmetic
+        return named_runner(rest)
     if kind == "python":
         return import_python_runner(rest)
     if kind == "cmd":
@@ -122,4 +151,6 @@ def resolve_runner(spec: str, react_options: dict[str, Any] | None = None) -> Ru
         from gaia_eval.bench.react import react_runner_from_spec
 
         return react_runner_from_spec(rest, **(react_options or {}))
+    if _names_code(spec.rpartition(":")[0]):  # module.path:function or path/to/file.py:function
+        return import_python_runner(spec)
     raise UsageError(f"unknown runner spec '{spec}'", field="--runner", fix=f"use {RUNNER_SPEC_HELP}")

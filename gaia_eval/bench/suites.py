@@ -19,7 +19,8 @@ BUILTIN_DIR = Path(__file__).parent / "suites"
 SUITE_SUFFIXES = (".jsonl", ".json")
 _NATIVE_KEYS = {"id", "prompt", "kind", "expected", "metadata"}
 _GSM8K_FINAL = re.compile(r"####\s*(\S+)\s*$")
-TASK_FORMAT_HINT = "a task is {id, prompt, kind: numeric|contains|regex|exact|gaia, expected, metadata?}"
+TASK_FORMAT_HINT = ("a task is {id, prompt, kind: numeric|contains|regex|exact or a match mode (gaia, f1, ...), "
+                    "expected, metadata?}")
 
 
 @dataclass(frozen=True)

@@ -1,4 +1,5 @@
-"""TaskSpec: one benchmark task (prompt, checker kind, expected answer), validated when it is built."""
+"""TaskSpec: one benchmark task (prompt, checker kind, expected answer), validated when it is built. A kind is one
+of the bench's own checkers or any answer-matching mode (gaia_eval.registry.MATCH_MODES)."""
 
 from __future__ import annotations
 
@@ -7,8 +8,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gaia_eval.bench.checkers import Verdict, parse_number, run_check
+from gaia_eval.registry import MATCH_MODES
 
-KINDS: tuple[str, ...] = ("numeric", "contains", "regex", "exact", "gaia")
+BENCH_KINDS: tuple[str, ...] = ("numeric", "contains", "regex", "exact")  # the bench's own checkers
+
+
+def kinds() -> tuple[str, ...]:
+    """Every task kind: the bench's own checkers, then every answer-matching mode (gaia first) not among them."""
+    return (*BENCH_KINDS, *(mode for mode in MATCH_MODES.names() if mode not in BENCH_KINDS))
 
 
 class TaskSpecError(ValueError):
@@ -32,8 +39,8 @@ def _aliases(kind: str, expected: Any) -> list[str]:
 
 def normalize_expected(kind: str, expected: Any, metadata: dict[str, Any]) -> Any:
     """The expected value in the form its checker uses; raises TaskSpecError with what is wrong."""
-    if kind not in KINDS:
-        raise TaskSpecError(f"unknown kind '{kind}' (use one of: {', '.join(KINDS)})")
+    if not isinstance(kind, str) or (kind not in BENCH_KINDS and kind not in MATCH_MODES):
+        raise TaskSpecError(f"unknown kind '{kind}' (use one of: {', '.join(kinds())})")
     if kind == "numeric":
         value = expected if isinstance(expected, (int, float)) and not isinstance(expected, bool) else None
         if isinstance(expected, str):
@@ -60,7 +67,7 @@ def normalize_expected(kind: str, expected: Any, metadata: dict[str, Any]) -> An
 @dataclass(frozen=True)
 class TaskSpec:
     """One task. `expected` is normalized on construction: a number for `numeric`, a pattern for `regex`,
-    a list of accepted strings (aliases) for `contains`, `exact` and `gaia`."""
+    a list of accepted strings (aliases) for `contains`, `exact` and every match mode (`gaia`, ...)."""
 
     id: str
     prompt: str

@@ -7,10 +7,9 @@ from pathlib import Path
 
 import click
 
+from gaia_eval.cli.choices import UseCaseChoice
 from gaia_eval.cli.group import DEFAULTS, cli
 from gaia_eval.safe_text import echo
-
-USE_CASES = click.Choice(["summarization", "qa", "email"])
 
 
 def sample_options(command):
@@ -57,7 +56,8 @@ def sample_options(command):
     "--rater", required=True, help="Your name, recorded with every rating (several raters can share one ratings file)."
 )
 @click.option(
-    "-u", "--use-case", type=USE_CASES, default=None, help="Use case to rate [default: the only one in the folder]."
+    "-u", "--use-case", type=UseCaseChoice(), default=None,
+    help="Use case to rate [default: the only one in the folder].",
 )
 @sample_options
 @click.option(

@@ -8,6 +8,7 @@ from pathlib import Path
 import click
 
 from gaia_eval.cli.annotate import sample_options
+from gaia_eval.cli.choices import UseCaseChoice
 from gaia_eval.cli.group import DEFAULTS, cli, print_summary
 from gaia_eval.safe_text import echo
 
@@ -42,16 +43,25 @@ from gaia_eval.safe_text import echo
 @click.option("--qa-field", default="qa", help="Field with a list of question-answer objects.")
 @click.option("--question-key", default="question", help="Key of the question inside each qa object.")
 @click.option("--answer-key", default="answer", help="Key of the answer inside each qa object.")
+@click.option(
+    "-u",
+    "--use-case",
+    type=UseCaseChoice(),
+    default=None,
+    help="The use case the references are for (a summaries use case, e.g. email) or the question-answer pairs are for "
+         "(a question-answering one)  [default: summarization for references, qa for question-answer pairs].",
+)
 def import_groundtruth(
-    files, output_dir, id_field, source_field, source_file, references_field, qa_field, question_key, answer_key
+    files, output_dir, id_field, source_field, source_file, references_field, qa_field, question_key, answer_key,
+    use_case,
 ) -> None:
     """Import your own ground truth (human reference summaries and/or question-answer pairs) from .jsonl, .csv
     or .json."""
-    from gaia_eval.stages.import_data import GroundTruthFields, run_import_groundtruth
+    from gaia_eval.stages.imports.groundtruth import GroundTruthFields, run_import_groundtruth
 
     fields = GroundTruthFields(id=id_field, source=source_field, source_file=source_file, references=references_field,
                                qa=qa_field, question=question_key, answer=answer_key)
-    print_summary(run_import_groundtruth(list(files), output_dir, fields), show_outputs=True)
+    print_summary(run_import_groundtruth(list(files), output_dir, fields, use_case=use_case), show_outputs=True)
 
 
 @cli.command("import-outputs")
@@ -69,7 +79,7 @@ def import_groundtruth(
 )
 @click.option(
     "--use-case",
-    type=click.Choice(["summarization", "email", "qa"]),
+    type=UseCaseChoice(),
     default=None,
     help="What the outputs are, when -g does not say it  [default: summarization].",
 )
@@ -80,7 +90,7 @@ def import_outputs(file, output_dir, groundtruth, use_case) -> None:
     Answers to imported questions are keyed by question id: `ES2009b#q01` is question q01 of item ES2009b in
     `-g consolidated_qa_groundtruth.json`.
     """
-    from gaia_eval.stages.import_data import run_import_outputs
+    from gaia_eval.stages.imports.outputs import run_import_outputs
 
     print_summary(run_import_outputs(file, output_dir, groundtruth=groundtruth, use_case=use_case), show_outputs=True)
 
@@ -99,7 +109,7 @@ def import_outputs(file, output_dir, groundtruth, use_case) -> None:
 @click.option(
     "-u",
     "--use-case",
-    type=click.Choice(["summarization", "qa", "email"]),
+    type=UseCaseChoice(),
     default=None,
     help="Use case [default: the ground truth's].",
 )

@@ -120,3 +120,4 @@ class ProviderChoice(click.Choice):
         if value in self._extra or (builtin is not None and self._follows_prompts in (None, builtin.follows_prompts)):
             return value  # a built-in name needs no entry-point scan
         return super().convert(value, param, ctx)
+

@@ -8,9 +8,15 @@ from pathlib import Path
 import click
 
 from gaia_eval.cli.checks import one_kind
+from gaia_eval.cli.choices import UseCaseChoice
 from gaia_eval.cli.group import DEFAULTS, cli, print_summary, split_types
 from gaia_eval.cli.lists import ListOptionsCommand
-from gaia_eval.cli.options import ProviderChoice, llm_call_options, model_call_options, print_batch_status
+from gaia_eval.cli.options import (
+    ProviderChoice,
+    llm_call_options,
+    model_call_options,
+    print_batch_status,
+)
 from gaia_eval.errors import RunFailed
 from gaia_eval.safe_text import echo
 
@@ -125,7 +131,7 @@ def generate(
     help="Glob of input files inside -d (recursive); .txt, .md, .html and .pdf are read.  [default: *.txt and *.pdf; "
          "a PDF with a .txt twin is read once]",
 )
-@click.option("-u", "--use-case", default="summarization", help="summarization, qa or email.")
+@click.option("-u", "--use-case", type=UseCaseChoice(), default="summarization", help="What the ground truth is for.")
 @click.option(
     "-o", "--output-dir", type=click.Path(path_type=Path), default=DEFAULTS["groundtruth"], help="Folder to write into."
 )
@@ -373,16 +379,28 @@ def write_sample_config_path(path: Path) -> Path:
     help="The judge's summary criteria instead of the meeting ones: names among coherence, consistency, fluency, "
          "relevance, or a JSON list of {id, label, question}.",
 )
+@click.option(
+    "--scorer",
+    "scorers",
+    multiple=True,
+    metavar="NAME|MODULE:FUNCTION|FILE.py:FUNCTION",
+    help="Also rate every item with this scorer (repeatable): a registered name, module:function or "
+         "path/to/file.py:function taking a ScoringInput and returning a value 0-1 (or a dict of them). Shown "
+         "beside the use case's criteria; the grade stays the use case's own.",
+)
 def eval_command(
     directory, experiment_file, output_dir, groundtruth, force, regenerate_report,
     judge_spec, judge_base_url, judge_samples, judge_concurrency, judge_timeout, judge_criteria, batch_status,
-    call_options,
+    call_options, scorers,
 ) -> None:
     """Score each experiment against ground truth (deterministic rubric), optionally also with an LLM judge."""
     from gaia_eval.errors import UsageError
 
     if batch_status:
         return print_batch_status(output_dir)
+    if scorers and regenerate_report:
+        raise UsageError("--scorer does nothing with --regenerate-report (it only rebuilds the index)",
+                         field="--scorer", fix="run eval with --scorer and without --regenerate-report")
     from gaia_eval.scoring.judge import DEFAULT_JUDGE_CONCURRENCY, DEFAULT_JUDGE_TIMEOUT_S, parse_judge_spec
     from gaia_eval.stages.eval.run import LONG_FORM_NOTE, STANDALONE_NOTE, run_eval
 
@@ -409,12 +427,15 @@ def eval_command(
         regenerate_report=regenerate_report,
         judge=judge,
         call_options=call_options,
+        scorers=scorers,
     )
     if summary.standalone:
         echo(f"running standalone for {summary.standalone} experiment(s): no ground truth; {STANDALONE_NOTE}")
     if summary.long_form:
         echo(f"question answering in {summary.long_form} experiment(s) scored as {LONG_FORM_NOTE}")
     print_summary(summary)
+    for line in summary.scorer_errors[:10]:
+        echo(f"  {line}", err=True)
     if summary.failed:
         raise RunFailed(
             f"{summary.failed} evaluation(s) have judge calls that failed; run the same command again to call only them"
@@ -430,6 +451,10 @@ def eval_command(
         )
         raise RunFailed(f"{len(summary.damaged)} evaluation file(s) are damaged and were left out of the index (listed "
                         f"above); delete them, or {remake}")
+    if summary.scorer_errors:
+        listed = "the first 10 listed above" if len(summary.scorer_errors) > 10 else "listed above"
+        raise RunFailed(f"--scorer failed on {len(summary.scorer_errors)} item(s) ({listed}), rated 'error' there; fix "
+                        "the scorer and run the same command again to score them again")
     if summary.empty_responses:
         raise RunFailed(
             "some template responses are empty (listed above) and count as errors; paste them in and run the same "

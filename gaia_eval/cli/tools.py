@@ -8,12 +8,12 @@ from pathlib import Path
 import click
 
 from gaia_eval.cli.checks import check_named_folders
+from gaia_eval.cli.choices import RegistryChoice, UseCaseChoice
 from gaia_eval.cli.group import cli, split_types
 from gaia_eval.cli.lists import ListOptionsCommand
 from gaia_eval.cli.options import ProviderChoice
 from gaia_eval.errors import RunFailed
 from gaia_eval.safe_text import echo
-from gaia_eval.scoring.answers.mode_names import MODES as MATCH_MODES
 
 
 @cli.command(cls=ListOptionsCommand, list_options=("--styles",))
@@ -90,7 +90,8 @@ def quickstart(output_dir) -> None:
 @click.option(
     "--runner",
     default="builtin:calculator",
-    help="builtin:calculator | python:module:function | cmd:'shell command' | react:PROVIDER:MODEL[@BASE_URL].",
+    help="A runner's name (calculator, also builtin:calculator; packages add names) | [python:]module:function | "
+         "[python:]path/to/file.py:function | cmd:'shell command' | react:PROVIDER:MODEL[@BASE_URL].",
 )
 @click.option(
     "--baseline",
@@ -206,9 +207,9 @@ def bench(
 @click.argument("answer", required=False)
 @click.option(
     "--mode",
-    type=click.Choice(MATCH_MODES),
+    type=RegistryChoice("MATCH_MODES"),
     default="gaia",
-    help="How to compare (gaia: strict on the value, tolerant of format).",
+    help="How to compare (gaia: strict on the value, tolerant of format; packages add modes).",
 )
 @click.option(
     "--rel-tol",
@@ -325,7 +326,7 @@ def visualize(
 @click.option(
     "-u",
     "--use-case",
-    type=click.Choice(["summarization", "qa", "email"]),
+    type=UseCaseChoice(),
     default=None,
     help="With --evaluations: the use case [default: the only one].",
 )

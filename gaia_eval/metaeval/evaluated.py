@@ -137,31 +137,32 @@ def _find_experiment(ev: Evaluation, experiments_dir: Path | None) -> Experiment
             experiment = read_artifact(path, Experiment)
         except GaiaEvalError:
             continue
-        if experiment.experiment_name == ev.experiment_name and experiment.use_case == ev.use_case:
+        if (experiment.experiment_name, experiment.use_case) == (ev.experiment_name, ev.use_case):
             return experiment
     return None
 
 
-def evaluations_of(eval_root: Path) -> list[tuple[Path, Evaluation]]:
-    """Every readable evaluation under the folder, by path."""
-    found = []
+def evaluations_by_use_case(eval_root: Path) -> dict[str, list[tuple[Path, Evaluation]]]:
+    """Every readable evaluation under the folder, by use case, then path."""
+    found: dict[str, list[tuple[Path, Evaluation]]] = {}
     for path in sorted(Path(eval_root).rglob("*.experiment.eval.json")):
         try:
-            found.append((path, read_artifact(path, Evaluation)))
+            evaluation = read_artifact(path, Evaluation)
         except GaiaEvalError:
             continue
+        found.setdefault(evaluation.use_case, []).append((path, evaluation))
     return found
 
 
 def use_cases_in(eval_root: Path) -> list[str]:
-    return sorted({ev.use_case for _, ev in evaluations_of(eval_root)})
+    return sorted(evaluations_by_use_case(eval_root))
 
 
 def load_evaluated(eval_root: Path, use_case: str, experiments_dir: Path | None = None) -> EvaluatedSet:
     """Every answered output of the use case's evaluations with its scores. An evaluation whose experiment
     cannot be found is left out with a note; no evaluation at all is an InputError."""
     eval_root = Path(eval_root)
-    evals = [(p, ev) for p, ev in evaluations_of(eval_root) if ev.use_case == use_case]
+    evals = evaluations_by_use_case(eval_root).get(use_case, [])
     if not evals:
         raise InputError(
             f"holds no evaluation of use case '{use_case}'", file=eval_root,

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from gaia_eval import usecases
 from gaia_eval.artifacts.experiment import ItemResult
 from gaia_eval.artifacts.groundtruth import Summaries
 from gaia_eval.concurrency import ProviderGate, map_concurrent, run_async
@@ -21,6 +22,8 @@ from gaia_eval.scoring.judge import RANK, Judge, JudgeRequest, JudgeSettings, co
 if TYPE_CHECKING:
     from gaia_eval.providers.cache import CacheOptions
 
+# A ratings file's summaries (of meetings, news, dialogues) are judged with summarization's judge prompt.
+RATED_USE_CASE = "summarization"
 TOP_LOGPROBS = 5  # alternatives asked for at each token: the four ratings fit, with room for spellings
 PROSE_CRITERIA = {
     "comparative": ("executive_summary_accuracy", "completeness", "faithfulness"),
@@ -39,7 +42,8 @@ def _request(settings: JudgeSettings, row: RatedOutput) -> tuple[JudgeRequest, s
     reference = (
         Summaries(executive_summary=row.references[0], detailed_summary=row.references[0]) if row.references else None
     )
-    return judge_request(settings, "summarization", mode, item, row.source or "", reference), mode
+    use_case = usecases.get(RATED_USE_CASE)
+    return judge_request(settings, use_case, mode, item, row.source or "", reference), mode
 
 
 def judge_scores(

@@ -7,6 +7,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
+from gaia_eval import usecases
 from gaia_eval.artifacts.metaeval import MetaEvaluation
 from gaia_eval.artifacts.store import read_artifact
 
@@ -14,8 +15,10 @@ FILE_NAME = "meta_eval.json"
 
 
 def meta_eval_file(eval_dir: Path, use_case: str) -> Path | None:
-    """`meta_eval.<use_case>.json`, else `meta_eval.json` (summaries only: ratings files hold summaries)."""
-    for name in (f"meta_eval.{use_case}.json", FILE_NAME if use_case != "qa" else None):
+    """`meta_eval.<use_case>.json`, else `meta_eval.json` for a use case that writes summaries (ratings files
+    hold summaries)."""
+    summaries = not usecases.get(use_case).asks_questions
+    for name in (f"meta_eval.{use_case}.json", FILE_NAME if summaries else None):
         if name and (Path(eval_dir) / name).is_file():
             return Path(eval_dir) / name
     return None

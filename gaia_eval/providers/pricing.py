@@ -1,4 +1,5 @@
-"""Model prices: look a (provider, model) up in the shipped table gaia_eval/data/pricing.json and turn token
+"""Model prices: look a (provider, model) up in the prices its registry entry declares (ProviderEntry.prices,
+batch_price) or, for the built-in cloud providers, the shipped table gaia_eval/data/pricing.json, and turn token
 usage into dollars.
 
 A model is matched by its exact id or a listed alias, else by the longest listed id of which it is a dated
@@ -19,6 +20,7 @@ from typing import Any, Literal
 from gaia_eval.artifacts.base import Usage
 from gaia_eval.errors import ConfigError
 from gaia_eval.providers import is_local
+from gaia_eval.registry import PROVIDERS, ModelPrice, provider_entry
 
 PRICING_FILE = "gaia_eval/data/pricing.json"
 TOKENS_PER_UNIT = 1_000_000
@@ -95,17 +97,52 @@ def price_table() -> dict[tuple[str, str], PriceEntry]:
     return table
 
 
+@lru_cache(maxsize=64)
+def _declared_table(provider: str, prices: tuple[ModelPrice, ...]) -> dict[str, PriceEntry]:
+    """lower-case id or alias -> entry, from the prices a provider's registry entry declares."""
+    where = f"the ProviderEntry of provider '{provider}'"
+    shipped = price_table()
+    table: dict[str, PriceEntry] = {}
+    for index, price in enumerate(prices):
+        field = f"prices[{index}]"
+        try:
+            entry = PriceEntry(id=str(price.model), provider=provider, input_per_mtok=float(price.input_per_mtok),
+                               output_per_mtok=float(price.output_per_mtok), source=str(price.source),
+                               date=str(price.date))
+        except (AttributeError, TypeError, ValueError) as exc:
+            raise ConfigError(f"bad price in {where}: {exc}", field=field,
+                              fix="give a gaia_eval.registry.ModelPrice(model, input, output, source, date)") from None
+        if entry.input_per_mtok < 0 or entry.output_per_mtok < 0 or not entry.source or not entry.date:
+            raise ConfigError(f"a price in {where} needs non-negative prices, a source and a date", field=field,
+                              fix="give the list prices per 1M tokens with where and when they were published")
+        for name in (entry.id, *price.aliases):
+            key = name.lower()
+            if key in table or (provider, key) in shipped:
+                raise ConfigError(f"'{name}' is priced twice ({where}, {PRICING_FILE})", field=field,
+                                  fix="keep one price per model id")
+            table[key] = entry
+    return table
+
+
+def _prices_of(provider: str) -> dict[str, PriceEntry]:
+    """The provider's prices: those its registry entry declares, then the shipped table's."""
+    table = {name: entry for (of, name), entry in price_table().items() if of == provider}
+    if provider in PROVIDERS:
+        table.update(_declared_table(provider, provider_entry(provider).prices))
+    return table
+
+
 def lookup_price(provider: str, model: str) -> PriceQuote:
     if is_local(provider):
         return PriceQuote("local", provider, model)
-    table = price_table()
+    table = _prices_of(provider)
     wanted = model.strip().lower()
-    exact = table.get((provider, wanted))
+    exact = table.get(wanted)
     if exact is not None:
         return PriceQuote("priced", provider, model, exact)
     best: tuple[int, PriceEntry] | None = None
-    for (entry_provider, name), entry in table.items():
-        if entry_provider != provider or not wanted.startswith(name):
+    for name, entry in table.items():
+        if not wanted.startswith(name):
             continue
         if _VERSION_STAMP.fullmatch(wanted[len(name) :]) and (best is None or len(name) > best[0]):
             best = (len(name), entry)
@@ -127,10 +164,18 @@ def _batch_terms() -> dict[str, tuple[float, str, str]]:
     return terms
 
 
+def _batch_terms_of(provider: str) -> tuple[float, str, str] | None:
+    declared = provider_entry(provider).batch_price if provider in PROVIDERS else None
+    if declared is not None:
+        return float(declared.share_of_list_price), declared.source, declared.date
+    return _batch_terms().get(provider)
+
+
 def batch_quote(quote: PriceQuote) -> PriceQuote:
     """The price of the same model through its provider's batch API: the list price times the documented share
-    (50 % for both OpenAI and Anthropic), with both sources in the description. Unpriced and local stay so."""
-    terms = _batch_terms().get(quote.provider)
+    (50 % for both OpenAI and Anthropic; a provider's registry entry may declare its own), with both sources in
+    the description. Unpriced and local stay so."""
+    terms = _batch_terms_of(quote.provider)
     if quote.entry is None or terms is None:
         return quote
     share, source, date = terms

@@ -13,6 +13,7 @@ from gaia_eval.artifacts.store import fingerprint_file, read_artifact
 from gaia_eval.errors import InputError
 from gaia_eval.metaeval.trust import packaged_trust, trust_for
 from gaia_eval.reporting import use_case_view
+from gaia_eval.reporting.extra import add_extra_criteria
 from gaia_eval.reporting.provenance import groundtruth_identity, groundtruth_origin
 from gaia_eval.scoring import rubric
 from gaia_eval.scoring.judge import criterion_labels
@@ -293,6 +294,7 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
         rows = [_model_row(p, ev, eval_dir) for p, ev in entries]
         for rank, row in enumerate(rows, 1):
             row["rank"] = rank
+        extra = add_extra_criteria([ev for _, ev in entries], rows)  # eval --scorer: beside the grade, not in it
         criteria = list(rows[0]["criteria"]) if rows else []
         item_ids = sorted({i.item_id for _, ev in entries for i in ev.items})
         by_id = [{i.item_id: i for i in reversed(ev.items)} for _, ev in entries]  # first wins; a scan was quadratic
@@ -340,6 +342,7 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
                 # the free-text grade's agreement measured on public human ratings, until the user's own replaces it
                 "packaged_trust": packaged_trust() if trust is None and "source_coverage" in criteria else None,
                 "groundtruth_origins": sorted({row["groundtruth_origin"] for row in rows}),
+                **({"extra_criteria": extra} if extra else {}),
             }
         )
     return {

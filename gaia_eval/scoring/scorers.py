@@ -1,9 +1,11 @@
-"""The scorers: what grades an item, by name. The use case says which scorer each mode uses.
+"""The scorers: what grades an item, by name. The use case says which scorer each mode uses, and so which
+criteria an item is scored on.
 
 A scorer turns one model answer (and what it is checked against) into criterion results, plus pass/fail
 where the use case has one. `comparative` scorers check against ground truth; `standalone` ones check only
 what the source document can confirm. The built-in ones are registered in gaia_eval.registry.SCORERS; a package
-adds its own under the entry point group `gaia_eval.scorers`.
+adds its own under the entry point group `gaia_eval.scorers`. Code here is below the use cases: it is given the
+`UseCase`, never looks one up.
 """
 
 from __future__ import annotations
@@ -44,6 +46,15 @@ class Scorer:
     name: str
     criteria: tuple[str, ...]
     score: ScoreFn
+    # What an item this scorer grades is: why another scorer's criteria are N/A on it, in an experiment whose
+    # items need more than one scorer (a qa experiment's short and long-form answers)
+    kind: str = ""
+    # (Excellent, Good, Fair) lower bounds rating a score that returns values 0-1 (an extra scorer, `eval --scorer`;
+    # None: gaia_eval.scoring.extra.DEFAULT_THRESHOLDS). The built-in scorers rate their own criteria.
+    thresholds: tuple[float, float, float] | None = None
+
+    def kind_note(self) -> str:
+        return self.kind or f"scored by the {self.name} scorer"
 
 
 def _qa(item: ScoringInput) -> tuple[list[CriterionResult], bool | None]:
@@ -94,8 +105,9 @@ def _builtin() -> tuple[Scorer, ...]:
         # structured ones the references cannot check (N/A).
         Scorer("free_text", (*REFERENCE_CRITERIA, "action_items", "key_decisions", "participants"), _free_text),
         # qa: a short expected answer goes to the answer matcher; a long-form one (prose) to the free-text criteria.
-        Scorer("qa", tuple(QA_CRITERIA), _qa),
-        Scorer("long_form_qa", tuple(LONG_FORM_CRITERIA), _long_qa),
+        Scorer("qa", tuple(QA_CRITERIA), _qa, "a short answer, matched by correctness"),
+        Scorer("long_form_qa", tuple(LONG_FORM_CRITERIA), _long_qa,
+               "a long-form answer, scored by the free-text criteria"),
     )
 
 
@@ -109,13 +121,41 @@ def scorer_for(use_case: UseCase, mode: str, *, free_text: bool = False) -> Scor
     return None if name is None else resolve_scorer(name)
 
 
-def resolve_scorer(name: str, *, field: str | None = None) -> Scorer:
-    """The scorer a registry name (built in, or a package's `gaia_eval.scorers` entry point) stands for."""
-    from gaia_eval.registry import SCORERS, check_name
+def scorers_of(use_case: UseCase) -> list[Scorer]:
+    """Every scorer the use case names, once each, in the order of its slots."""
+    names = dict.fromkeys(use_case.scorers.values())
+    return [resolve_scorer(name) for name in names]
 
-    check_name(SCORERS, name, what="scorer", field=field)
-    scorer = SCORERS.entry(name)
+
+def criteria_of(use_case: UseCase, mode: str, *, free_text: bool = False) -> tuple[str, ...]:
+    """The criteria an item of the use case is scored on in this mode; () when the mode has no scorer."""
+    scorer = scorer_for(use_case, mode, free_text=free_text)
+    return scorer.criteria if scorer is not None else ()
+
+
+def criteria_scored(use_case: UseCase, mode: str, carried: set[str]) -> list[str]:
+    """The criteria of an experiment whose scored items carry the criteria `carried`: those of each of the use
+    case's scorers whose criteria they carry (both kinds' for a qa experiment with short and long-form answers),
+    in the order of its slots; with no item scored, those of the mode's scorer (else of its first)."""
+    scorers = scorers_of(use_case)
+    found = [c for s in scorers if carried.issuperset(s.criteria) for c in s.criteria]
+    if found:
+        return list(dict.fromkeys(found))
+    fallback = scorer_for(use_case, mode) or next(iter(scorers), None)
+    return list(fallback.criteria) if fallback is not None else []
+
+
+def resolve_scorer(name: str, *, field: str | None = None) -> Scorer:
+    """The scorer a registry name (built in, or a package's `gaia_eval.scorers` entry point) or a
+    `module:attr` / `path/to/file.py:attr` stands for."""
+    from gaia_eval.registry import SCORERS, check_name, load
+
+    if name not in SCORERS and ":" in name:
+        scorer = load(name, what="scorer", field=field)
+    else:
+        check_name(SCORERS, name, what="scorer", field=field)
+        scorer = SCORERS.entry(name)
     if not isinstance(scorer, Scorer):
-        raise ConfigError(f"scorer '{name}' ({SCORERS.target(name)}) is not a Scorer",
-                          fix="point the gaia_eval.scorers entry point at a gaia_eval.scoring.scorers.Scorer")
+        raise ConfigError(f"scorer '{name}' ({SCORERS.target(name) or name}) is not a Scorer", field=field,
+                          fix="point it at a gaia_eval.scoring.scorers.Scorer")
     return scorer

@@ -28,6 +28,13 @@ class MetaEvalRun:
     failed_judge_calls: int = 0  # the judge's scores are incomplete: the CLI exits 1
 
 
+def bootstrap_settings() -> dict[str, Any]:
+    """How the confidence intervals were drawn, as a meta-evaluation records it."""
+    from gaia_eval.metaeval import stats
+
+    return {"resamples": stats.BOOTSTRAP_RESAMPLES, "seed": stats.BOOTSTRAP_SEED, "confidence": stats.CONFIDENCE}
+
+
 def _keep_systems(rows: list, exclude: list[str], path: Path) -> list:
     systems = list(dict.fromkeys(r.system for r in rows))
     unknown = [s for s in exclude if s not in systems]
@@ -104,11 +111,8 @@ def run_meta_eval(
     that many items (documents, every system's summary of each), drawn with `seed`: every scorer, the judge
     included, is then measured on the same sample. The judge's calls go through the response cache as
     `call_options.cache` says (default: the environment's); they are never batched."""
-    from gaia_eval.metaeval import analysis, stats
-    from gaia_eval.metaeval.judged import judge_applicable, judge_scores
     from gaia_eval.metaeval.ratings import load_ratings
     from gaia_eval.metaeval.render import meta_eval_markdown
-    from gaia_eval.metaeval.scorers import score_rows
     from gaia_eval.providers.call_options import call_options_or_defaults
 
     ratings = Path(ratings)
@@ -117,54 +121,14 @@ def run_meta_eval(
     sample_note = None
     if limit is not None:
         rows, sample_note = _sample(rows, limit, seed)
-    failed_calls = 0
-    judge_names = [m for m in (metrics or []) if m.startswith("judge:")]
-    table = score_rows(rows, [m for m in metrics or [] if not m.startswith("judge:")] or None, echo=echo)
-    if judge_names and judge is None:
-        raise UsageError(f"--metrics {judge_names[0]} needs --judge", fix="add --judge PROVIDER:MODEL")
-    if judge is not None:
-        if not judge_applicable(rows):
-            table.notes.append("the judge is not applicable: some summaries have neither a reference nor a source")
-        else:
-            scores, notes, failed_calls = judge_scores(rows, judge, call_options_or_defaults(call_options).cache)
-            table.values.update(scores)
-            table.notes += notes
-    echo(f"meta-eval: correlating {len(table.values)} scorers with the human ratings "
-         f"({stats.BOOTSTRAP_RESAMPLES:,} bootstrap resamples each)")
-    grid, dimensions, results = analysis.compare(rows, table.values)
-    result = MetaEvaluation(
-        inputs={
-            "ratings": fingerprint_file(ratings),
-            "settings": fingerprint(
-                {
-                    "metrics": metrics,
-                    "exclude": exclude,
-                    "judge": judge.fingerprint() if judge else None,
-                    **({"limit": limit, "seed": seed} if limit is not None else {}),
-                }
-            ),
-        },
-        ratings_file=ratings.name,
-        n_items=len(grid.items),
-        n_systems=len(grid.systems),
-        n_summaries=len(rows),
-        systems=grid.systems,
-        excluded_systems=exclude,
-        dimensions=dimensions,
-        scorers=list(table.values),
-        grade_mode=("comparative" if all(r.references for r in rows) else "standalone")
-        if "grade" in table.values
-        else None,
-        bootstrap={
-            "resamples": stats.BOOTSTRAP_RESAMPLES,
-            "seed": stats.BOOTSTRAP_SEED,
-            "confidence": stats.CONFIDENCE,
-        },
-        results=results,
-        annotator_agreement={d: analysis.annotator_agreement(rows, grid, d) for d in dimensions},
-        best=analysis.best_scorers(results, dimensions),
-        notes=table.notes + ([sample_note] if sample_note else []),
-    )
+    table, failed_calls = _score_table(rows, metrics, judge, echo, call_options_or_defaults(call_options))
+    settings = {
+        "metrics": metrics,
+        "exclude": exclude,
+        "judge": judge.fingerprint() if judge else None,
+        **({"limit": limit, "seed": seed} if limit is not None else {}),
+    }
+    result = _meta_evaluation(ratings, rows, table, settings, exclude, sample_note)
     text = meta_eval_markdown(result)
     if cross_validate:
         text += "\n" + _cross_validated(rows, table, ratings)
@@ -177,3 +141,58 @@ def run_meta_eval(
         atomic_write_text(Path(markdown), text)
         run.outputs.append(Path(markdown))
     return run
+
+
+def _score_table(
+    rows: list, metrics: list[str] | None, judge: JudgeSettings | None, echo: Callable[[str], None],
+    call_options: CallOptions,
+) -> tuple[Any, int]:
+    """Every applicable scorer's scores of the rated outputs (the judge's too, with --judge), and the number of
+    judge calls that failed."""
+    from gaia_eval.metaeval import stats
+    from gaia_eval.metaeval.judged import judge_applicable, judge_scores
+    from gaia_eval.metaeval.scorers import score_rows
+
+    failed_calls = 0
+    judge_names = [m for m in (metrics or []) if m.startswith("judge:")]
+    table = score_rows(rows, [m for m in metrics or [] if not m.startswith("judge:")] or None, echo=echo)
+    if judge_names and judge is None:
+        raise UsageError(f"--metrics {judge_names[0]} needs --judge", fix="add --judge PROVIDER:MODEL")
+    if judge is not None:
+        if not judge_applicable(rows):
+            table.notes.append("the judge is not applicable: some summaries have neither a reference nor a source")
+        else:
+            scores, notes, failed_calls = judge_scores(rows, judge, call_options.cache)
+            table.values.update(scores)
+            table.notes += notes
+    echo(f"meta-eval: correlating {len(table.values)} scorers with the human ratings "
+         f"({stats.BOOTSTRAP_RESAMPLES:,} bootstrap resamples each)")
+    return table, failed_calls
+
+
+def _meta_evaluation(
+    ratings: Path, rows: list, table: Any, settings: dict[str, Any], exclude: list[str], sample_note: str | None
+) -> MetaEvaluation:
+    """Each scorer's agreement with each human dimension, as the artifact."""
+    from gaia_eval.metaeval import analysis
+
+    grid, dimensions, results = analysis.compare(rows, table.values)
+    return MetaEvaluation(
+        inputs={"ratings": fingerprint_file(ratings), "settings": fingerprint(settings)},
+        ratings_file=ratings.name,
+        n_items=len(grid.items),
+        n_systems=len(grid.systems),
+        n_summaries=len(rows),
+        systems=grid.systems,
+        excluded_systems=exclude,
+        dimensions=dimensions,
+        scorers=list(table.values),
+        grade_mode=("comparative" if all(r.references for r in rows) else "standalone")
+        if "grade" in table.values
+        else None,
+        bootstrap=bootstrap_settings(),
+        results=results,
+        annotator_agreement={d: analysis.annotator_agreement(rows, grid, d) for d in dimensions},
+        best=analysis.best_scorers(results, dimensions),
+        notes=table.notes + ([sample_note] if sample_note else []),
+    )

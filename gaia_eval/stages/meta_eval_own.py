@@ -13,6 +13,7 @@ from gaia_eval.artifacts.metaeval import MetaEvaluation
 from gaia_eval.artifacts.ratings import AnnotationSample
 from gaia_eval.artifacts.store import atomic_write_text, fingerprint, fingerprint_file, read_artifact, write_artifact
 from gaia_eval.errors import InputError, UsageError
+from gaia_eval.stages.meta_eval import bootstrap_settings
 
 
 @dataclass
@@ -35,21 +36,13 @@ def run_meta_eval_evaluations(
     output: Path | None = None,
 ) -> OwnMetaEvalRun:
     from gaia_eval.annotate import load_for_rating
-    from gaia_eval.annotate.sample import ratings_path, sample_path
-    from gaia_eval.metaeval import analysis, own, stats
+    from gaia_eval.metaeval import analysis, own
     from gaia_eval.metaeval.own_render import own_markdown
 
     eval_root = Path(eval_root)
     evaluated = load_for_rating(eval_root, use_case, experiments_dir)
     use_case = evaluated.use_case
-    saved = sample_path(eval_root, use_case)
-    if not saved.is_file():
-        raise InputError("no annotation sample", file=saved,
-                         fix="rate first: gaia-eval annotate --rater NAME (or fill create-template --ratings)")
-    sample = read_artifact(saved, AnnotationSample)
-    ratings = Path(ratings) if ratings is not None else ratings_path(eval_root, use_case)
-    if not os.path.lexists(ratings):  # a folder or a FIFO is named as such by the reader
-        raise InputError("file not found", file=ratings, fix="rate first: gaia-eval annotate --rater NAME")
+    saved, sample, ratings = _sample_and_ratings(eval_root, use_case, ratings)
     found = own.read_own_ratings(ratings, sample)
     fresh = [r for r in found.ratings if own.current(evaluated, r.item_id, r.model, r.fingerprint)]
     prefs = [p for p in found.preferences
@@ -71,23 +64,7 @@ def run_meta_eval_evaluations(
         )
     grid, dimensions, results = analysis.compare(rows, scores) if rows else (analysis.Grid([]), [], [])
     dimensions = [d for d in sample.dimensions if d in dimensions]
-    items = [r.item_id for r in rows]
-    for result in results:
-        result.baseline = result.scorer in baselines
-        human = [r.human_mean(result.dimension) for r in rows]
-        tau, ci, n = own.output_level(scores[result.scorer], human, items)
-        result.output_kendall, result.output_kendall_ci, result.n_outputs = (
-            (None if tau is None else round(tau, 4)),
-            ci,
-            n,
-        )
-    best = {}
-    for dimension in dimensions:
-        candidates = [
-            r for r in results if r.dimension == dimension and not r.baseline and r.output_kendall is not None
-        ]
-        if candidates:
-            best[dimension] = max(candidates, key=lambda r: r.output_kendall or 0.0).scorer
+    best = _output_level_agreement(results, rows, scores, baselines, dimensions)
     with_references = all(o.reference for o in evaluated.outputs.values())
     baselines = list(dict.fromkeys([*baselines, own.BASELINE_LENGTH, *(["rouge1_recall"] if with_references else [])]))
     names = dict.fromkeys([*evaluated.scorers, *scores, *baselines])
@@ -108,11 +85,7 @@ def run_meta_eval_evaluations(
         dimensions=dimensions,
         scorers=list(scores),
         grade_mode=evaluated.mode,
-        bootstrap={
-            "resamples": stats.BOOTSTRAP_RESAMPLES,
-            "seed": stats.BOOTSTRAP_SEED,
-            "confidence": stats.CONFIDENCE,
-        },
+        bootstrap=bootstrap_settings(),
         results=results,
         annotator_agreement={d: analysis.annotator_agreement(rows, grid, d) for d in dimensions},
         best=best,
@@ -127,3 +100,45 @@ def run_meta_eval_evaluations(
     write_artifact(output, meta)
     atomic_write_text(output.with_suffix(".md"), text)
     return OwnMetaEvalRun(meta, text, [output, output.with_suffix(".md")], found.torn_lines)
+
+
+def _sample_and_ratings(eval_root: Path, use_case: str, ratings: Path | None) -> tuple[Path, AnnotationSample, Path]:
+    """The saved annotation sample (its path and contents) and the ratings file of it; either missing is an error."""
+    from gaia_eval.annotate.sample import ratings_path, sample_path
+
+    saved = sample_path(eval_root, use_case)
+    if not saved.is_file():
+        raise InputError("no annotation sample", file=saved,
+                         fix="rate first: gaia-eval annotate --rater NAME (or fill create-template --ratings)")
+    sample = read_artifact(saved, AnnotationSample)
+    ratings = Path(ratings) if ratings is not None else ratings_path(eval_root, use_case)
+    if not os.path.lexists(ratings):  # a folder or a FIFO is named as such by the reader
+        raise InputError("file not found", file=ratings, fix="rate first: gaia-eval annotate --rater NAME")
+    return saved, sample, ratings
+
+
+def _output_level_agreement(
+    results: list, rows: list, scores: dict, baselines: list[str], dimensions: list[str]
+) -> dict[str, str]:
+    """Each result's Kendall tau over single outputs (filled in), and the best scorer of each dimension by it
+    (baselines aside)."""
+    from gaia_eval.metaeval import own
+
+    items = [r.item_id for r in rows]
+    for result in results:
+        result.baseline = result.scorer in baselines
+        human = [r.human_mean(result.dimension) for r in rows]
+        tau, ci, n = own.output_level(scores[result.scorer], human, items)
+        result.output_kendall, result.output_kendall_ci, result.n_outputs = (
+            (None if tau is None else round(tau, 4)),
+            ci,
+            n,
+        )
+    best = {}
+    for dimension in dimensions:
+        candidates = [
+            r for r in results if r.dimension == dimension and not r.baseline and r.output_kendall is not None
+        ]
+        if candidates:
+            best[dimension] = max(candidates, key=lambda r: r.output_kendall or 0.0).scorer
+    return best

@@ -24,6 +24,15 @@ def get(name: str, *, file: object = None, field: str | None = None) -> UseCase:
     return use_case
 
 
+# The use case meant where a command is not told one, by what is answered (stages: imported references and raw
+# documents are summarization, imported question-answer pairs are qa).
+DEFAULTS: dict[str, str] = {"summaries": "summarization", "answer": "qa"}
+
+
+def default_for(answers: Answers) -> str:
+    return DEFAULTS[answers]
+
+
 def names() -> tuple[str, ...]:
     return USE_CASES.names()
 
@@ -33,4 +42,4 @@ def title(name: str) -> str:
     return get(name).title if name in USE_CASES else name
 
 
-__all__ = ["Answers", "ScorerSlot", "UseCase", "get", "names", "title"]
+__all__ = ["DEFAULTS", "Answers", "ScorerSlot", "UseCase", "default_for", "get", "names", "title"]

@@ -46,6 +46,8 @@ class UseCase:
     answers_instructions: str = ""  # the answers template (JSON fields)
     groundtruth_prompt: str = "groundtruth_summaries.j2"  # the jinja prompt `groundtruth --provider` sends
     extra: Mapping[str, str] = field(default_factory=dict)  # room for a plugin's own settings
+    # stages (ground truth, experiments, templates)
+    participants_note: str = ""  # who takes part, for the ground-truth prompt ("the sender, the recipients and ...")
 
     @property
     def asks_questions(self) -> bool:

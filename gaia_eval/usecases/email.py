@@ -16,4 +16,5 @@ USE_CASE = replace(
     system_prompt="You summarize business emails accurately and concisely, using only what the email says.",
     judge_task="summaries of business emails",
     kin=("summarization",),
+    participants_note="the sender, the recipients and anyone copied",
 )

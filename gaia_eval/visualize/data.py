@@ -21,6 +21,7 @@ from gaia_eval.artifacts.store import read_artifact
 from gaia_eval.artifacts.streamed import StreamedExperiment, read_experiment
 from gaia_eval.errors import GaiaEvalError
 from gaia_eval.reporting import use_case_view
+from gaia_eval.reporting.extra import extra_cells, extra_label
 from gaia_eval.visualize.index import IndexRegistry
 
 LIVE_WINDOW_S = 120  # a journal touched this recently belongs to a run in progress
@@ -106,6 +107,8 @@ def _model_summary(path: Path, root: Path, ev: Evaluation, points: list[float]) 
         "latency_p50_s": ev.inference.latency_p50_s if cells.timed(ev) else None,
         "latency_p95_s": ev.inference.latency_p95_s if cells.timed(ev) else None,
         "groundtruth_source": ev.groundtruth_source,
+        # eval --scorer: beside the grade, never in it
+        "extra": [f"{c['label']} {c['text']}" for c in extra_cells(ev).values()],
     }
 
 
@@ -283,6 +286,8 @@ def item_view(eval_root: Path, exp_root: Path, use_case: str, item_id: str | Non
                 if ev_item
                 else [],
                 "judge": [c.model_dump() for c in ev_item.judge.criteria] if ev_item and ev_item.judge else [],
+                "extra": [{**c.model_dump(), "label": extra_label(c)}
+                          for c in (ev_item.extra_criteria if ev_item else [])],  # eval --scorer
                 "tokens_in": result.usage.input_tokens if result else None,
                 "tokens_out": result.usage.output_tokens if result else None,
                 "cost_usd": result.cost_usd if result else None,

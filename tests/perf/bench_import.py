@@ -13,7 +13,7 @@ import tempfile
 import time
 from pathlib import Path
 
-from gaia_eval.stages.import_data import run_import_groundtruth
+from gaia_eval.stages.imports.groundtruth import run_import_groundtruth
 
 
 def write_rows(path: Path, n: int) -> None:

@@ -28,6 +28,8 @@ from __future__ import annotations
 import itertools
 import re
 from bisect import bisect_right
+from collections.abc import Mapping
+from typing import Any
 
 from gaia_eval.scoring.answers.cues import clause_breaks, find_in_clauses, hedge_cue, is_denied
 from gaia_eval.scoring.answers.dates import CalendarDate, parse_date, scan_dates
@@ -53,9 +55,11 @@ from gaia_eval.scoring.answers.parse import (
     AnswerView,
     ExpectedValue,
     GaiaOptions,
+    MatchMode,
     Verdict,
     answer_view,
     expected_spec,
+    gaia_options,
 )
 from gaia_eval.scoring.answers.precision import approximation_cue, decade, foreign_unit
 from gaia_eval.scoring.answers.text import (
@@ -420,3 +424,10 @@ def match_gaia(expected: str, answer: str, opts: GaiaOptions) -> Verdict:
     if spec.value.kind == "date":
         return _match_date(spec.value, view, opts)
     return _match_string(spec.value, view, opts)
+
+
+def _match_gaia_mode(expected: str, answer: str | None, options: Mapping[str, Any]) -> Verdict:
+    return match_gaia(expected, "" if answer is None else answer, gaia_options(options))
+
+
+GAIA_MODE = MatchMode(_match_gaia_mode, frozenset({"rel_tol", "abs_tol", "ordered", "extract", "question"}))

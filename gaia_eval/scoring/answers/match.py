@@ -1,12 +1,13 @@
 """Answer matching for QA and agent benchmarks: `match_answer(expected, answer, mode, **options)`.
 
-This module is the public face: it validates the mode and its options, expands the expected alternatives,
-asks the mode's matcher (answers_gaia, answers_official, answers_modes, answers_semantic) for a verdict on
-each, and returns a MatchResult. It also holds the helpers behind `gaia-eval check-answer`. The other
-answers_* modules are its parts: text (folding, tokens), extract (where the answer is), cues (negation,
-hedges), numbers, dates, parse (both sides parsed), lists.
+This module is the public face: it finds the mode in the open registry gaia_eval.registry.MATCH_MODES (a
+`MatchMode`: its matcher and the options it takes; another package adds modes under the entry-point group
+`gaia_eval.match_modes`), validates the options, expands the expected alternatives, asks the mode's matcher
+(gaia, official, modes, semantic) for a verdict on each, and returns a MatchResult. It also holds the helpers
+behind `gaia-eval check-answer`. The other modules of the package are its parts: text (folding, tokens), extract
+(where the answer is), cues (negation, hedges), numbers, dates, parse (both sides parsed; MatchMode), lists.
 
-Modes and the options each accepts (every mode also accepts `alternatives_sep`, which splits an expected
+The built-in modes and the options each accepts (every mode also accepts `alternatives_sep`, which splits an expected
 string such as "NYC | New York City" into alternatives; without it the string is one answer):
 - gaia (default): rel_tol, abs_tol, ordered, extract -- strict on the value, tolerant of format;
 - gaia-official: the GAIA leaderboard scorer exactly, quirks included;
@@ -22,6 +23,7 @@ string such as "NYC | New York City" into alternatives; without it the string is
 
 from __future__ import annotations
 
+import math
 import sys
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass
@@ -31,41 +33,11 @@ from typing import Any
 import orjson
 
 from gaia_eval.errors import InputError, UsageError
-from gaia_eval.scoring.answers.gaia import match_gaia
-from gaia_eval.scoring.answers.mode_names import MODES
-from gaia_eval.scoring.answers.modes import (
-    match_contains,
-    match_exact,
-    match_f1,
-    match_fuzzy,
-    match_lenient,
-    match_numeric,
-    match_regex,
-)
-from gaia_eval.scoring.answers.official import question_scorer
-from gaia_eval.scoring.answers.parse import GaiaOptions, Verdict
-from gaia_eval.scoring.answers.semantic import match_semantic
+from gaia_eval.registry import MATCH_MODES
+from gaia_eval.scoring.answers.parse import MatchMode, Verdict
 
 _TOLERANCE = frozenset({"rel_tol", "abs_tol"})
-_EVERY_MODE = frozenset({"alternatives_sep"})
-MODE_OPTIONS: dict[str, frozenset[str]] = {
-    "gaia": _EVERY_MODE | _TOLERANCE | {"ordered", "extract", "question"},
-    "gaia-official": _EVERY_MODE,
-    "lenient": _EVERY_MODE,
-    "exact": _EVERY_MODE | {"extract"},
-    "f1": _EVERY_MODE | {"threshold", "extract"},
-    "numeric": _EVERY_MODE | _TOLERANCE | {"extract"},
-    "contains": _EVERY_MODE,
-    "regex": _EVERY_MODE | {"ignore_case", "fullmatch"},
-    "fuzzy": _EVERY_MODE | _TOLERANCE | {"threshold", "extract"},
-    "semantic": _EVERY_MODE | _TOLERANCE | {"threshold", "model", "encoder", "extract"},
-}
-_THRESHOLDS: dict[str, tuple[float, float, float]] = {  # mode -> (default, lowest, highest)
-    "f1": (0.5, 0.0, 1.0),
-    "fuzzy": (90.0, 0.0, 100.0),
-    "semantic": (0.8, -1.0, 1.0),
-}
-_DEFAULT_GAIA_OPTIONS = GaiaOptions()
+_EVERY_MODE = frozenset({"alternatives_sep"})  # taken by every mode: match_answer applies it
 _BOOL_OPTIONS = frozenset({"ordered", "extract", "ignore_case", "fullmatch"})
 
 
@@ -84,34 +56,58 @@ class MatchResult:
                 "extracted": self.extracted}
 
 
-def _check_options(mode: str, options: Mapping[str, Any]) -> dict[str, Any]:
-    given = {name: value for name, value in options.items() if value is not None}
-    unknown = sorted(set(given) - MODE_OPTIONS[mode])
+def mode_names() -> tuple[str, ...]:
+    """Every match mode's name, built in first (gaia, the default, leads)."""
+    return MATCH_MODES.names()
+
+
+def match_mode(name: str) -> MatchMode:
+    """The mode registered under `name`; a UsageError listing the modes when there is none."""
+    if name not in MATCH_MODES:
+        raise UsageError(f"unknown match mode {name!r}", field="mode", fix=f"use one of: {', '.join(mode_names())}")
+    found = MATCH_MODES.entry(name)
+    if isinstance(found, MatchMode):
+        return found
+    if callable(found):  # a bare matching function: a mode that takes no options
+        return MatchMode(found)
+    raise UsageError(f"match mode {name!r} ({MATCH_MODES.target(name)}) is a {type(found).__name__}, not a mode",
+                     field="mode", fix="point it at a gaia_eval.scoring.answers.MatchMode or a function "
+                     "(expected, answer, options) -> Verdict")
+
+
+def mode_options(mode: MatchMode) -> frozenset[str]:
+    """The option names a mode accepts."""
+    return _EVERY_MODE | mode.options
+
+
+def _check_options(name: str, mode: MatchMode, options: Mapping[str, Any]) -> dict[str, Any]:
+    given = {option: value for option, value in options.items() if value is not None}
+    accepted = mode_options(mode)
+    unknown = sorted(set(given) - accepted)
     if unknown:
-        accepted = ", ".join(sorted(MODE_OPTIONS[mode]))
-        raise UsageError(f"unknown option(s) {', '.join(unknown)} for match mode {mode!r}", field="options",
-                         fix=f"mode {mode!r} accepts: {accepted}")
-    for name, value in given.items():
-        if name in _BOOL_OPTIONS and not isinstance(value, bool):
-            raise UsageError(f"option {name} must be true or false, got {value!r}", field=name,
-                             fix=f"pass {name}=True or {name}=False")
-        if name in _TOLERANCE and (isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0):
-            raise UsageError(f"option {name} must be a number >= 0, got {value!r}", field=name,
-                             fix=f"pass e.g. {name}=1e-6")
-        if name == "threshold":
-            _, lowest, highest = _THRESHOLDS[mode]
+        raise UsageError(f"unknown option(s) {', '.join(unknown)} for match mode {name!r}", field="options",
+                         fix=f"mode {name!r} accepts: {', '.join(sorted(accepted))}")
+    for option, value in given.items():
+        if option in _BOOL_OPTIONS and not isinstance(value, bool):
+            raise UsageError(f"option {option} must be true or false, got {value!r}", field=option,
+                             fix=f"pass {option}=True or {option}=False")
+        if option in _TOLERANCE and (isinstance(value, bool) or not isinstance(value, (int, float)) or value < 0):
+            raise UsageError(f"option {option} must be a number >= 0, got {value!r}", field=option,
+                             fix=f"pass e.g. {option}=1e-6")
+        if option == "threshold":
+            _, lowest, highest = mode.threshold or (0.0, -math.inf, math.inf)
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not lowest <= value <= highest:
-                raise UsageError(f"option threshold must be a number in [{lowest:g}, {highest:g}] for mode {mode!r},"
+                raise UsageError(f"option threshold must be a number in [{lowest:g}, {highest:g}] for mode {name!r},"
                                  f" got {value!r}", field="threshold", fix=f"pass a threshold within {lowest:g}.."
                                  f"{highest:g}")
-        if name == "question" and value is not None and not isinstance(value, str):
+        if option == "question" and value is not None and not isinstance(value, str):
             raise UsageError(f"option question must be a string, got {value!r}", field="question",
                              fix="pass the question text, or leave it out")
-        if name in ("alternatives_sep", "model") and (not isinstance(value, str) or not value):
-            raise UsageError(f"option {name} must be a non-empty string, got {value!r}", field=name,
-                             fix="pass e.g. alternatives_sep='|'" if name == "alternatives_sep"
+        if option in ("alternatives_sep", "model") and (not isinstance(value, str) or not value):
+            raise UsageError(f"option {option} must be a non-empty string, got {value!r}", field=option,
+                             fix="pass e.g. alternatives_sep='|'" if option == "alternatives_sep"
                              else "pass the path of a local model directory")
-        if name == "encoder" and not callable(value):
+        if option == "encoder" and not callable(value):
             raise UsageError("option encoder must be a callable that maps a list of texts to vectors",
                              field="encoder", fix="pass a function, or leave encoder out to use the local model")
     return given
@@ -142,40 +138,11 @@ def _alternatives(expected: str | int | float | Sequence[str | int | float], sep
     return items
 
 
-def _verdict(mode: str, expected: str, answer: str | None, opts: dict[str, Any]) -> Verdict:
-    text = "" if answer is None else answer
-    gaia = _DEFAULT_GAIA_OPTIONS if not opts else GaiaOptions(
-        rel_tol=opts.get("rel_tol"), abs_tol=opts.get("abs_tol", 0.0), ordered=opts.get("ordered", True),
-        extract=opts.get("extract", True), question=opts.get("question"))
-    if mode == "gaia":
-        return match_gaia(expected, text, gaia)
-    if mode == "gaia-official":
-        correct, why = question_scorer(answer, expected)
-        return Verdict(correct, float(correct), f"gaia-official: {why}", "None" if answer is None else answer)
-    if mode == "lenient":
-        return match_lenient(expected, text)
-    if mode == "exact":
-        return match_exact(expected, text, gaia.extract)
-    if mode == "f1":
-        return match_f1(expected, text, opts.get("threshold", _THRESHOLDS["f1"][0]), gaia.extract)
-    if mode == "numeric":
-        return match_numeric(expected, text, gaia)
-    if mode == "contains":
-        return match_contains(expected, text)
-    if mode == "regex":
-        return match_regex(expected, text, opts.get("ignore_case", False), opts.get("fullmatch", False))
-    if mode == "fuzzy":
-        return match_fuzzy(expected, text, opts.get("threshold", _THRESHOLDS["fuzzy"][0]), gaia)
-    return match_semantic(expected, text, opts.get("threshold", _THRESHOLDS["semantic"][0]), gaia,
-                          opts.get("model"), opts.get("encoder"))
-
-
 def match_answer(expected: str | int | float | Sequence[str | int | float], answer: str | int | float | None,
                  mode: str = "gaia", **options: Any) -> MatchResult:
     """Whether `answer` gives `expected` (one answer, or a list of acceptable ones: any may match)."""
-    if mode not in MODE_OPTIONS:
-        raise UsageError(f"unknown match mode {mode!r}", field="mode", fix=f"use one of: {', '.join(MODES)}")
-    opts = _check_options(mode, options) if options else {}
+    matcher = match_mode(mode)
+    opts = _check_options(mode, matcher, options) if options else {}
     if type(expected) is str and expected.strip() and not opts:  # the common case, kept cheap
         alternatives = [expected]
     else:
@@ -183,7 +150,11 @@ def match_answer(expected: str | int | float | Sequence[str | int | float], answ
     answer_text = None if answer is None else _as_text(answer, "answer")
     best: tuple[str, Verdict] | None = None
     for alternative in alternatives:
-        verdict = _verdict(mode, alternative, answer_text, opts)
+        verdict = matcher.match(alternative, answer_text, opts)
+        if not isinstance(verdict, Verdict):
+            raise UsageError(f"match mode {mode!r} returned a {type(verdict).__name__}, not a Verdict", field="mode",
+                             fix="make its function return gaia_eval.scoring.answers.Verdict(correct, score, "
+                             "explanation, extracted)")
         if best is None or verdict.correct or verdict.score > best[1].score:
             best = (alternative, verdict)
         if verdict.correct:
@@ -198,7 +169,11 @@ def match_answer(expected: str | int | float | Sequence[str | int | float], answ
 
 # --- check-answer helpers ------------------------------------------------------------------------
 
-_JSON_OPTION_NAMES = frozenset().union(*MODE_OPTIONS.values()) - {"encoder"}
+def _json_option_names() -> frozenset[str]:
+    """The keys a --jsonl line may give options under, beside "options": those of the built-in modes (a line's
+    own mode adds its own)."""
+    names = frozenset().union(*(mode_options(match_mode(name)) for name in MATCH_MODES.builtin))
+    return names - {"encoder"}  # a function cannot come from JSON
 
 
 def check_answers_jsonl(lines: Iterable[str], source_name: str, default_mode: str = "gaia",
@@ -208,6 +183,7 @@ def check_answers_jsonl(lines: Iterable[str], source_name: str, default_mode: st
     Results come in input order, with the line's `id` first when it has one. Blank lines are skipped. A bad
     line raises InputError naming `source_name` and the line number.
     """
+    json_option_names = _json_option_names()
     for number, line in enumerate(lines, 1):
         if not line.strip():
             continue
@@ -226,18 +202,20 @@ def check_answers_jsonl(lines: Iterable[str], source_name: str, default_mode: st
                 raise InputError(f"{where}: the field is missing", file=source_name, field=required,
                                  fix='give both "expected" and "answer" on every line')
         mode = record.get("mode", default_mode)
-        if not isinstance(mode, str) or mode not in MODE_OPTIONS:
+        if not isinstance(mode, str) or mode not in MATCH_MODES:
             raise InputError(f"{where}: unknown match mode {mode!r}", file=source_name, field="mode",
-                             fix=f"use one of: {', '.join(MODES)}")
+                             fix=f"use one of: {', '.join(mode_names())}")
         line_options = record.get("options", {})
         if not isinstance(line_options, dict):
             raise InputError(f"{where}: options must be a JSON object", file=source_name, field="options",
                              fix='write e.g. "options": {"rel_tol": 0.01}')
         # Command-line defaults apply where the line's mode takes them; the line's own options must all fit.
-        options = {name: value for name, value in (default_options or {}).items() if name in MODE_OPTIONS[mode]}
-        options.update({name: value for name, value in record.items() if name in _JSON_OPTION_NAMES})
-        options.update(line_options)
         try:
+            accepted = mode_options(match_mode(mode))
+            options = {name: value for name, value in (default_options or {}).items() if name in accepted}
+            keys = (json_option_names | accepted) - {"encoder"}
+            options.update({name: value for name, value in record.items() if name in keys})
+            options.update(line_options)
             result = match_answer(record["expected"], record["answer"], mode, **options)
         except UsageError as exc:
             raise InputError(f"{where}: {exc.message}", file=source_name, field=exc.field, fix=exc.fix) from exc

@@ -1,5 +1,6 @@
 """The simple matching modes: lenient (guarded bidirectional containment), exact, f1, numeric, contains,
-regex and fuzzy. Each takes one expected alternative and the answer and returns a Verdict.
+regex and fuzzy. Each takes one expected alternative and the answer and returns a Verdict; the `*_MODE` constants
+at the end are the MatchModes gaia_eval.registry.MATCH_MODES names.
 
 They share gaia mode's folding and tokens, so "3.5" never equals "35" and "-5" never equals "5" in any of
 them. Marker extraction (`FINAL ANSWER:`, `<answer>`, "the answer is ...") is on by default for exact, f1,
@@ -11,14 +12,24 @@ from __future__ import annotations
 import re
 import string
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import replace
 from functools import lru_cache
+from typing import Any
 
 from rapidfuzz import fuzz
 
 from gaia_eval.errors import UsageError
 from gaia_eval.scoring.answers.gaia import match_gaia
-from gaia_eval.scoring.answers.parse import WHOLE, GaiaOptions, Verdict, answer_view, expected_spec
+from gaia_eval.scoring.answers.parse import (
+    WHOLE,
+    GaiaOptions,
+    MatchMode,
+    Verdict,
+    answer_view,
+    expected_spec,
+    gaia_options,
+)
 from gaia_eval.scoring.answers.text import (
     ARTICLES,
     answer_words,
@@ -165,3 +176,47 @@ def match_fuzzy(expected: str, answer: str, threshold: float, opts: GaiaOptions)
     relation = ">=" if correct else "<"
     return Verdict(correct, ratio / 100.0, f"fuzzy: similarity {ratio:.1f} {relation} threshold {threshold:g} "
                    f"between {answer_text!r} and {expected_text!r}{origin}", span)
+
+
+# --- the modes as the registry names them (gaia_eval.registry.MATCH_MODES) --------------------------
+# Each adapts a matcher above to MatchMode's call: (expected, answer or None, checked options) -> Verdict.
+
+def _text(answer: str | None) -> str:
+    return "" if answer is None else answer
+
+
+def _lenient(expected: str, answer: str | None, options: Mapping[str, Any]) -> Verdict:
+    return match_lenient(expected, _text(answer))
+
+
+def _exact(expected: str, answer: str | None, options: Mapping[str, Any]) -> Verdict:
+    return match_exact(expected, _text(answer), options.get("extract", True))
+
+
+def _f1(expected: str, answer: str | None, options: Mapping[str, Any]) -> Verdict:
+    return match_f1(expected, _text(answer), F1_MODE.threshold_of(options), options.get("extract", True))
+
+
+def _numeric(expected: str, answer: str | None, options: Mapping[str, Any]) -> Verdict:
+    return match_numeric(expected, _text(answer), gaia_options(options))
+
+
+def _contains(expected: str, answer: str | None, options: Mapping[str, Any]) -> Verdict:
+    return match_contains(expected, _text(answer))
+
+
+def _regex(expected: str, answer: str | None, options: Mapping[str, Any]) -> Verdict:
+    return match_regex(expected, _text(answer), options.get("ignore_case", False), options.get("fullmatch", False))
+
+
+def _fuzzy(expected: str, answer: str | None, options: Mapping[str, Any]) -> Verdict:
+    return match_fuzzy(expected, _text(answer), FUZZY_MODE.threshold_of(options), gaia_options(options))
+
+
+LENIENT_MODE = MatchMode(_lenient)
+EXACT_MODE = MatchMode(_exact, frozenset({"extract"}))
+F1_MODE = MatchMode(_f1, frozenset({"threshold", "extract"}), threshold=(0.5, 0.0, 1.0))
+NUMERIC_MODE = MatchMode(_numeric, frozenset({"rel_tol", "abs_tol", "extract"}))
+CONTAINS_MODE = MatchMode(_contains)
+REGEX_MODE = MatchMode(_regex, frozenset({"ignore_case", "fullmatch"}))
+FUZZY_MODE = MatchMode(_fuzzy, frozenset({"rel_tol", "abs_tol", "threshold", "extract"}), threshold=(90.0, 0.0, 100.0))

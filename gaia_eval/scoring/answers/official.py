@@ -18,6 +18,10 @@ from __future__ import annotations
 import re
 import string
 import warnings
+from collections.abc import Mapping
+from typing import Any
+
+from gaia_eval.scoring.answers.parse import MatchMode, Verdict
 
 _PUNCTUATION_TABLE = str.maketrans("", "", string.punctuation)
 _WHITESPACE = re.compile(r"\s")
@@ -78,3 +82,11 @@ def question_scorer(model_answer: str | None, ground_truth: str) -> tuple[bool, 
     normalized_answer, normalized_truth = normalize_str(model_answer), normalize_str(ground_truth)
     relation = "==" if normalized_answer == normalized_truth else "!="
     return normalized_answer == normalized_truth, f"string: {normalized_answer!r} {relation} {normalized_truth!r}"
+
+
+def _match_official_mode(expected: str, answer: str | None, options: Mapping[str, Any]) -> Verdict:
+    correct, why = question_scorer(answer, expected)
+    return Verdict(correct, float(correct), f"gaia-official: {why}", "None" if answer is None else answer)
+
+
+GAIA_OFFICIAL_MODE = MatchMode(_match_official_mode)

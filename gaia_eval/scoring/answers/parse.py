@@ -1,4 +1,4 @@
-"""What the matching modes share: the verdict and option types, the expected answer parsed once (kind, value,
+"""What the matching modes share: the verdict, option and mode types, the expected answer parsed once (kind, value,
 list readings; cached, since a dataset repeats its references across runs) and the answer's view (the span
 that extraction picked: after a `FINAL ANSWER:` marker, an "the answer is" phrase, a self-correction, or
 the whole response; a correction inside that span, "42 - no wait, 43" or "42 (correction: 43)", narrows it to
@@ -8,9 +8,10 @@ what follows the correction).
 from __future__ import annotations
 
 import re
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import NamedTuple
+from typing import Any, NamedTuple
 
 from gaia_eval.scoring.answers.dates import CalendarDate, parse_date
 from gaia_eval.scoring.answers.extract import extract_marked, extract_phrase, may_have_sentences, sentences
@@ -41,6 +42,34 @@ class GaiaOptions:
     # gaia mode reads what the number claims (an approximation, a decade, a unit the expected answer lacks);
     # numeric mode compares the number alone.
     claims: bool = True
+
+
+_DEFAULT_GAIA_OPTIONS = GaiaOptions()
+
+
+def gaia_options(options: Mapping[str, Any]) -> GaiaOptions:
+    """The number, list and extraction options among a mode's checked options (defaults for those not given)."""
+    if not options:
+        return _DEFAULT_GAIA_OPTIONS
+    return GaiaOptions(rel_tol=options.get("rel_tol"), abs_tol=options.get("abs_tol", 0.0),
+                       ordered=options.get("ordered", True), extract=options.get("extract", True),
+                       question=options.get("question"))
+
+
+@dataclass(frozen=True, slots=True)
+class MatchMode:
+    """An answer-matching mode, as gaia_eval.registry.MATCH_MODES names it. `match(expected, answer, options)`
+    decides one expected alternative (`answer` is None when no answer was given; `options` were checked against
+    `options`). `options` are the option names it takes besides `alternatives_sep`; `threshold` is (default,
+    lowest, highest) of its `threshold` option."""
+
+    match: Callable[[str, str | None, Mapping[str, Any]], Verdict]
+    options: frozenset[str] = frozenset()
+    threshold: tuple[float, float, float] | None = None
+
+    def threshold_of(self, options: Mapping[str, Any]) -> float:
+        assert self.threshold is not None, "a mode with a threshold option declares its range"
+        return options.get("threshold", self.threshold[0])
 
 
 # --- the expected side -------------------------------------------------------------------------

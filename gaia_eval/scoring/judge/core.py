@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from gaia_eval.artifacts.base import Usage
 from gaia_eval.artifacts.evaluation import ItemJudgement, JudgeCriterionResult, JudgeSample, JudgeVerdict, Rating
@@ -37,6 +37,9 @@ from gaia_eval.scoring.judge.prompt import (
     repair_prompt,
     summary_prompt,
 )
+
+if TYPE_CHECKING:
+    from gaia_eval.usecases import UseCase
 
 # Bump on any change to how replies are read or samples combined: it is part of the eval fingerprint.
 JUDGE_VERSION = "1"
@@ -148,22 +151,24 @@ class JudgeRequest:
 
 def judge_request(
     settings: JudgeSettings,
-    use_case: str,
+    use_case: UseCase,
     mode: str,
     item: ItemResult,
     source: str,
     reference: Summaries | None,
 ) -> JudgeRequest:
-    """The request for an item the model answered. qa needs the item's expected answer; summaries are judged
-    against `reference` when there is one (comparative) and on their own otherwise (standalone)."""
+    """The request for an item the model answered. An answer to a question needs the item's expected answer;
+    summaries are judged against `reference` when there is one (comparative) and on their own otherwise
+    (standalone)."""
     criteria = criteria_for(use_case, mode, settings.criteria)
-    if use_case == "qa":
+    if use_case.asks_questions:
         if item.groundtruth_answer is None:
             raise InputError(
-                f"qa item '{item.item_id}' has no expected answer", fix="run batch-experiment on qa ground truth"
+                f"{use_case.name} item '{item.item_id}' has no expected answer",
+                fix=f"run batch-experiment on {use_case.name} ground truth",
             )
         expected = item.groundtruth_answer
-        prompt = qa_prompt(source, item.query or expected.query, expected, item.answer or "", criteria)
+        prompt = qa_prompt(use_case, source, item.query or expected.query, expected, item.answer or "", criteria)
     else:
         prompt = summary_prompt(use_case, source, item.summaries or Summaries(), reference, criteria)
     schema = reply_schema(criteria)

@@ -5,12 +5,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pydantic import BaseModel, ConfigDict, ValidationError, create_model
 
 from gaia_eval.artifacts.evaluation import RATINGS, JudgeVerdict, Rating
 from gaia_eval.scoring.rubric import POINTS
+
+if TYPE_CHECKING:
+    from gaia_eval.usecases import UseCase
 
 # Poor < Fair < Good < Excellent as ranks 1..4 for medians and agreement statistics: the rubric's points.
 RANK: dict[str, int] = dict(POINTS)
@@ -184,12 +187,12 @@ NAMED_CRITERIA: dict[str, JudgeCriterion] = {
 
 
 def criteria_for(
-    use_case: str, mode: str, custom: tuple[JudgeCriterion, ...] = ()
+    use_case: UseCase, mode: str, custom: tuple[JudgeCriterion, ...] = ()
 ) -> tuple[JudgeCriterion, ...]:
-    """qa -> the comparative qa criteria (qa always has an expected answer); summarization and email -> the
-    user's criteria when given (--judge-criteria), else the comparative criteria with ground truth and the
-    standalone quality criteria without."""
-    if use_case == "qa":
+    """A use case that asks questions -> the comparative qa criteria (an answer always has its expected answer);
+    one that writes summaries -> the user's criteria when given (--judge-criteria), else the comparative criteria
+    with ground truth and the standalone quality criteria without."""
+    if use_case.asks_questions:
         return COMPARATIVE_QA
     if custom:
         return custom

@@ -1,15 +1,19 @@
 """What the LLM judge is shown for one item: the source document (or, when it is long, its excerpts most
 relevant to the answer and the reference), the reference, the answer, and the criteria, rendered from the
-judge_*.j2 templates."""
+judge_*.j2 templates with the use case's words for its task and its document."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from gaia_eval.artifacts.groundtruth import QAPair, Summaries
 from gaia_eval.prompts import prompts_fingerprint, render
 from gaia_eval.scoring.judge.criteria import JudgeCriterion
 from gaia_eval.scoring.text import content_tokens
+
+if TYPE_CHECKING:
+    from gaia_eval.usecases import UseCase
 
 JUDGE_TEMPLATES = ("judge_system.j2", "judge_summary.j2", "judge_qa.j2", "judge_repair.j2")
 
@@ -102,15 +106,11 @@ def source_for_judge(
     return "\n".join(parts), True
 
 
-def _system(use_case: str, comparative: bool) -> str:
-    if use_case == "qa":
-        return render(
-            "judge_system.j2",
-            task="answers to questions about a document",
-            answer_label="answer",
-            reference_label="expected answer",
-        )
-    task = "summaries of business emails" if use_case == "email" else "summaries of business meetings and emails"
+def _system(use_case: UseCase, comparative: bool) -> str:
+    """The judge's task, in the use case's words ("summaries of business emails"), for answers or summaries."""
+    task = use_case.judge_task or use_case.title.lower()
+    if use_case.asks_questions:
+        return render("judge_system.j2", task=task, answer_label="answer", reference_label="expected answer")
     return render(
         "judge_system.j2",
         task=task,
@@ -120,7 +120,7 @@ def _system(use_case: str, comparative: bool) -> str:
 
 
 def summary_prompt(
-    use_case: str,
+    use_case: UseCase,
     source: str,
     answer: Summaries,
     reference: Summaries | None,
@@ -131,7 +131,7 @@ def summary_prompt(
     document, excerpted = source_for_judge(source, [answer_text, reference_text or ""])
     user = render(
         "judge_summary.j2",
-        doc_label="business email" if use_case == "email" else "document",
+        doc_label=use_case.doc_label,
         excerpted=excerpted,
         document=document,
         reference=reference_text,
@@ -142,12 +142,17 @@ def summary_prompt(
 
 
 def qa_prompt(
-    source: str, question: str, expected: QAPair, answer: str, criteria: tuple[JudgeCriterion, ...]
+    use_case: UseCase,
+    source: str,
+    question: str,
+    expected: QAPair,
+    answer: str,
+    criteria: tuple[JudgeCriterion, ...],
 ) -> JudgePrompt:
     document, excerpted = source_for_judge(source, [question, expected.answer, expected.evidence or "", answer])
     user = render(
         "judge_qa.j2",
-        doc_label="document",
+        doc_label=use_case.doc_label,
         excerpted=excerpted,
         document=document,
         question=question,
@@ -155,7 +160,7 @@ def qa_prompt(
         answer=answer.strip() or EMPTY,
         criteria=criteria,
     )
-    return JudgePrompt(system=_system("qa", True), user=user, source_excerpted=excerpted)
+    return JudgePrompt(system=_system(use_case, True), user=user, source_excerpted=excerpted)
 
 
 def repair_prompt(problem: str, criteria: tuple[JudgeCriterion, ...]) -> str:

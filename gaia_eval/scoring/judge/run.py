@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from gaia_eval.artifacts.base import Strict
 from gaia_eval.artifacts.batch_journal import batch_journal_path
@@ -26,6 +27,9 @@ from gaia_eval.providers.pricing import lookup_price
 from gaia_eval.scoring.judge.core import Judge, JudgeRequest, JudgeSettings, combine_samples
 from gaia_eval.scoring.judge.criteria import criteria_for
 from gaia_eval.scoring.judge.summary import summarize_judgements
+
+if TYPE_CHECKING:
+    from gaia_eval.usecases import UseCase
 
 DONE_STATUSES = ("scored", "unscored")  # outcomes journaled as finished in this run
 # Only scored samples are reused by a later run: a "failed" call and an "unscored" (unusable) reply are asked
@@ -52,7 +56,7 @@ class JudgeTarget:
     last four fields are the run's state, filled in by judge_experiments."""
 
     evaluation_file: Path
-    use_case: str
+    use_case: UseCase
     mode: str
     mode_note: str
     rubric_criteria: list[str]

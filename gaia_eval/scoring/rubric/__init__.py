@@ -1,5 +1,5 @@
 """The deterministic rubric: criteria with their thresholds, the grade and its bootstrap interval (grading), and
-the summary, standalone, qa and long-form answer scorers.
+the summary, standalone, short-answer and long-form answer scorers.
 
 The names below are the package's public surface; code outside the package imports them from here. Each is
 loaded from its module on first use, so importing the package costs nothing until then.
@@ -16,6 +16,7 @@ _LAZY = {
     "weight_set": "weights",
     "degenerate_reason": "degenerate",
     "not_applicable": "grading",
+    "with_not_applicable": "grading",
     "REFERENCE_CRITERIA": "grading",
     "rouge_scores": "freetext",
     "score_summary_output": "freetext",
@@ -31,17 +32,13 @@ _LAZY = {
     "SUMMARY_CRITERIA": "grading",
     "aggregate": "grading",
     "bootstrap_ci": "grading",
-    "criteria_for": "grading",
     "item_points": "grading",
     "overall_rating": "grading",
     "quality_score": "grading",
     "rubric_markdown": "grading",
-    "score_qa": "qa",
+    "score_qa": "short_answer",
     "is_long_form": "longform",
     "score_long_answer": "longform",
-    "qa_criteria": "longform",
-    "mixed_qa_criteria": "longform",
-    "with_other_kinds_not_applicable": "longform",
     "LONG_FORM_CRITERIA": "longform",
     "score_summaries": "summaries",
     "score_summaries_standalone": "standalone",

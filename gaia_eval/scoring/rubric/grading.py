@@ -1,5 +1,5 @@
-"""The rubric: which criteria each use case is scored on, the thresholds that turn a measurement into
-Excellent/Good/Fair/Poor, and the grade of a model computed from those ratings.
+"""The rubric: the criteria (which of them an item is scored on is its use case's scorer's say), the thresholds
+that turn a measurement into Excellent/Good/Fair/Poor, and the grade of a model computed from those ratings.
 
 Grade (the reference tool's formula, with its defect fixed): quality_score = ((4E + 3G + 2F + 1P) / N - 1) * 100 / 3
 over every rating of every item, where an item the model failed (status "error") counts as Poor on every criterion;
@@ -44,7 +44,8 @@ class Criterion:
     id: str
     label: str
     # "comparative" (against structured ground truth), "standalone" (against the source only), "reference"
-    # (a free-text output against human-written reference summaries and/or the source) or "qa"
+    # (a free-text output against human-written reference summaries and/or the source) or "answer" (a short
+    # answer against its expected answer)
     mode: str
     measure: str  # what the value is, as stored in CriterionResult.measure
     excellent: float  # value >= excellent -> Excellent
@@ -276,7 +277,7 @@ CRITERIA: dict[str, Criterion] = {
         Criterion(
             "correctness",
             "Correctness",
-            "qa",
+            "answer",
             "1.0 when the answer matcher accepts the answer; otherwise the SQuAD token F1 against the expected "
             "answer (a near miss such as a partial list scores high, a wrong number scores 0)",
             1.00,
@@ -295,17 +296,6 @@ QA_CRITERIA: tuple[str, ...] = ("correctness",)
 # A GAIA-style answer is "a number or as few words as possible": an expected answer longer than this is prose, and
 # the answer is scored as long-form (longform.py).
 SHORT_ANSWER_WORDS = 12
-
-
-def criteria_for(use_case: str, mode: str, free_text: bool = False) -> list[str]:
-    """The criterion ids an item of this use case is scored on: qa -> correctness; summarization and email ->
-    the six comparative criteria, or the six standalone ones when there is no ground truth; a free-text output
-    or human-written reference summaries (`free_text`) -> the four reference criteria."""
-    if use_case == "qa":
-        return list(QA_CRITERIA)
-    if free_text:
-        return [*REFERENCE_CRITERIA, "action_items", "key_decisions", "participants"]
-    return list(STANDALONE_CRITERIA if mode == "standalone" else SUMMARY_CRITERIA)
 
 
 def rate(criterion_id: str, value: float | None) -> Rating:
@@ -367,6 +357,15 @@ def overall_rating(counts: dict[str, int]) -> Rating:
     return rating_band(quality_score(counts))
 
 
+def with_not_applicable(results: list[CriterionResult], wanted: tuple[str, ...], why: str) -> list[CriterionResult]:
+    """`results` plus N/A (because `why`) for each criterion of `wanted` they do not hold, in `wanted`'s order:
+    an item of an experiment whose items need more than one scorer carries every one's criteria."""
+    if not wanted:
+        return results
+    by_id = {r.criterion: r for r in results}
+    return [by_id.get(c) or not_applicable(c, why) for c in wanted]
+
+
 def _ratings_of(item: ItemEvaluation, criteria: list[str]) -> list[tuple[str, str, float | None]]:
     """(criterion, rating, value) for each criterion; an errored item is Poor with no value on every one."""
     if item.status == "error":
@@ -394,11 +393,11 @@ def item_points(item: ItemEvaluation, criteria: list[str]) -> float:
 
 
 def aggregate(
-    items: list[ItemEvaluation], criteria: list[str], use_case: str
+    items: list[ItemEvaluation], criteria: list[str], *, pass_rate: bool
 ) -> tuple[list[CriterionSummary], Grade]:
-    """Per-criterion rating counts and mean values, and the model's grade. Errored items are Poor on every
-    criterion, count 0 in mean_value and fail in the qa pass rate (passed / items with a pass/fail:
-    long-form answers have none)."""
+    """Per-criterion rating counts and mean values, and the model's grade, with a pass rate when `pass_rate`
+    (answers to questions: passed / items with a pass/fail; a long-form answer has none). Errored items are Poor
+    on every criterion, count 0 in mean_value and fail in the pass rate."""
     per_criterion: dict[str, dict[str, int]] = {c: dict.fromkeys(RATINGS, 0) for c in criteria}
     not_applicable_counts: dict[str, int] = dict.fromkeys(criteria, 0)
     value_sums: dict[str, float] = dict.fromkeys(criteria, 0.0)
@@ -429,7 +428,7 @@ def aggregate(
     points, weight = sum(p for p, _ in weighted), sum(w for _, w in weighted)
     score = points * 100 / (3 * weight) if weight else 0.0
     n_not_applicable = sum(not_applicable_counts.values())
-    passed = sum(1 for item in items if item.status == "scored" and item.passed) if use_case == "qa" else None
+    passed = sum(1 for item in items if item.status == "scored" and item.passed) if pass_rate else None
     # Long-form answers have no pass/fail: the pass rate is over the items that have one (errors fail), and
     # there is none when every answered item is long-form.
     verdicts = sum(1 for item in items if item.status == "error" or item.passed is not None)
@@ -483,7 +482,7 @@ def rubric_markdown() -> str:
         "standalone": "Summarization and email without ground truth (checked against the source only)",
         "reference": "Free-text summaries against human-written references and/or the source (a criterion "
         "whose input is missing is N/A)",
-        "qa": "Question answering",
+        "answer": "Question answering",
     }
     lines = [f"Rubric version {RUBRIC_VERSION}. A value ≥ the Excellent threshold is Excellent, else ≥ Good is "
              "Good, else ≥ Fair is Fair, else Poor; an empty answer field is Poor.", ""]

@@ -15,7 +15,7 @@ import re
 
 from gaia_eval.artifacts.evaluation import CriterionResult
 from gaia_eval.artifacts.groundtruth import QAPair
-from gaia_eval.scoring.rubric.grading import SHORT_ANSWER_WORDS, not_applicable
+from gaia_eval.scoring.rubric.grading import SHORT_ANSWER_WORDS
 
 LONG_FORM_CRITERIA: tuple[str, ...] = ("reference_overlap", "content_coverage", "source_consistency", "conciseness")
 # A reference longer than SHORT_ANSWER_WORDS is still a short answer when it is a list of short items ("Alice
@@ -43,30 +43,3 @@ def score_long_answer(answer: str, expected: QAPair, source: str | None) -> list
     results = score_summary_output(answer, source, [expected.answer]).results
     by_id = {r.criterion: r for r in results}
     return [by_id[c] for c in LONG_FORM_CRITERIA]
-
-
-def qa_criteria(short: bool, long_form: bool) -> list[str]:
-    """The criteria of a qa experiment: correctness for short answers, the long-form criteria for long ones,
-    both when its questions are of both kinds (each item N/A on the other kind's)."""
-    return (["correctness"] if short or not long_form else []) + (list(LONG_FORM_CRITERIA) if long_form else [])
-
-
-def mixed_qa_criteria(expected: list[QAPair | None]) -> tuple[str, ...]:
-    """The criteria every item of a qa experiment must carry when its questions are of both kinds (short and
-    long-form answers); () when they are of one kind, whose scorer gives every item the same criteria."""
-    kinds = {is_long_form(e) for e in expected if e is not None}
-    return tuple(qa_criteria(True, True)) if len(kinds) > 1 else ()
-
-
-def with_other_kinds_not_applicable(results: list[CriterionResult], wanted: tuple[str, ...]) -> list[CriterionResult]:
-    """`results` plus N/A for each criterion of `wanted` its scorer does not measure (a short answer's
-    long-form criteria, a long-form answer's correctness), in `wanted`'s order."""
-    if not wanted:
-        return results
-    by_id = {r.criterion: r for r in results}
-    why = (
-        "a short answer, matched by correctness"
-        if "correctness" in by_id
-        else "a long-form answer, scored by the free-text criteria"
-    )
-    return [by_id.get(c) or not_applicable(c, why) for c in wanted]

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gaia_eval import usecases
 from gaia_eval.artifacts.experiment import Experiment
 from gaia_eval.artifacts.groundtruth import GroundTruth
 from gaia_eval.artifacts.inputs import refuse_special_file
@@ -95,9 +96,9 @@ def load_scorable(path: Path, groundtruth: Path | None) -> tuple[Experiment | St
 
 
 def check_use_case_matches_items(path: Path, experiment: Experiment | StreamedExperiment) -> None:
-    """A qa experiment holds answers to questions, a summarization or email one holds summaries: an
-    experiment whose `use_case` says otherwise would be scored by the wrong rubric."""
-    qa = experiment.use_case == "qa"
+    """An experiment of a use case that asks questions holds answers to them, one of a use case that writes
+    summaries holds summaries: an experiment whose `use_case` says otherwise would be scored by the wrong rubric."""
+    qa = usecases.get(experiment.use_case).asks_questions
     for item in experiment.items:
         if item.status != "ok":
             continue
@@ -159,8 +160,10 @@ def load_external(paths: list[Path]) -> tuple[dict[str, dict[str, GroundTruth]],
 
 
 def external_of(by_use_case: dict[str, dict[str, GroundTruth]], use_case: str) -> dict[str, GroundTruth]:
-    """The -g ground truth an experiment of `use_case` is scored against (summarization and email share theirs)."""
-    kin = ("summarization", "email") if use_case in ("summarization", "email") else (use_case,)
+    """The -g ground truth an experiment of `use_case` is scored against: its own and its kin's (summarization and
+    email share theirs), in the registry's order of use cases."""
+    shares = usecases.get(use_case).shares_data_with
+    kin = [name for name in usecases.names() if shares(name)]
     return {item_id: gt for uc in kin for item_id, gt in by_use_case.get(uc, {}).items()}
 
 

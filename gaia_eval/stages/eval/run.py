@@ -3,15 +3,15 @@ optionally also with an LLM judge (see gaia_eval.scoring.judge.core), and keep t
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
 from gaia_eval import usecases
 from gaia_eval.artifacts.evaluation import Evaluation, InferenceSummary, ItemEvaluation
-from gaia_eval.artifacts.experiment import Experiment, ItemResult
-from gaia_eval.artifacts.groundtruth import GroundTruth, Summaries
+from gaia_eval.artifacts.experiment import Experiment
+from gaia_eval.artifacts.groundtruth import GroundTruth
 from gaia_eval.artifacts.journal import remove_journal
 from gaia_eval.artifacts.store import (
     Freshness,
@@ -22,7 +22,9 @@ from gaia_eval.artifacts.store import (
 from gaia_eval.artifacts.streamed import ListSpool, StreamedExperiment, evaluation_freshness
 from gaia_eval.errors import InputError, UsageError
 from gaia_eval.providers.call_options import CallOptions, call_options_or_defaults
+from gaia_eval.reporting.extra import extra_line
 from gaia_eval.scoring import rubric
+from gaia_eval.scoring.extra import ExtraScorer, load_extra_scorers, scorers_fingerprint, summarize_extra
 from gaia_eval.scoring.judge import (
     JudgeOutcome,
     JudgeSettings,
@@ -31,8 +33,7 @@ from gaia_eval.scoring.judge import (
     judge_journal_path,
     judge_request,
 )
-from gaia_eval.scoring.rubric import IMPORTED_PROVIDER, free_text_references
-from gaia_eval.scoring.scorers import ScoringInput, scorer_for
+from gaia_eval.scoring.scorers import criteria_scored
 from gaia_eval.stages.common import StageSummary, check_output_dir, holds_output_lock
 from gaia_eval.stages.eval.index import Consolidation, update_consolidated
 from gaia_eval.stages.eval.inputs import (
@@ -45,6 +46,7 @@ from gaia_eval.stages.eval.inputs import (
     load_scorable,
     unevaluated_experiments,
 )
+from gaia_eval.stages.eval.items import Rated, Seen, mode_of, score_items, scoring_input, spool_scores
 
 SCORER = "deterministic"
 STANDALONE_NOTE = "standalone — not verified against facts: scores check only what the source document can confirm"
@@ -65,10 +67,11 @@ class EvalSummary(StageSummary):
     empty_responses: list[str] = field(default_factory=list)  # "<template>: test_id, ..." per template
     unfilled: list[str] = field(default_factory=list)  # templates with no response at all: not scored
     damaged: list[str] = field(default_factory=list)  # evaluation files left out of the index, with why
+    scorer_errors: list[str] = field(default_factory=list)  # an extra scorer (--scorer) failed on an item: why
 
     def note_mode(self, evaluation: Evaluation) -> None:
         self.standalone += evaluation.mode == "standalone"
-        self.long_form += evaluation.use_case == "qa" and any(
+        self.long_form += usecases.get(evaluation.use_case).asks_questions and any(
             c.criterion in rubric.REFERENCE_CRITERIA for c in evaluation.criteria
         )
 
@@ -79,31 +82,6 @@ class EvalSummary(StageSummary):
         if self.unfilled:
             line += f"; not scored, no response filled in yet: {', '.join(self.unfilled)}"
         return line
-
-
-@dataclass(frozen=True, slots=True)
-class _Rating:
-    criterion: str
-    rating: str
-    value: float | None
-
-
-@dataclass(frozen=True, slots=True)
-class _Rated:
-    """What the grade needs of a scored item (rubric.aggregate reads these like ItemEvaluations)."""
-
-    item_id: str
-    status: str
-    passed: bool | None
-    criteria: tuple[_Rating, ...]
-
-
-@dataclass
-class _Seen:
-    """What one pass over an experiment's items gathers besides their scores."""
-
-    modes: set[str] = field(default_factory=set)
-    latency_min: float | None = None
 
 
 @dataclass
@@ -120,126 +98,25 @@ class _Pending:
     existing: Evaluation | None
     items: list[ItemEvaluation] | None
     mode: str
-    seen: _Seen
+    seen: Seen
     spool: ListSpool | None = None
-    rated: list[_Rated] = field(default_factory=list)
+    rated: list[Rated] = field(default_factory=list)
     external: dict[str, GroundTruth] = field(default_factory=dict)  # -g's ground truth of its use case
 
 
-def _scoring_input(
-    exp: Experiment | StreamedExperiment, item: ItemResult, external: dict[str, GroundTruth]
-) -> ScoringInput:
-    """The item's answer with what it is checked against: embedded ground truth first, then -g's."""
-    source_text = exp.sources[item.source].text
-    if exp.use_case == "qa":  # a long-form expected answer is a free-text reference
-        pair = item.groundtruth_answer
-        long_form = pair is not None and rubric.is_long_form(pair)
-        return ScoringInput(answer=item.answer, expected=pair, source_text=source_text,
-                            references=(pair.answer,) if pair is not None and long_form else None)
-    answer = item.summaries or Summaries()
-    gt = external_for(item.source, external)
-    expected, facts = (item.groundtruth_summaries, None) if item.groundtruth_summaries is not None else (
-        (gt.summaries, gt.facts) if gt is not None else (None, None)
-    )
-    references = free_text_references(
-        gt.references if gt is not None else None, expected, imported=exp.spec.provider == IMPORTED_PROVIDER
-    )
-    return ScoringInput(
-        answer=answer,
-        expected=expected,
-        facts=facts,
-        source_text=source_text,
-        references=tuple(references) if references is not None else None,
-    )
-
-
-def _score_items(
-    exp: Experiment | StreamedExperiment, external: dict[str, GroundTruth], exp_path: Path, seen: _Seen
-) -> Iterator[ItemEvaluation]:
-    """Each item's scores, one at a time; the modes met and the fastest answer go into `seen`."""
-    modes = seen.modes
-    # qa questions with short and with long-form answers: each item carries both kinds' criteria (N/A on one).
-    every_item_criteria = (
-        rubric.mixed_qa_criteria([i.groundtruth_answer for i in exp.items]) if exp.use_case == "qa" else ()
-    )
-    for item in exp.items:
-        if item.status == "error":
-            yield ItemEvaluation(
-                item_id=item.item_id,
-                source=item.source,
-                status="error",
-                error=item.error,
-                passed=False if exp.use_case == "qa" else None,
-            )
-            continue
-        if seen.latency_min is None or item.latency_s < seen.latency_min:
-            seen.latency_min = item.latency_s
-        scoring = _scoring_input(exp, item, external)
-        if scoring.references is not None:  # free text: human references, or an imported free-text output
-            mode = "comparative" if scoring.references else "standalone"
-        else:
-            mode = "comparative" if scoring.expected is not None else "standalone"
-        scorer = scorer_for(usecases.get(exp.use_case), mode, free_text=scoring.references is not None)
-        if scorer is None:  # qa has no standalone scorer: an answer needs its expected answer
-            raise InputError(
-                f"{exp.use_case} item '{item.item_id}' has no expected answer",
-                file=exp_path,
-                fix="run batch-experiment on qa ground truth",
-            )
-        criteria, passed = scorer.score(scoring)
-        criteria = rubric.with_other_kinds_not_applicable(criteria, every_item_criteria)
-        modes.add(mode)
-        yield ItemEvaluation(
-            item_id=item.item_id, source=item.source, status="scored", criteria=criteria, passed=passed
-        )
-
-
-def _mode_of(
-    exp: Experiment | StreamedExperiment, external: dict[str, GroundTruth], exp_path: Path, seen: _Seen
-) -> str:
-    if len(seen.modes) > 1:
-        raise InputError(
-            "has ground truth for some items and not for others",
-            file=exp_path,
-            fix="pass -g with ground truth covering every item",
-        )
-    if seen.modes:
-        return next(iter(seen.modes))
-    return "comparative" if exp.groundtruth == "embedded" or external else "standalone"
-
-
-def _spool_scores(
-    out: Path, exp: StreamedExperiment | Experiment, external: dict[str, GroundTruth], exp_path: Path, seen: _Seen
-) -> tuple[ListSpool, list[_Rated], str]:
-    """Score the items into a spool beside `out`, keeping only what the grade needs of each; and the mode."""
-    spool = ListSpool(out, "items")
-    rated: list[_Rated] = []
-    try:
-        for ev in _score_items(exp, external, exp_path, seen):
-            spool.add(ev)
-            rated.append(_Rated(ev.item_id, ev.status, ev.passed,
-                                tuple(_Rating(r.criterion, r.rating, r.value) for r in ev.criteria)))
-        return spool, rated, _mode_of(exp, external, exp_path, seen)
-    except BaseException:
-        spool.discard()
-        raise
-
-
 def _rubric_criteria(pending: _Pending) -> list[str]:
-    """The rubric criteria the experiment's items were scored on: the free-text ones when any item was."""
+    """The rubric criteria the experiment's items were scored on: those of the use case's scorers that scored them."""
     scored = pending.items if pending.items is not None else pending.rated
-    names = {r.criterion for i in scored for r in i.criteria}
-    free_text = bool(names & set(rubric.REFERENCE_CRITERIA))
-    if pending.experiment.use_case == "qa":  # short answers, long-form ones, or both
-        return rubric.qa_criteria("correctness" in names, free_text)
-    return rubric.criteria_for(pending.experiment.use_case, pending.mode, free_text)
+    carried = {r.criterion for i in scored for r in i.criteria}
+    return criteria_scored(usecases.get(pending.experiment.use_case), pending.mode, carried)
 
 
 def _evaluate(pending: _Pending, gt_source: str, judged: JudgeOutcome | None) -> Evaluation:
     exp, mode, inputs = pending.experiment, pending.mode, pending.inputs
+    use_case = usecases.get(exp.use_case)
     criteria_names = _rubric_criteria(pending)
     scored = pending.items if pending.items is not None else pending.rated
-    criteria, grade = rubric.aggregate(scored, criteria_names, exp.use_case)
+    criteria, grade = rubric.aggregate(scored, criteria_names, pass_rate=use_case.asks_questions)
     if judged is not None and (not judged.complete or judged.summary.unscored_samples):
         # Not current: the next run asks again for the failed calls and the unusable (unscored) replies.
         inputs = {
@@ -247,6 +124,8 @@ def _evaluate(pending: _Pending, gt_source: str, judged: JudgeOutcome | None) ->
             "judge_pending": f"{judged.summary.failed_samples} judge calls failed, "
             f"{judged.summary.unscored_samples} replies unscored",
         }
+    if pending.seen.scorer_errors:  # never current: the next run scores again (the scorer may have been fixed)
+        inputs = {**inputs, "scorer_errors": f"{len(pending.seen.scorer_errors)} failed"}
     t = exp.totals
     return Evaluation(
         inputs=inputs,
@@ -256,7 +135,7 @@ def _evaluate(pending: _Pending, gt_source: str, judged: JudgeOutcome | None) ->
         use_case=exp.use_case,
         mode=mode,  # type: ignore[arg-type]
         mode_note=_mode_note(mode)
-        + (f"; {LONG_FORM_NOTE}" if exp.use_case == "qa" and "conciseness" in criteria_names else ""),
+        + (f"; {LONG_FORM_NOTE}" if use_case.asks_questions and "conciseness" in criteria_names else ""),
         scorer=f"{SCORER} ({rubric.RUBRIC_VERSION})",
         experiment_file=pending.path.as_posix(),
         experiment_fingerprint=inputs["experiment"],
@@ -282,6 +161,7 @@ def _evaluate(pending: _Pending, gt_source: str, judged: JudgeOutcome | None) ->
         ),
         evaluated_at=datetime.now(timezone.utc),
         judge=judged.summary if judged is not None else None,
+        extra_criteria=summarize_extra(scored, pending.seen.extras),
     )
 
 
@@ -300,21 +180,21 @@ def _keeps_judge(existing: Evaluation | None, inputs: dict[str, str]) -> bool:
 def _judge_targets(pending: list[_Pending], judge: JudgeSettings) -> list[JudgeTarget]:
     targets = []
     for p in pending:
-        exp, external = p.experiment, p.external
+        exp, external, use_case = p.experiment, p.external, usecases.get(p.experiment.use_case)
         requests = {}
         for item in exp.items:
             if item.status == "error":
                 continue  # Poor for the judge too, as for the rubric; nothing to ask
             reference = None
-            if exp.use_case != "qa" and p.mode == "comparative":
-                reference = _scoring_input(exp, item, external).expected
+            if not use_case.asks_questions and p.mode == "comparative":  # an answer's expected one is in `item`
+                reference = scoring_input(use_case, exp, item, external).expected
             requests[item.item_id] = judge_request(
-                judge, exp.use_case, p.mode, item, exp.sources[item.source].text, reference
+                judge, use_case, p.mode, item, exp.sources[item.source].text, reference
             )
         targets.append(
             JudgeTarget(
                 evaluation_file=p.out,
-                use_case=exp.use_case,
+                use_case=use_case,
                 mode=p.mode,
                 mode_note=_mode_note(p.mode),
                 rubric_criteria=_rubric_criteria(p),
@@ -354,10 +234,12 @@ def run_eval(
     judge: JudgeSettings | None = None,
     show_progress: bool | None = None,
     call_options: CallOptions | None = None,
+    scorers: Sequence[str] = (),
 ) -> EvalSummary:
     """Score every experiment with the rubric and, when `judge` is given, with the LLM judge too, its calls made
     as `call_options` say (response cache, batch API; default: the environment's). Up-to-date evaluations are
-    skipped; judge samples already paid for (earlier file or journal) are reused.
+    skipped; judge samples already paid for (earlier file or journal) are reused. `scorers`: extra scorers
+    (gaia_eval.scoring.extra), rated beside the use case's own criteria, outside the grade.
 
     Plan (read and check every input, decide what is current, score into spools), run (the judge's calls, all
     before anything is written), write (commit each evaluation, then the index)."""
@@ -367,6 +249,7 @@ def run_eval(
         return _regenerate_index(summary, output_dir, experiment_file or experiment_dir, judge)
     # --incremental-update is what a plain run does: score new and changed experiments, skip up-to-date ones,
     # and re-read only the evaluation files that changed into the index.
+    extras = load_extra_scorers(scorers)
     root, files = experiment_files(experiment_dir, experiment_file)
     gt_paths = groundtruth_paths(groundtruth)
     by_use_case, gt_fp = load_external(gt_paths)
@@ -393,8 +276,9 @@ def run_eval(
                 "experiment": made_from[path],
                 "groundtruth": gt_fp if external else "embedded" if exp.groundtruth == "embedded" else "none",
                 "scorer": scorer_fp,
+                **({"scorers": scorers_fingerprint(extras)} if extras else {}),
             }
-            planned = _plan_experiment(path, exp, out, inputs, external, judge, force, summary)
+            planned = _plan_experiment(path, exp, out, inputs, external, judge, force, summary, extras)
             if planned is not None:
                 pending.append(planned)
         outcomes = _run_judge(pending, judge, force, show_progress, summary, call_options_or_defaults(call_options))
@@ -470,6 +354,7 @@ def _plan_experiment(
     judge: JudgeSettings | None,
     force: bool,
     summary: EvalSummary,
+    extras: tuple[ExtraScorer, ...],
 ) -> _Pending | None:
     """None when the evaluation is current (noted as skipped); else the experiment scored, ready to write."""
     if judge is not None:
@@ -491,12 +376,12 @@ def _plan_experiment(
     ):
         judge.check_key()  # no earlier sample to reuse, so a call will be made: fail before scoring anything
     before = Freshness.STALE if state is Freshness.CURRENT else state
-    seen = _Seen()
+    seen, use_case = Seen(extras=extras), usecases.get(exp.use_case)
     if judge is None:
-        spool, rated, mode = _spool_scores(out, exp, external, path, seen)
+        spool, rated, mode = spool_scores(use_case, out, exp, external, path, seen)
         return _Pending(path, exp, out, inputs, before, existing, None, mode, seen, spool, rated, external)
-    items = list(_score_items(exp, external, path, seen))
-    return _Pending(path, exp, out, inputs, before, existing, items, _mode_of(exp, external, path, seen), seen,
+    items = list(score_items(use_case, exp, external, path, seen))
+    return _Pending(path, exp, out, inputs, before, existing, items, mode_of(exp, external, path, seen), seen,
                     external=external)
 
 
@@ -522,6 +407,8 @@ def _write_evaluations(pending: list[_Pending], outcomes: list[JudgeOutcome | No
         summary.count(p.before)
         summary.outputs.append(p.out)
         summary.note_mode(evaluation)
+        summary.scorer_errors.extend(f"{p.experiment.experiment_name}: {e}" for e in p.seen.scorer_errors)
+        summary.notes.extend(filter(None, [extra_line(evaluation)]))  # eval --scorer
         if outcome is None:
             continue
         if outcome.complete:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
+from gaia_eval import usecases
 from gaia_eval.artifacts.groundtruth import (
     GroundTruth,
     QAPair,
@@ -64,13 +65,14 @@ def _items_from_groundtruth(gts: list[GroundTruth], path: Path) -> Workload:
             fix="pass one consolidated_<use_case>_groundtruth.json, or a folder of one use case",
         )
     use_case = use_cases[0]
+    asks_questions = usecases.get(use_case, file=path, field="use_case").asks_questions
     sources: dict[str, SourceDocument] = {}
     items: list[WorkItem] = []
     for gt in sorted(gts, key=lambda g: g.item_id):
         if gt.item_id in sources:
             raise InputError(f"lists item '{gt.item_id}' twice", file=path, fix="regenerate the consolidated file")
         sources[gt.item_id] = gt.source
-        if use_case == "qa":
+        if asks_questions:
             for qa in gt.qa_pairs or []:
                 items.append(
                     WorkItem(
@@ -111,7 +113,7 @@ def _raw_documents(files: list[Path], root: Path, path: Path) -> Workload:
         )
         sources[item_id] = doc
         items.append(WorkItem(item_id, item_id, None, None, None, doc.fingerprint))
-    return Workload("summarization", items, sources, "none", path)
+    return Workload(usecases.default_for("summaries"), items, sources, "none", path)
 
 
 def load_groundtruth_file(path: Path) -> list[GroundTruth]:

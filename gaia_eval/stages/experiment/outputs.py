@@ -6,20 +6,21 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from gaia_eval import usecases
 from gaia_eval.artifacts.experiment import Experiment, ExperimentConfig, experiment_file
 from gaia_eval.artifacts.store import read_artifact
 from gaia_eval.errors import ArtifactError, InputError
 
 
-def _other_use_case(path: Path, use_case: str) -> str | None:
-    """The use case of the experiment already at `path` when it is not `use_case` (None: absent, damaged, same)."""
+def _other_use_case(path: Path, wanted: str) -> str | None:
+    """The use case of the experiment already at `path` when it is not `wanted` (None: absent, damaged, same)."""
     if not path.exists():
         return None
     try:
         existing = read_artifact(path, Experiment)
     except (ArtifactError, InputError):
         return None  # damaged: it will be redone
-    return existing.use_case if existing.use_case != use_case else None
+    return None if wanted == existing.use_case else existing.use_case
 
 
 def output_dir_for_use_case(output_dir: Path, config: ExperimentConfig, use_case: str) -> tuple[Path, str | None]:
@@ -68,7 +69,7 @@ def output_dirs_for_inputs(inputs: list[Path], output_dir: Path) -> list[tuple[P
 def default_config(use_case: str) -> ExperimentConfig:
     """What runs without -c (the reference docs' Method 1 and 2): the offline baselines for the use case, which
     cost nothing and need no key."""
-    best = "retrieval" if use_case == "qa" else "textrank"
+    best = usecases.get(use_case).baseline
     return ExperimentConfig.model_validate(
         {
             "description": f"default for {use_case}: offline baselines",

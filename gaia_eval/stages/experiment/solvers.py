@@ -9,6 +9,7 @@ from typing import Any
 
 from pydantic import ValidationError
 
+from gaia_eval import usecases
 from gaia_eval.artifacts.base import Usage
 from gaia_eval.artifacts.experiment import ExperimentSpec
 from gaia_eval.artifacts.groundtruth import SUMMARY_STYLES, Summaries
@@ -17,7 +18,7 @@ from gaia_eval.errors import MalformedResponseError, ProviderError
 from gaia_eval.prompts import prompts_fingerprint, render
 from gaia_eval.providers.base import ChatRequest, ChatResponse, Message, Provider, TaskContext
 from gaia_eval.providers.limits import unusable_reason
-from gaia_eval.providers.names import LOCAL_PRESETS
+from gaia_eval.registry import provider_entry
 from gaia_eval.stages.experiment.inputs import WorkItem
 from gaia_eval.stages.experiment.long_documents import (
     document_budget,
@@ -27,6 +28,7 @@ from gaia_eval.stages.experiment.long_documents import (
     split_into_chunks,
     too_long,
 )
+from gaia_eval.usecases import UseCase
 
 STYLE_INSTRUCTIONS: dict[str, tuple[str, str]] = {
     # style: (label, instruction)
@@ -52,20 +54,25 @@ STYLE_INSTRUCTIONS: dict[str, tuple[str, str]] = {
 }
 LIST_STYLES = frozenset({"action_items", "key_decisions", "participants", "topics_discussed"})
 
-DEFAULT_SYSTEM_PROMPTS = {
-    "summarization": "You summarize business meetings and emails accurately and concisely, using only what the "
-    "document says.",
-    "email": "You summarize business emails accurately and concisely, using only what the email says.",
+# The system prompt of a use case that sets none, by what it answers.
+KIND_SYSTEM_PROMPTS: dict[str, str] = {
+    "summaries": "You summarize documents accurately and concisely, using only what the document says.",
+    "answer": "Answer the question from the document only.",
 }
 PROMPT_TEMPLATES = ("summarize_style.j2", "summarize_combined.j2", "qa_answer.j2", "concise_answer.j2")
 
 
-def default_system_prompt(use_case: str) -> str:
-    if use_case == "qa":
+def default_system_prompt(use_case: str | UseCase) -> str:
+    """The solver's system prompt when the experiment sets none: the use case's own; a question is answered
+    concisely, as the answer matcher reads it."""
+    case = usecases.get(use_case) if isinstance(use_case, str) else use_case
+    prompt = case.system_prompt or KIND_SYSTEM_PROMPTS[case.answers]
+    if case.asks_questions:
         from gaia_eval.scoring.answers import concise_answer_instructions
 
-        return "Answer the question from the document only.\n" + concise_answer_instructions()
-    return DEFAULT_SYSTEM_PROMPTS[use_case]
+        return prompt + "\n" + concise_answer_instructions()
+    return prompt
+
 
 SUMMARIES_SCHEMA: dict[str, Any] = {
     "type": "object",
@@ -83,10 +90,6 @@ _NONE_ITEMS = frozenset({"none", "n/a", "na", "no action items", "no decisions",
 
 def prompt_settings_fingerprint() -> str:
     return prompts_fingerprint(*PROMPT_TEMPLATES)
-
-
-def doc_label(use_case: str) -> str:
-    return "business email" if use_case == "email" else "document"
 
 
 def parse_list(text: str) -> list[str]:
@@ -148,10 +151,11 @@ class Solver:
     ):
         self.spec = spec
         self.use_case = use_case
+        self.case = usecases.get(use_case)
         self.provider = provider
         self.gate = gate
         self.policy = policy
-        self.system = spec.system_prompt or default_system_prompt(use_case)
+        self.system = spec.system_prompt or default_system_prompt(self.case)
 
     def _request(self, prompt: str, task: TaskContext, json_schema: dict[str, Any] | None = None) -> ChatRequest:
         params = self.spec.parameters
@@ -218,8 +222,9 @@ class Solver:
     def _context(self) -> int | None:
         if self.spec.context_tokens is not None:
             return self.spec.context_tokens
-        if self.provider.is_local and self.spec.provider != "baseline":
-            return server_context_tokens(self.spec.base_url or LOCAL_PRESETS.get(self.spec.provider))
+        entry = provider_entry(self.spec.provider)
+        if self.provider.is_local and entry.follows_prompts:  # a local server, asked for its context size
+            return server_context_tokens(self.spec.base_url or entry.base_url)
         return None
 
     async def _fit(self, item: WorkItem, document: str, outcome: SolveOutcome, label: str) -> str | None:
@@ -228,7 +233,7 @@ class Solver:
         context = self._context()
         if context is None:
             return document
-        template = "qa_answer.j2" if self.use_case == "qa" else "summarize_style.j2"
+        template = "qa_answer.j2" if self.case.asks_questions else "summarize_style.j2"
         frame = render(
             template, doc_label=label, document="", question=item.query or "", instruction="", style_label=""
         )
@@ -240,7 +245,7 @@ class Solver:
             outcome.error = too_long(item.source, document, context)
             return None
         chunks = split_into_chunks(document, map_budget)
-        if self.use_case == "qa":
+        if self.case.asks_questions:
             fitted, used = relevant_chunks(chunks, item.query or "", budget)
             outcome.chunked = f"{used} of {len(chunks)} chunks retrieved for the question"
             return fitted
@@ -267,12 +272,12 @@ class Solver:
         """Answer the item's question, or write the summary `styles` (all six for an experiment); `refresh`: ask
         the model even where the response cache holds a reply."""
         outcome = SolveOutcome(refresh=refresh)
-        label = doc_label(self.use_case)
+        label = self.case.doc_label
         fitted = await self._fit(item, document, outcome, label)
         if fitted is None:
             return outcome
         document = fitted
-        if self.use_case == "qa":
+        if self.case.asks_questions:
             prompt = render("qa_answer.j2", doc_label=label, document=document, question=item.query)
             response = await self._call(
                 self._request(prompt, TaskContext(kind="answer", document=document, question=item.query)), outcome, ""

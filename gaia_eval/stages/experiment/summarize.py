@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gaia_eval import usecases
 from gaia_eval.artifacts.experiment import ExperimentParameters, ExperimentSpec
 from gaia_eval.artifacts.groundtruth import SUMMARY_STYLES
 from gaia_eval.artifacts.inputs import refuse_special_file
@@ -45,6 +46,12 @@ def resolve_styles(names: list[str] | None) -> tuple[str, ...]:
             fix="use all, or any of: " + ", ".join(sorted(STYLE_ALIASES)),
         )
     return tuple(dict.fromkeys(STYLE_ALIASES[n] for n in names))
+
+
+def summarize_use_case(path: Path) -> str:
+    """Summarization, or the kin of it that the file is named after (`*email*`: the email prompts)."""
+    summarization = usecases.get(usecases.default_for("summaries"))
+    return next((kin for kin in summarization.kin if kin in path.name.lower()), summarization.name)
 
 
 @dataclass
@@ -91,7 +98,7 @@ def run_summarize(
         model = "textrank"
     wanted = resolve_styles(styles)
     text = extract_text(path).text
-    use_case = "email" if "email" in path.name.lower() else "summarization"
+    use_case = summarize_use_case(path)
     spec = ExperimentSpec(
         name="summarize", provider=provider, model=model, base_url=base_url, max_tokens=max_tokens,
         parameters=ExperimentParameters(combined_prompt=combined_prompt),

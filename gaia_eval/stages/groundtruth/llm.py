@@ -18,6 +18,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 from pydantic import ValidationError
 
+from gaia_eval import usecases
 from gaia_eval.artifacts.base import Strict, Usage
 from gaia_eval.artifacts.batch_journal import batch_journal_path
 from gaia_eval.artifacts.groundtruth import SUMMARY_STYLES, GroundTruth, QAPair, SourceDocument, Summaries
@@ -40,7 +41,6 @@ from gaia_eval.providers.base import Message
 from gaia_eval.providers.batch import batch_gate
 from gaia_eval.providers.call_options import CallOptions, open_provider
 from gaia_eval.providers.pricing import batch_quote, cost_of, lookup_price
-from gaia_eval.stages.experiment.solvers import doc_label
 
 if TYPE_CHECKING:
     from gaia_eval.stages.common import SourceInput, StageSummary
@@ -53,6 +53,14 @@ GROUNDTRUTH_TEMPLATES = (
     "groundtruth_qa.j2",
     "groundtruth_repair.j2",
 )
+# Template texts (by their fingerprint) that render every built-in use case's prompts byte for byte as an earlier
+# text did, so ground truth drafted with that text stays current instead of being drafted again at a cost: the
+# prompts now ask the use case (asks_questions, participants_note) where they tested its name. An edit to a
+# template changes its fingerprint, which then misses this table and makes the artifacts stale, as it should.
+RENDERS_AS_BEFORE = {
+    "sha256:9e4e0a8921bc873af29b5c7ee895e702ecc870d15bede9d3ef8b1a150e2bc72e":
+        "sha256:f4e9bccbb755228d43037529087e692da863e7c01ab79730aa4513b214968d3a",
+}
 DEFAULT_NUM_SAMPLES = 5
 DEFAULT_MAX_TOKENS = 4096
 LLM_TIMEOUT_S = 300.0
@@ -120,6 +128,11 @@ def load_custom_prompt(path: Path) -> CustomPrompt:
     return CustomPrompt(Path(path), source, fingerprint_bytes(source.encode("utf-8")), "document" in used)
 
 
+def groundtruth_prompts_fingerprint() -> str:
+    current = prompts_fingerprint(*GROUNDTRUTH_TEMPLATES)
+    return RENDERS_AS_BEFORE.get(current, current)
+
+
 def groundtruth_inputs(text_fingerprint: str, use_case: str, options: LLMGroundTruthOptions) -> dict[str, str]:
     """What an LLM ground-truth artifact is made from; a change in any of them makes it stale."""
     inputs = {
@@ -128,10 +141,10 @@ def groundtruth_inputs(text_fingerprint: str, use_case: str, options: LLMGroundT
         "version": LLM_GROUNDTRUTH_VERSION,
         "provider": options.settings.provider,
         "model": options.settings.model,
-        "prompts": prompts_fingerprint(*GROUNDTRUTH_TEMPLATES),
+        "prompts": groundtruth_prompts_fingerprint(),
         "custom_prompt": options.custom_prompt.fingerprint if options.custom_prompt else "none",
     }
-    if use_case == "qa":
+    if usecases.get(use_case).asks_questions:
         inputs["num_samples"] = str(options.num_samples)
     return inputs
 
@@ -152,7 +165,7 @@ def _inline_refs(schema: Any, defs: dict[str, Any]) -> Any:
 
 def reply_schema(use_case: str, num_samples: int) -> dict[str, Any]:
     """The JSON schema the model must fill, built from the pydantic models (every key required)."""
-    if use_case == "qa":
+    if usecases.get(use_case).asks_questions:
         raw = QADrafts.model_json_schema()
         schema = _inline_refs(raw, raw.get("$defs", {}))
         schema["properties"]["qa_pairs"]["minItems"] = num_samples
@@ -163,16 +176,17 @@ def reply_schema(use_case: str, num_samples: int) -> dict[str, Any]:
 
 
 def user_prompt(use_case: str, document: str, options: LLMGroundTruthOptions) -> str:
+    """The use case's ground-truth prompt for `document`, or the user's --custom-prompt."""
+    case = usecases.get(use_case)
     variables = {
         "document": document.strip(),
-        "doc_label": doc_label(use_case),
+        "doc_label": case.doc_label,
         "num_samples": options.num_samples,
         "use_case": use_case,
     }
     custom = options.custom_prompt
     if custom is None:
-        name = "groundtruth_qa.j2" if use_case == "qa" else "groundtruth_summaries.j2"
-        return render(name, **variables)
+        return render(case.groundtruth_prompt, participants_note=case.participants_note, **variables)
     import jinja2
 
     environment = jinja2.Environment(undefined=jinja2.StrictUndefined, autoescape=False)
@@ -307,6 +321,7 @@ def _add_new_pairs(kept: list[QADraft], drafts: list[QADraft]) -> None:
 async def draft_groundtruth(session: Session, use_case: str, prompt: str, document: str, num_samples: int) -> Drafted:
     """The first turn and at most one repair turn; provider failures end the file too. A reply cut off at
     max_tokens arrives as UnreadableReply (the providers refuse to parse a cut-off structured reply)."""
+    case = usecases.get(use_case)
     quotes = QuoteFinder(document)
     grounded: list[QADraft] = []
     messages: tuple[Message, ...] = (Message(role="user", content=prompt),)
@@ -324,7 +339,7 @@ async def draft_groundtruth(session: Session, use_case: str, prompt: str, docume
             if response.finish_reason == "refusal":
                 problems = [f"the model declined ({' '.join(response.text.split())[:160]}); the task is to write "
                             "reference answers from the document"]
-            elif use_case == "qa":
+            elif case.asks_questions:
                 drafts, problems = check_qa(response.data, quotes)
                 _add_new_pairs(grounded, drafts)
                 if len(grounded) >= num_samples:
@@ -336,9 +351,15 @@ async def draft_groundtruth(session: Session, use_case: str, prompt: str, docume
                     return Drafted(summaries=summaries)
         if turn == 2:
             return Drafted(error="still invalid after one repair turn: " + "; ".join(problems))
-        repair = render("groundtruth_repair.j2", problems=problems, use_case=use_case, num_samples=num_samples)
+        repair = repair_prompt(use_case, problems, num_samples)
         messages = follow_up(prompt, previous, repair)
     raise AssertionError("unreachable")  # pragma: no cover - the loop always returns
+
+
+def repair_prompt(use_case: str, problems: list[str], num_samples: int) -> str:
+    """The repair turn: what was wrong with the reply, and (questions) how many grounded pairs are wanted."""
+    asks_questions = usecases.get(use_case).asks_questions
+    return render("groundtruth_repair.j2", problems=problems, asks_questions=asks_questions, num_samples=num_samples)
 
 
 def _turn_budget(max_tokens: int, turn: int, problems: list[str] | None = None) -> int:
@@ -400,11 +421,12 @@ async def _run_jobs(
     policy = RetryPolicy(timeout_s=settings.timeout_s or LLM_TIMEOUT_S)
     system = render("groundtruth_system.j2")
     schema = reply_schema(use_case, options.num_samples)
+    asks_questions = usecases.get(use_case).asks_questions
     progress = Progress(len(jobs), enabled=options.show_progress, label="files")
 
     async def worker(job: _Job) -> tuple[Drafted, Usage]:
         session = Session(provider, gate, policy, system=system, max_tokens=options.max_tokens, json_schema=schema,
-                          schema_name="qa_pairs" if use_case == "qa" else "summaries")
+                          schema_name="qa_pairs" if asks_questions else "summaries")
         prompt = user_prompt(use_case, job.source.text, options)
         drafted = await draft_groundtruth(session, use_case, prompt, job.source.text, options.num_samples)
         return drafted, session.paid_usage

@@ -164,7 +164,7 @@ def _build_offline(source: SourceInput, use_case: str, inputs: dict[str, str]) -
     meta = source.meta
     assert meta is not None and meta.facts is not None
     summaries = qa_pairs = None
-    if use_case == "qa":
+    if usecases.get(use_case).asks_questions:
         qa_pairs = qa_from_facts(meta.facts, meta.doc_kind, meta.doc_type, source.text)
     else:
         summaries = summaries_from_facts(meta.facts, meta.doc_kind, meta.doc_type)

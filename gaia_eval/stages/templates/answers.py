@@ -11,6 +11,7 @@ from __future__ import annotations
 from datetime import datetime, timezone
 from pathlib import Path
 
+from gaia_eval import usecases
 from gaia_eval.artifacts.experiment import Experiment, ExperimentSpec, ItemResult, experiment_file, safe_name
 from gaia_eval.artifacts.groundtruth import SUMMARY_STYLES, Summaries
 from gaia_eval.artifacts.names import file_stem
@@ -28,13 +29,6 @@ from gaia_eval.providers.pricing import lookup_price
 from gaia_eval.stages.experiment.inputs import load_workload
 from gaia_eval.stages.experiment.run import compute_totals
 
-INSTRUCTIONS = {
-    "qa": "Answer each item's `query` from its document (in `documents`, under the item's `source`) and write the "
-    "bare answer into `answer`. Leave an item blank only if your system gave no answer: blanks count as errors.",
-    "summarization": "Summarize each item's document (in `documents`, under the item's `source`) and fill every field "
-    "of `summaries`: lists are JSON arrays of strings. Blank items count as errors.",
-}
-
 
 def template_path(output_dir: Path, name: str) -> Path:
     return Path(output_dir) / f"{file_stem(name, what='template name', style='slug', field='--name')}.template.json"
@@ -45,13 +39,13 @@ def run_create_template(groundtruth: Path, output_dir: Path, name: str, *, model
     if workload.groundtruth != "embedded":
         raise InputError("holds no ground truth", file=groundtruth, fix="pass the output of `gaia-eval groundtruth`")
     file_stem(name, what="template name", style="slug", field="--name")  # refused before any work
-    qa = workload.use_case == "qa"
+    case = usecases.get(workload.use_case)
     items = [
         TemplateItem(
             item_id=i.item_id,
             source=i.source,
             query=i.query,
-            summaries=None if qa else Summaries(),
+            summaries=None if case.asks_questions else Summaries(),
         )
         for i in workload.items
     ]
@@ -59,7 +53,7 @@ def run_create_template(groundtruth: Path, output_dir: Path, name: str, *, model
         name=name,
         model=model,
         use_case=workload.use_case,
-        instructions=INSTRUCTIONS["qa" if qa else "summarization"],
+        instructions=case.answers_instructions,
         groundtruth_file=Path(groundtruth).as_posix(),
         groundtruth_fingerprint=workload.fingerprint(),
         documents={key: doc.text for key, doc in workload.sources.items()},
@@ -76,8 +70,8 @@ def run_create_template(groundtruth: Path, output_dir: Path, name: str, *, model
     return path
 
 
-def _filled(item: TemplateItem, use_case: str) -> bool:
-    if use_case == "qa":
+def _filled(item: TemplateItem, asks_questions: bool) -> bool:
+    if asks_questions:
         return bool(item.answer.strip())
     s = item.summaries
     return s is not None and any(bool(getattr(s, style)) for style in SUMMARY_STYLES)
@@ -110,7 +104,8 @@ def answer_template_experiment(
     template = read_artifact(Path(template_file), AnswerTemplate)
     gt_path = Path(groundtruth or template.groundtruth_file)
     workload = load_workload(gt_path)
-    if workload.use_case != template.use_case:
+    case = usecases.get(template.use_case, file=template_file, field="use_case")
+    if not case.shares_data_with(workload.use_case):
         raise InputError(
             f"is a {template.use_case} template but {gt_path} is {workload.use_case} ground truth",
             file=template_file,
@@ -133,9 +128,10 @@ def answer_template_experiment(
     spec = ExperimentSpec(name=template.name, provider="manual", model=template.model)
     quote = lookup_price("manual", template.model)
     results: list[ItemResult] = []
+    asks_questions = case.asks_questions
     for item in workload.items:
         filled = answers[item.item_id]
-        ok = _filled(filled, template.use_case)
+        ok = _filled(filled, asks_questions)
         results.append(
             ItemResult(
                 item_id=item.item_id,
@@ -144,8 +140,8 @@ def answer_template_experiment(
                 status="ok" if ok else "error",
                 error=None if ok else "no answer filled in",
                 query=item.query,
-                answer=filled.answer.strip() if ok and template.use_case == "qa" else None,
-                summaries=filled.summaries if ok and template.use_case != "qa" else None,
+                answer=filled.answer.strip() if ok and asks_questions else None,
+                summaries=filled.summaries if ok and not asks_questions else None,
                 groundtruth_answer=item.expected_answer,
                 groundtruth_summaries=item.expected_summaries,
                 cost_status=quote.status,
@@ -156,7 +152,7 @@ def answer_template_experiment(
         inputs=inputs,
         experiment_name=template.name,
         safe_name=safe_name(template.name),
-        use_case=workload.use_case,
+        use_case=template.use_case,
         spec=spec,
         input_path=gt_path.as_posix(),
         groundtruth="embedded",

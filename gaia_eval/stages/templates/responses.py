@@ -13,8 +13,9 @@ from pathlib import Path
 
 import orjson
 
+from gaia_eval import usecases
 from gaia_eval.artifacts.experiment import Experiment, ExperimentSpec, ItemResult, safe_name
-from gaia_eval.artifacts.groundtruth import SUMMARY_STYLES, SourceDocument, Summaries, UseCase
+from gaia_eval.artifacts.groundtruth import SUMMARY_STYLES, SourceDocument, Summaries
 from gaia_eval.artifacts.names import file_stem
 from gaia_eval.artifacts.response_template import (
     FORMATS,
@@ -30,20 +31,12 @@ from gaia_eval.artifacts.store import fingerprint, fingerprint_bytes
 from gaia_eval.errors import InputError, MalformedResponseError, UsageError
 from gaia_eval.providers.pricing import lookup_price
 from gaia_eval.scoring import rubric
+from gaia_eval.scoring.scorers import scorer_for
 from gaia_eval.stages.experiment.inputs import WorkItem, Workload, load_workload
 from gaia_eval.stages.experiment.run import compute_totals
 from gaia_eval.stages.experiment.solvers import LIST_STYLES, STYLE_INSTRUCTIONS, coerce_summaries, parse_list
 
 EMPTY_RESPONSE = "no response filled in"
-INSTRUCTIONS = {
-    "qa": "Paste your system's answer to each record's `query` (asked about `input_text`) into `response`. "
-    "An empty response counts as an error.",
-    "summarization": "Paste your system's summary of each record's `input_text` into `response`, one section per "
-    "heading: 'Executive summary:', 'Detailed summary:', 'Action items:', 'Key decisions:', 'Participants:', "
-    "'Topics discussed:' (lists one item per line, starting with '- '); a JSON object with those six keys also "
-    "works. A response without headings is scored as both summaries, with empty lists. An empty response counts "
-    "as an error.",
-}
 _HEADING = re.compile(
     r"^\s*(?:#+\s*)?(?:\*\*)?(executive summary|detailed summary|summary|action items|key decisions|decisions|"
     r"participants|attendees|topics discussed|topics)(?:\*\*)?\s*(?::\s*(?:\*\*)?\s*(.*)|$)",
@@ -67,24 +60,31 @@ def _workload_for(input_path: Path, use_case: str | None) -> Workload:
             if nested.is_file():
                 path = nested
     workload = load_workload(path, option="-d")
+    if not use_case:
+        return workload
+    case = usecases.get(use_case, field="--use-case")
     if workload.groundtruth == "none":
-        if use_case == "qa":
+        if case.asks_questions:
             raise InputError(
-                "holds documents but no qa ground truth, so there are no questions to ask",
+                f"holds documents but no {use_case} ground truth, so there are no questions to ask",
                 file=input_path,
-                fix=f"run `gaia-eval groundtruth -d {input_path} --use-case qa -o groundtruth` first, then "
-                "`gaia-eval create-template -d groundtruth --use-case qa`",
+                fix=f"run `gaia-eval groundtruth -d {input_path} --use-case {use_case} -o groundtruth` first, then "
+                f"`gaia-eval create-template -d groundtruth --use-case {use_case}`",
             )
-        if use_case == "email":
-            workload = Workload("email", workload.items, workload.sources, "none", workload.input_path)
-    elif use_case and workload.use_case != use_case and {workload.use_case, use_case} != {"summarization", "email"}:
+        return Workload(use_case, workload.items, workload.sources, "none", workload.input_path)
+    if not case.shares_data_with(workload.use_case):
         raise InputError(f"holds {workload.use_case} ground truth, not {use_case}", file=path, field="--use-case",
                          fix=f"pass --use-case {workload.use_case}, or {use_case} ground truth with -d")
     return workload
 
 
-def _criteria(use_case: str, mode: str) -> dict[str, str]:
-    return {c: rubric.CRITERIA[c].label for c in rubric.criteria_for(use_case, mode)}
+def _criteria(use_case: str, mode: str, input_path: Path) -> dict[str, str]:
+    """The criteria (id: label) the use case's scorer for this mode rates, written into every record."""
+    scorer = scorer_for(usecases.get(use_case), mode)
+    if scorer is None:
+        raise InputError(f"holds no {use_case} ground truth, and {use_case} cannot be scored without it",
+                         file=input_path, field="-d", fix=f"pass {use_case} ground truth with -d")
+    return {c: rubric.CRITERIA[c].label for c in scorer.criteria}
 
 
 def _expected_text(item: WorkItem) -> str | None:
@@ -138,12 +138,13 @@ def run_create_response_template(
     use_case = use_case or workload.use_case
     stem = file_stem(name, what="template name", style="slug", field="--name") if name else use_case
     mode = "comparative" if workload.groundtruth == "embedded" else "standalone"
+    criteria = _criteria(use_case, mode, Path(input_path))
     records = [
         ResponseRecord(
             test_id=item.item_id,
             query=item.query,
             input_text=workload.sources[item.source].text,
-            evaluation_criteria=_criteria(use_case, mode),
+            evaluation_criteria=criteria,
             ground_truth=_expected_text(item) if include_groundtruth else None,
         )
         for item in workload.items
@@ -155,7 +156,7 @@ def run_create_response_template(
     template = ResponseTemplate(
         name=name or stem, use_case=use_case, records=records, model=model,
         groundtruth_file=workload.input_path.as_posix() if workload.groundtruth == "embedded" else None,
-        instructions=INSTRUCTIONS["qa" if use_case == "qa" else "summarization"],
+        instructions=usecases.get(use_case).template_instructions,
     )
     if fmt == "csv":
         _fit_csv_cells(records, workload, path, warn)
@@ -204,14 +205,11 @@ def _check_records(path: Path, t: ResponseTemplate) -> None:
         seen.add(rec.test_id)
 
 
-_STANDALONE_USE_CASES: dict[str, UseCase] = {"summarization": "summarization", "email": "email"}  # qa needs -g
-
-
 def _standalone_workload(path: Path, t: ResponseTemplate) -> Workload:
-    use_case = _STANDALONE_USE_CASES.get(t.use_case)
-    if use_case is None:
-        raise InputError("is a qa template without ground truth", file=path, field="groundtruth_file",
-                         fix="pass the qa ground truth with -g")
+    """The template's own texts as the documents to score standalone; questions need their ground truth."""
+    if usecases.get(t.use_case).asks_questions:
+        raise InputError(f"is a {t.use_case} template without ground truth", file=path, field="groundtruth_file",
+                         fix=f"pass the {t.use_case} ground truth with -g")
     sources, items = {}, []
     for rec in t.records:
         doc = SourceDocument(
@@ -219,22 +217,20 @@ def _standalone_workload(path: Path, t: ResponseTemplate) -> Workload:
         )
         sources[rec.test_id] = doc
         items.append(WorkItem(rec.test_id, rec.test_id, None, None, None, doc.fingerprint))
-    return Workload(use_case, items, sources, "none", path)
+    return Workload(t.use_case, items, sources, "none", path)
 
 
 def experiment_from_template(path: Path, groundtruth: Path | None = None) -> tuple[Experiment, list[str], str]:
     """The template as an experiment (ground truth embedded when known), the test_ids left empty, and the
     fingerprint of everything it was made from."""
     t = read_template(path)
-    if t.use_case not in ("summarization", "qa", "email"):
-        raise InputError(f"has use_case '{t.use_case}'", file=path, field="use_case",
-                         fix="use summarization, qa or email (as create-template wrote it)")
+    case = usecases.get(t.use_case, file=path, field="use_case")
     _check_records(path, t)
     gt_path = Path(groundtruth) if groundtruth else Path(t.groundtruth_file) if t.groundtruth_file else None
     if gt_path is not None and not gt_path.exists() and not gt_path.is_absolute() and (path.parent / gt_path).exists():
         gt_path = path.parent / gt_path
     workload = _workload_for(gt_path, t.use_case) if gt_path is not None else _standalone_workload(path, t)
-    if workload.use_case != t.use_case and {workload.use_case, t.use_case} != {"summarization", "email"}:
+    if not case.shares_data_with(workload.use_case):
         raise InputError(f"is a {t.use_case} template but {gt_path} is {workload.use_case} ground truth", file=path,
                          field="use_case", fix="pass the ground truth the template was made from with -g")
     records = {r.test_id: r for r in t.records}
@@ -251,7 +247,7 @@ def experiment_from_template(path: Path, groundtruth: Path | None = None) -> tup
         ok = bool(response)
         if not ok:
             empty.append(item.item_id)
-        qa = workload.use_case == "qa"
+        qa = usecases.get(workload.use_case).asks_questions
         results.append(ItemResult(
             item_id=item.item_id, source=item.source,
             fingerprint=fingerprint([item.content_fingerprint, response]),

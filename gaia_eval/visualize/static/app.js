@@ -144,6 +144,7 @@ async function dashboard() {
   for (const uc of data.use_cases) {
     const table = el("table", { class: "dash", "data-use-case": uc.use_case });
     const qa = uc.pass_rates; // the server says: answers to questions, some model with a pass rate
+    const extra = uc.models.some((r) => r.extra && r.extra.length); // eval --scorer
     const cols = [
       { key: "experiment_name", label: "Experiment" }, { key: "model", label: "Model" },
       { key: "grade", label: "Grade (95 % CI)", num: 1 }, { key: "grade", label: "Rating" },
@@ -151,6 +152,7 @@ async function dashboard() {
       { key: "items", label: "Items", num: 1 }, { key: "errors", label: "Errors", num: 1 }, { key: "unscored", label: "Judge unscored", num: 1 },
       { key: "cost_usd", label: "Model cost", num: 1 }, { key: "judge_cost_usd", label: "Judge cost", num: 1 },
       { key: "tokens_in", label: "Tokens in / out", num: 1 }, { key: "latency_p50_s", label: "Latency p50 / p95", num: 1 },
+      ...(extra ? [{ key: "extra", label: "Extra scorers (not in the grade)" }] : []),
     ];
     sortable(table, uc.models, cols, (r) => el("tr", {},
       el("td", {}, el("a", { href: "/eval/" + r.file }, r.experiment_name)), el("td", {}, r.model),
@@ -158,7 +160,8 @@ async function dashboard() {
       el("td", {}, badge(r.rating)), ...(qa ? [el("td", { class: "num" }, pct(r.pass_rate))] : []),
       el("td", { class: "num" }, r.items), el("td", { class: "num" }, r.errors), el("td", { class: "num" }, r.unscored ?? "—"),
       el("td", { class: "num" }, r.cost_text), el("td", { class: "num" }, money(r.judge_cost_usd)),
-      el("td", { class: "num" }, `${r.tokens_in} / ${r.tokens_out}`), el("td", { class: "num" }, r.latency_p50_s === null ? "—" : `${fmt(r.latency_p50_s, 3)} / ${fmt(r.latency_p95_s, 3)} s`)));
+      el("td", { class: "num" }, `${r.tokens_in} / ${r.tokens_out}`), el("td", { class: "num" }, r.latency_p50_s === null ? "—" : `${fmt(r.latency_p50_s, 3)} / ${fmt(r.latency_p95_s, 3)} s`),
+      ...(extra ? [el("td", { class: "extra" }, r.extra.length ? r.extra.join("; ") : "—")] : [])));
     m.append(el("section", { class: "card" },
       el("h2", {}, uc.title, " ", el("span", { class: "muted" }, `(${uc.models.length} models)`)),
       el("div", { class: "toolbar" }, el("a", { href: itemUrl(uc.use_case, "") }, "Items side by side"),
@@ -236,6 +239,7 @@ function sideBySide(d) {
   const checks = (list) => (list.length ? el("div", { class: "checks" }, list.map((c) => el("div", { class: "check" },
     el("div", {}, el("b", {}, c.label || c.criterion.replaceAll("_", " ")), " ", badge(c.rating)), el("p", { class: "why" }, c.explanation)))) : el("p", { class: "muted" }, "—"));
   row("Deterministic checks", el("p", { class: "muted" }, "per criterion: rating and the evidence the check found"), (mm) => checks(mm.criteria));
+  if (d.models.some((mm) => mm.extra.length)) row("Extra scorers", el("p", { class: "muted" }, "eval --scorer: shown beside the grade, not part of it"), (mm) => checks(mm.extra));
   if (d.models.some((mm) => mm.judge.length)) row("LLM judge", el("p", { class: "muted" }, "the judge's rating and rationale per criterion"), (mm) => checks(mm.judge));
   row("Tokens · cost · latency", "", (mm) => el("span", { class: "muted" },
     `${mm.tokens_in ?? "—"} in / ${mm.tokens_out ?? "—"} out · ${money(mm.cost_usd)} · ${mm.latency_s === null ? "latency —" : fmt(mm.latency_s, 3) + " s"}`));
@@ -248,15 +252,18 @@ const bandOf = (score) => { const w = Math.floor(score + 0.5); return w >= 85 ? 
 async function evalPage(rel) {
   const d = await api("/api/file?root=evaluation&path=" + encodeURIComponent(rel));
   const ev = d.json;
+  const extra = ev.extra_criteria || []; // eval --scorer
   main().replaceChildren(el("h1", {}, ev.experiment_name, " ", el("span", { class: "muted" }, `${ev.provider}:${ev.model}`)),
     el("p", {}, `grade ${fmt(ev.grade.quality_score)} `, badge(ev.grade.overall_rating), ` · ${ev.grade.n_items} items · ${ev.grade.n_errors} errors · `,
       el("a", { href: "/raw?root=evaluation&path=" + encodeURIComponent(rel) }, "JSON")),
     el("table", { class: "eval-items" }, el("thead", {}, el("tr", {}, el("th", {}, "Item"), el("th", {}, "Status"),
-      ev.criteria.map((c) => el("th", {}, c.criterion.replaceAll("_", " "))), ev.judge ? el("th", {}, "LLM judge (per criterion)") : "")),
+      ev.criteria.map((c) => el("th", {}, c.criterion.replaceAll("_", " "))), ev.judge ? el("th", {}, "LLM judge (per criterion)") : "",
+      extra.map((c) => el("th", { class: "extra", title: "eval --scorer: not in the grade" }, "extra: " + (c.scorer === c.criterion ? c.criterion : `${c.scorer}: ${c.criterion}`))))),
       el("tbody", {}, ev.items.map((it) => el("tr", {}, el("td", {}, el("a", { href: itemUrl(ev.use_case, it.item_id) }, it.item_id)),
         el("td", {}, it.status === "error" ? el("span", { class: "error", title: it.error || "" }, "error") : it.status),
         ev.criteria.map((c) => el("td", {}, badge((it.criteria.find((x) => x.criterion === c.criterion) || {}).rating))),
-        ev.judge ? el("td", {}, it.judge && it.judge.criteria ? it.judge.criteria.map((c) => badge(c.rating)) : "—") : "")))));
+        ev.judge ? el("td", {}, it.judge && it.judge.criteria ? it.judge.criteria.map((c) => badge(c.rating)) : "—") : "",
+        extra.map((c) => el("td", {}, badge(((it.extra_criteria || []).find((x) => x.scorer === c.scorer && x.criterion === c.criterion) || {}).rating))))))));
 }
 
 async function reportPage(rel) {

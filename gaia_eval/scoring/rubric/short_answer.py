@@ -1,8 +1,8 @@
-"""Scoring of one qa answer: the `correctness` criterion and pass/fail, from the answer matcher.
+"""Scoring of one short answer to a question: the `correctness` criterion and pass/fail, from the answer matcher.
 
 Excellent and passed when the matcher's `gaia` mode accepts the answer (a list answer in any order unless the
 expected answer is a sequence). Otherwise the SQuAD token F1 says how close it came: Good for a near miss,
-Fair for a partial answer, Poor for the rest (thresholds in `rubric.py`). A near miss never passes.
+Fair for a partial answer, Poor for the rest (thresholds in `grading.py`). A near miss never passes.
 """
 
 from __future__ import annotations

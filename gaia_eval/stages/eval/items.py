@@ -1,0 +1,177 @@
+"""Scoring an experiment's items: what each answer is checked against (embedded ground truth, else -g's), the
+scorer its use case names for that, and the scores, one item at a time (held, or spooled beside the evaluation)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from gaia_eval.artifacts.evaluation import ExtraCriterionResult, ItemEvaluation
+from gaia_eval.artifacts.experiment import Experiment, ItemResult
+from gaia_eval.artifacts.groundtruth import GroundTruth, Summaries
+from gaia_eval.artifacts.streamed import ListSpool, StreamedExperiment
+from gaia_eval.errors import InputError
+from gaia_eval.scoring import rubric
+from gaia_eval.scoring.extra import ExtraScorer, score_extra
+from gaia_eval.scoring.rubric import IMPORTED_PROVIDER, free_text_references
+from gaia_eval.scoring.scorers import ScoringInput, scorer_for, scorers_of
+from gaia_eval.stages.eval.inputs import external_for
+from gaia_eval.usecases import UseCase
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    criterion: str
+    rating: str
+    value: float | None
+
+
+@dataclass(frozen=True, slots=True)
+class Rated:
+    """What the grade needs of a scored item (rubric.aggregate reads these like ItemEvaluations)."""
+
+    item_id: str
+    status: str
+    passed: bool | None
+    criteria: tuple[Rating, ...]
+    extra_criteria: tuple[ExtraCriterionResult, ...] = ()  # eval --scorer
+
+
+@dataclass
+class Seen:
+    """What one pass over an experiment's items gathers besides their scores; the extra scorers (--scorer) it runs
+    and why they failed on an item ("scorer 'x' failed on item 'y': why")."""
+
+    modes: set[str] = field(default_factory=set)
+    latency_min: float | None = None
+    extras: tuple[ExtraScorer, ...] = ()
+    scorer_errors: list[str] = field(default_factory=list)
+
+
+def _checked_against(
+    use_case: UseCase, exp: Experiment | StreamedExperiment, item: ItemResult, external: dict[str, GroundTruth]
+) -> tuple[Any, Any, tuple[str, ...] | None]:
+    """(expected, facts, free-text references) of an item: embedded ground truth first, then -g's."""
+    if use_case.asks_questions:  # a long-form expected answer is a free-text reference
+        pair = item.groundtruth_answer
+        long_form = pair is not None and rubric.is_long_form(pair)
+        return pair, None, (pair.answer,) if pair is not None and long_form else None
+    gt = external_for(item.source, external)
+    expected, facts = (item.groundtruth_summaries, None) if item.groundtruth_summaries is not None else (
+        (gt.summaries, gt.facts) if gt is not None else (None, None)
+    )
+    references = free_text_references(
+        gt.references if gt is not None else None, expected, imported=exp.spec.provider == IMPORTED_PROVIDER
+    )
+    return expected, facts, tuple(references) if references is not None else None
+
+
+def scoring_input(
+    use_case: UseCase, exp: Experiment | StreamedExperiment, item: ItemResult, external: dict[str, GroundTruth]
+) -> ScoringInput:
+    """The item's answer with what it is checked against."""
+    expected, facts, references = _checked_against(use_case, exp, item, external)
+    answer = item.answer if use_case.asks_questions else item.summaries or Summaries()
+    return ScoringInput(answer=answer, expected=expected, facts=facts, source_text=exp.sources[item.source].text,
+                        references=references)
+
+
+def _slot(expected: Any, references: tuple[str, ...] | None) -> tuple[str, bool]:
+    """(mode, free text) of an item: free text with human references or an imported free-text output (standalone
+    when there is no reference), else comparative when there is ground truth."""
+    if references is not None:
+        return ("comparative" if references else "standalone"), True
+    return ("comparative" if expected is not None else "standalone"), False
+
+
+def _every_item_criteria(
+    use_case: UseCase, exp: Experiment | StreamedExperiment, external: dict[str, GroundTruth]
+) -> tuple[str, ...]:
+    """Questions whose expected answers need different scorers (short and long-form answers): the criteria of
+    each, which every item then carries (N/A on the other scorers'); () when one scorer grades them all."""
+    if not use_case.asks_questions:
+        return ()
+    names = set()
+    for item in exp.items:
+        expected, _, references = _checked_against(use_case, exp, item, external)
+        names.add(use_case.scorer_name(*_slot(expected, references)))
+    wanted = [s for s in scorers_of(use_case) if s.name in names]
+    return tuple(dict.fromkeys(c for s in wanted for c in s.criteria)) if len(wanted) > 1 else ()
+
+
+def score_items(
+    use_case: UseCase,
+    exp: Experiment | StreamedExperiment,
+    external: dict[str, GroundTruth],
+    exp_path: Path,
+    seen: Seen,
+) -> Iterator[ItemEvaluation]:
+    """Each item's scores, one at a time; the modes met and the fastest answer go into `seen`."""
+    modes = seen.modes
+    every_item_criteria = _every_item_criteria(use_case, exp, external)
+    for item in exp.items:
+        if item.status == "error":
+            yield ItemEvaluation(
+                item_id=item.item_id,
+                source=item.source,
+                status="error",
+                error=item.error,
+                passed=False if use_case.asks_questions else None,  # an unanswered question fails
+            )
+            continue
+        if seen.latency_min is None or item.latency_s < seen.latency_min:
+            seen.latency_min = item.latency_s
+        scoring = scoring_input(use_case, exp, item, external)
+        mode, free_text = _slot(scoring.expected, scoring.references)
+        scorer = scorer_for(use_case, mode, free_text=free_text)
+        if scorer is None:  # qa has no standalone scorer: an answer needs its expected answer
+            raise InputError(
+                f"{exp.use_case} item '{item.item_id}' has no expected answer",
+                file=exp_path,
+                fix=f"run batch-experiment on {exp.use_case} ground truth",
+            )
+        criteria, passed = scorer.score(scoring)
+        criteria = rubric.with_not_applicable(criteria, every_item_criteria, scorer.kind_note())
+        modes.add(mode)
+        extra = score_extra(seen.extras, scoring, item.item_id, seen.scorer_errors)
+        yield ItemEvaluation(item_id=item.item_id, source=item.source, status="scored", criteria=criteria,
+                             passed=passed, extra_criteria=extra)
+
+
+def mode_of(
+    exp: Experiment | StreamedExperiment, external: dict[str, GroundTruth], exp_path: Path, seen: Seen
+) -> str:
+    if len(seen.modes) > 1:
+        raise InputError(
+            "has ground truth for some items and not for others",
+            file=exp_path,
+            fix="pass -g with ground truth covering every item",
+        )
+    if seen.modes:
+        return next(iter(seen.modes))
+    return "comparative" if exp.groundtruth == "embedded" or external else "standalone"
+
+
+def spool_scores(
+    use_case: UseCase,
+    out: Path,
+    exp: StreamedExperiment | Experiment,
+    external: dict[str, GroundTruth],
+    exp_path: Path,
+    seen: Seen,
+) -> tuple[ListSpool, list[Rated], str]:
+    """Score the items into a spool beside `out`, keeping only what the grade needs of each; and the mode."""
+    spool = ListSpool(out, "items")
+    rated: list[Rated] = []
+    try:
+        for ev in score_items(use_case, exp, external, exp_path, seen):
+            spool.add(ev)
+            rated.append(Rated(ev.item_id, ev.status, ev.passed,
+                               tuple(Rating(r.criterion, r.rating, r.value) for r in ev.criteria),
+                               tuple(ev.extra_criteria)))
+        return spool, rated, mode_of(exp, external, exp_path, seen)
+    except BaseException:
+        spool.discard()
+        raise

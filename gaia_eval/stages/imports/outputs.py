@@ -1,0 +1,278 @@
+"""`import-outputs`: many systems' outputs (rows of item_id, system, output) from JSONL, CSV or JSON into one
+experiment per system, with the use case said and why.
+
+Every row is read and checked before anything is written, so a bad row (one line naming file, line and field)
+leaves no file behind; outputs are written atomically.
+"""
+
+from __future__ import annotations
+
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from gaia_eval import usecases
+from gaia_eval.artifacts.base import Usage
+from gaia_eval.artifacts.experiment import (
+    Experiment,
+    ExperimentSpec,
+    ExperimentTotals,
+    ItemResult,
+    experiment_file,
+    safe_name,
+)
+from gaia_eval.artifacts.groundtruth import GroundTruth, QAPair, SourceDocument, Summaries
+from gaia_eval.artifacts.names import NameClaims, file_stem
+from gaia_eval.artifacts.store import (
+    describe_validation_error,
+    fingerprint,
+    fingerprint_bytes,
+    fingerprint_file,
+    write_artifact,
+)
+from gaia_eval.errors import InputError, UsageError
+from gaia_eval.scoring.rubric import IMPORTED_PROVIDER
+from gaia_eval.stages.common import StageSummary, check_output_dir
+from gaia_eval.stages.imports.rows import Row, read_rows, row_error, where
+
+
+def _outputs_use_case(use_case: str | None, gts: dict[str, GroundTruth], groundtruth: Path | None) -> tuple[str, str]:
+    """(use case, why): the one of -g's ground truth (or --use-case, when that ground truth serves it), else
+    --use-case, else summarization; said, never guessed."""
+    found = sorted({gt.use_case for gt in gts.values()})
+    if len(found) > 1:
+        raise InputError(f"holds ground truth for several use cases ({', '.join(found)})", file=groundtruth,
+                         field="-g/--groundtruth", fix="pass one consolidated_<use_case>_groundtruth.json")
+    case = None if use_case is None else usecases.get(use_case, field="--use-case")
+    if found:
+        if case is not None and not case.shares_data_with(found[0]):
+            raise InputError(
+                f"holds {found[0]} ground truth but --use-case is {use_case}",
+                file=groundtruth,
+                field="--use-case",
+                fix=f"pass the consolidated_{use_case}_groundtruth.json, or leave --use-case out",
+            )
+        chosen = use_case or found[0]
+        name = Path(groundtruth).name  # type: ignore[arg-type]
+        return chosen, f"from the ground truth {name}" if chosen == found[0] else f"from --use-case, with {name}"
+    if case is None:
+        return usecases.default_for("summaries"), "the default without -g (pass --use-case or -g to say otherwise)"
+    if case.asks_questions:
+        raise UsageError(f"{use_case} outputs are scored against their expected answers, which the rows do not hold",
+                         fix=f"pass -g consolidated_{use_case}_groundtruth.json (from import-groundtruth)")
+    return use_case, "from --use-case"  # type: ignore[return-value]
+
+
+def _question(row: Row, item_id: str, gts: dict[str, GroundTruth], groundtruth: Path) -> tuple[GroundTruth, QAPair]:
+    """The ground truth and question a qa row answers: `item_id` is a question id, `<document>#<question id>`."""
+    document, _, question_id = item_id.rpartition("#")
+    gt = gts.get(document)
+    pair = next((q for q in (gt.qa_pairs or []) if q.id == question_id), None) if gt is not None else None
+    if gt is not None and pair is not None:
+        return gt, pair
+    example = next((f"{g.item_id}#{g.qa_pairs[0].id}" for g in gts.values() if g.qa_pairs), "DOCUMENT#q01")
+    if item_id in gts:
+        problem = f"item_id '{item_id}' names a document, not one of its questions"
+    else:
+        problem = f"item_id '{item_id}' is no question of {Path(groundtruth).name}"
+    raise row_error(
+        row, "item_id", problem, f"key each answer by its question id, <document>#<question id> such as '{example}'"
+    )
+
+
+def _row_source(
+    row: Row, file: Path, item_id: str, gts: dict[str, GroundTruth], groundtruth: Path | None
+) -> SourceDocument:
+    """The row's `source` column, else the source of its item in -g's ground truth; a missing one is named."""
+    source_text = row.data.get("source")
+    if isinstance(source_text, str) and source_text.strip():
+        return SourceDocument(
+            path=f"{Path(file).name}#{item_id}", fingerprint=fingerprint_bytes(source_text.encode()), text=source_text
+        )
+    if item_id in gts:
+        return gts[item_id].source
+    if groundtruth is None:
+        raise row_error(row, "source", f"no source column and no -g for item '{item_id}'",
+                    "add a source column, or pass -g with the ground truth of these items")
+    document = item_id.rpartition("#")[0]
+    if document in gts:
+        raise row_error(
+            row,
+            "item_id",
+            f"'{item_id}' looks like a question id but {Path(groundtruth).name} holds summaries",
+            "pass -g consolidated_qa_groundtruth.json to import answers to questions",
+        )
+    example = next(iter(gts), "")
+    raise row_error(row, "item_id",
+                    f"item '{item_id}' is not in {Path(groundtruth).name} and the row has no source column",
+                    f"key the row by an item of the ground truth (e.g. '{example}'), or add a source column")
+
+
+_NUMBERS = ("input_tokens", "output_tokens", "cost_usd", "latency_s")
+
+
+def _item_result(row: Row, item_id: str, system: str, question: tuple[GroundTruth, QAPair] | None) -> ItemResult:
+    """The row as a model answer (to `question` for qa); its numbers checked by the artifact's constraints (whole
+    non-negative tokens, finite non-negative cost and latency), a broken one named with its line."""
+    from pydantic import ValidationError
+
+    numbers: dict[str, Any] = {}  # each checked above: a finite non-negative number
+    for key in _NUMBERS:
+        value = row.data.get(key)
+        if value in (None, ""):
+            continue
+        if isinstance(value, str):  # a CSV cell
+            try:
+                value = float(value) if key in ("cost_usd", "latency_s") or not value.strip().isdigit() else int(value)
+            except ValueError:
+                raise row_error(row, key, f"'{value}' is not a number", "leave it empty or give a number") from None
+        if not isinstance(value, (int, float)) or isinstance(value, bool):
+            raise row_error(row, key, f"{value!r} is not a number", "leave it empty or give a number")
+        numbers[key] = value
+    text = row.data["output"]
+    answer = {"query": question[1].query, "answer": text, "groundtruth_answer": question[1]} if question else {
+        "summaries": Summaries(executive_summary=text, detailed_summary=text)}
+    try:
+        return ItemResult(
+            item_id=item_id,
+            source=question[0].item_id if question else item_id,
+            fingerprint=fingerprint([item_id, system, text]),
+            status="ok",
+            **answer,
+            usage=Usage(input_tokens=numbers.get("input_tokens", 0), output_tokens=numbers.get("output_tokens", 0)),
+            cost_usd=numbers.get("cost_usd"),
+            cost_status="priced" if "cost_usd" in numbers else "unpriced",
+            latency_s=numbers.get("latency_s", 0.0),
+        )
+    except ValidationError as exc:
+        field_path, problem = describe_validation_error(exc)
+        key = field_path.split(".")[-1]
+        raise row_error(row, key, f"{problem} (got {numbers.get(key)!r})",
+                    "give a finite, non-negative number (a whole one for tokens)") from None
+
+
+def run_import_outputs(
+    file: Path,
+    output_dir: Path,
+    *,
+    groundtruth: Path | None = None,
+    use_case: str | None = None,
+) -> StageSummary:
+    """One experiment per system from rows of `item_id`, `system`, `output` (optional `source`, `input_tokens`,
+    `output_tokens`, `cost_usd`, `latency_s`). The use case is -g's (a consolidated file from
+    import-groundtruth, which also gives each item's source text when the rows do not), else `use_case`, else
+    summarization, and the summary says which and why. Answers to questions (qa) are keyed by question id
+    (`ES2009b#q01`) and carry their expected answer into the experiment."""
+    from gaia_eval.stages.experiment.inputs import load_groundtruth_file
+
+    rows = read_rows(Path(file))
+    gts = {gt.item_id: gt for gt in load_groundtruth_file(Path(groundtruth))} if groundtruth else {}
+    use_case, why = _outputs_use_case(use_case, gts, groundtruth)
+    systems = _systems_of(rows, Path(file), usecases.get(use_case).asks_questions, gts, groundtruth)
+    check_output_dir(Path(output_dir))
+    summary = StageSummary("import-outputs")
+    summary.notes.append(f"use case: {use_case} ({why})")
+    inputs = {"outputs": fingerprint_file(Path(file))}
+    if groundtruth:
+        inputs["groundtruth"] = fingerprint_file(Path(groundtruth))
+    now = datetime.now(timezone.utc)
+    for system, results in systems.items():
+        out = experiment_file(Path(output_dir), system)
+        write_artifact(out, _imported_experiment(system, results, use_case, inputs, Path(file), now))
+        summary.made += 1
+        summary.outputs.append(out)
+    return summary
+
+
+_SystemRows = list[tuple[Row, ItemResult, SourceDocument]]
+
+
+def _systems_of(
+    rows: list[Row], file: Path, asks_questions: bool, gts: dict[str, GroundTruth], groundtruth: Path | None
+) -> dict[str, _SystemRows]:
+    """Each system's rows as item results with their sources, every row checked before anything is written."""
+    systems: dict[str, _SystemRows] = {}
+    claims = NameClaims("system", ".experiment.json")
+    pairs: dict[tuple[str, str], str] = {}
+    for row in rows:
+        stems = _row_stems(row)
+        item_id, system = row.data["item_id"], row.data["system"]
+        if system not in systems:
+            try:
+                claims.claim(system, stems["system"])
+            except InputError as exc:
+                raise row_error(row, "system", exc.message, exc.fix or "") from None
+        question = _question(row, item_id, gts, groundtruth) if asks_questions else None  # type: ignore[arg-type]
+        if question is not None and not (isinstance(row.data.get("source"), str) and row.data["source"].strip()):
+            source = question[0].source
+        else:
+            source = _row_source(row, file, item_id, gts, groundtruth)
+        result = _item_result(row, item_id, system, question)
+        if (system, item_id) in pairs:
+            raise row_error(row, "item_id",
+                            f"system '{system}' has item '{item_id}' twice (also {pairs[system, item_id]})",
+                            "one row per item and system")
+        pairs[system, item_id] = where(row)
+        systems.setdefault(system, []).append((row, result, source))
+    return systems
+
+
+def _row_stems(row: Row) -> dict[str, str]:
+    """The row's item_id and system, checked to be text that can name a file."""
+    for key in ("item_id", "system", "output"):
+        if not isinstance(row.data.get(key), str) or not str(row.data.get(key)).strip():
+            if key == "output" and isinstance(row.data.get(key), str):
+                continue  # an empty output is scored as empty, not rejected
+            raise row_error(row, key, "missing or not text", "every row needs item_id, system and output")
+    stems = {}
+    for key, what, style in (("item_id", "item id", "id"), ("system", "system", "slug")):
+        try:
+            stems[key] = file_stem(row.data[key], what=what, style=style)  # type: ignore[arg-type]
+        except InputError as exc:
+            raise row_error(row, key, exc.message, exc.fix or "") from None
+    return stems
+
+
+def _imported_experiment(
+    system: str, results: _SystemRows, use_case: str, inputs: dict[str, str], file: Path, now: datetime
+) -> Experiment:
+    items = [r for _, r, _ in results]
+    return Experiment(
+        inputs=inputs,
+        experiment_name=system,
+        safe_name=safe_name(system),
+        use_case=use_case,
+        spec=ExperimentSpec(name=system, provider=IMPORTED_PROVIDER, model=system),
+        input_path=file.as_posix(),
+        # answers to questions carry their expected answers
+        groundtruth="embedded" if usecases.get(use_case).asks_questions else "none",
+        pricing="imported",
+        sources={r.source: s for _, r, s in results},
+        items=items,
+        totals=_imported_totals(items),
+        started_at=now,
+        finished_at=now,
+    )
+
+
+def _imported_totals(items: list[ItemResult]) -> ExperimentTotals:
+    """Totals of imported rows: every row ok, the costs summed when every row has one, latencies as given."""
+    costs = [r.cost_usd for r in items]
+    latencies = sorted(r.latency_s for r in items)
+    total_cost = sum(costs) if all(c is not None for c in costs) else None  # type: ignore[arg-type]
+    return ExperimentTotals(
+        items=len(items),
+        ok=len(items),
+        errors=0,
+        usage=sum((r.usage for r in items), Usage()),
+        cost_usd=total_cost,
+        input_cost_usd=None,
+        output_cost_usd=None,
+        cost_status="priced" if total_cost is not None else "unpriced",
+        latency_p50_s=latencies[len(latencies) // 2],
+        latency_p95_s=latencies[int(0.95 * (len(latencies) - 1))],
+        latency_max_s=latencies[-1],
+        latency_mean_s=sum(latencies) / len(latencies),
+        wall_time_s=sum(latencies),
+        throughput_items_per_s=0.0,
+    )
