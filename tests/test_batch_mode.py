@@ -259,7 +259,7 @@ def test_ctrl_c_leaves_the_batches_running_and_says_how_to_reattach(server, qa_g
         proc.kill()
         pytest.fail("the run did not stop after Ctrl-C")
     assert proc.returncode == 130
-    assert b"re-attach" in err and b"same command" in err
+    assert b"the submitted batches keep running at the provider" in err and b"same command" in err
     assert [s.batch_id for s in read_batch_journal(out / "m.batches.jsonl")] == list(server.batches)
 
 

@@ -19,6 +19,7 @@ from gaia_eval.artifacts.evaluation import Evaluation
 from gaia_eval.artifacts.experiment import Experiment
 from gaia_eval.artifacts.store import read_artifact, write_artifact
 from gaia_eval.concurrency import RetryPolicy
+from gaia_eval.errors import InputError
 from gaia_eval.metaeval.trust import meta_eval_file
 from gaia_eval.registry import USE_CASES
 from gaia_eval.scoring.judge.core import JudgeSettings, judge_request
@@ -30,18 +31,9 @@ from gaia_eval.stages.generate import run_generate
 from gaia_eval.stages.groundtruth.run import run_groundtruth
 from gaia_eval.usecases import UseCase
 from gaia_eval.usecases.qa import USE_CASE as QA_USE_CASE
-from gaia_eval.usecases.summarization import SUMMARY_SCORERS
 from tests.fakeserver import last_user_text, requested_schema
+from tests.plugin_use_cases import TICKETS
 
-TICKETS = UseCase(
-    name="tickets",
-    title="Support ticket summaries",
-    answers="summaries",
-    scorers=SUMMARY_SCORERS,
-    description="summaries of customer support tickets",
-    doc_label="support ticket",
-    judge_task="summaries of support tickets",
-)
 # Answers to questions, under a name that is not "qa": its pass rate must come from what it is, not its name.
 POLICY_QA = UseCase(
     name="policy_questions",
@@ -63,7 +55,8 @@ def plugin_use_cases(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 
 @pytest.fixture(scope="module")
 def built_in_experiments(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """Baseline experiments of the built-in summarization and qa use cases, with embedded ground truth."""
+    """Baseline experiments of the built-in summarization and qa use cases, with embedded ground truth, and one
+    run on the documents alone (`documents_only`)."""
     root = tmp_path_factory.mktemp("plugin_uc")
     run_generate("meeting", root / "docs", types=["standup", "planning"], seed=3)
     config = root / "c.json"
@@ -71,6 +64,7 @@ def built_in_experiments(tmp_path_factory: pytest.TempPathFactory) -> Path:
                                                       "model": "textrank"}]}))
     run_groundtruth(input_dir=root / "docs", use_case="summarization", output_dir=root / "gt")
     run_batch_experiment(config, root / "gt", root / "summarization", show_progress=False)
+    run_batch_experiment(config, root / "docs", root / "documents_only", show_progress=False)  # no ground truth
     config.write_bytes(orjson.dumps({"experiments": [{"name": "retrieval", "provider": "baseline",
                                                       "model": "retrieval"}]}))
     run_groundtruth(input_dir=root / "docs", use_case="qa", output_dir=root / "qa_gt")
@@ -173,3 +167,24 @@ def test_a_use_case_that_writes_summaries_reads_the_shared_meta_evaluation(plugi
     own = tmp_path / "meta_eval.policy_questions.json"
     shutil.copyfile(shared, own)
     assert meta_eval_file(tmp_path, "policy_questions") == own
+
+
+def test_ground_truth_from_g_serves_the_use_cases_that_share_it_and_no_other(
+    plugin_use_cases: None, built_in_experiments: Path, tmp_path: Path
+) -> None:
+    """-g summarization ground truth scores an email experiment (email's kin) comparatively, exactly as it scores
+    the summarization one; a plugin use case that shares no data with summarization is refused it."""
+    gt = built_in_experiments / "gt" / "consolidated_summarization_groundtruth.json"
+    runs = built_in_experiments / "documents_only"
+    run_eval(experiment_dir=runs, output_dir=tmp_path / "summarization", groundtruth=gt, show_progress=False)
+    email = _as_use_case(runs, tmp_path / "email", "email")
+    run_eval(experiment_dir=email, output_dir=tmp_path / "ev_email", groundtruth=gt, show_progress=False)
+    summarization, as_email = (read_artifact(folder / "textrank.experiment.eval.json", Evaluation)
+                               for folder in (tmp_path / "summarization", tmp_path / "ev_email"))
+    assert as_email.mode == summarization.mode == "comparative"
+    assert as_email.criteria == summarization.criteria and as_email.items == summarization.items
+
+    tickets = _as_use_case(runs, tmp_path / "tickets", "tickets")
+    with pytest.raises(InputError, match=r"is a tickets experiment but the ground truth .* is summarization"):
+        run_eval(experiment_dir=tickets, output_dir=tmp_path / "ev_tickets", groundtruth=gt, show_progress=False)
+    assert not (tmp_path / "ev_tickets").exists()

@@ -7,7 +7,7 @@ This module is the public face: it finds the mode in the open registry gaia_eval
 behind `gaia-eval check-answer`. The other modules of the package are its parts: text (folding, tokens), extract
 (where the answer is), cues (negation, hedges), numbers, dates, parse (both sides parsed; MatchMode), lists.
 
-Modes and the options each accepts (every mode also accepts `alternatives_sep`, which splits an expected
+The built-in modes and the options each accepts (every mode also accepts `alternatives_sep`, which splits an expected
 string such as "NYC | New York City" into alternatives; without it the string is one answer):
 - gaia (default): rel_tol, abs_tol, ordered, extract -- strict on the value, tolerant of format;
 - gaia-official: the GAIA leaderboard scorer exactly, quirks included;
