@@ -36,12 +36,19 @@ def _models_asked(fake_llm) -> set[str]:
     return {r["body"].get("model") for r in fake_llm.requests}
 
 
-def test_every_command_that_takes_a_provider_lists_the_plugin(run):
+def test_every_command_that_takes_a_provider_lists_the_plugin(run, tmp_path: Path):
     for command in ("generate", "groundtruth", "summarize"):
         result = run(command, "--help")
         assert result.returncode == 0 and "|acme]" in result.stdout.replace("\n", "").replace(" ", ""), command
     unknown = run("summarize", "-i", "x.txt", "--provider", "nosuch")
     assert unknown.returncode == 2 and "acme" in unknown.stderr  # the plugin is among the choices offered
+    for command in (("eval", "-d", "x"), ("meta-eval", "x.jsonl")):  # a judge is PROVIDER:MODEL
+        unknown = run(*command, "--judge", "nosuch:m")
+        assert unknown.returncode == 2 and "acme" in unknown.stderr.split("use one of:")[1], unknown.stderr
+    config = {"experiments": [{"name": "x", "provider": "nosuch", "model": "m"}]}
+    (tmp_path / "bad.json").write_text(json.dumps(config))
+    unknown = run("batch-experiment", "-c", "bad.json", "-i", "x")
+    assert unknown.returncode == 2 and "acme" in unknown.stderr, unknown.stderr
 
 
 def test_summarize_generate_and_groundtruth_call_the_plugin_provider(run, fake_llm, tmp_path: Path):
