@@ -4,7 +4,7 @@ why a browser test did not run, and a viewer served on 127.0.0.1 for the module.
 from __future__ import annotations
 
 import shutil
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -33,3 +33,21 @@ def serve_viewer(workspace: Path) -> Iterator[ViewerServer]:
     yield server
     server.shutdown()
     server.server_close()
+
+
+def browser_test(test: Callable) -> Callable:
+    """One test marked as a browser test (for a module whose other tests need no browser)."""
+    for mark in reversed(BROWSER_MARKS):
+        test = mark(test)
+    return test
+
+
+def viewer_page() -> Iterator:
+    """A page of headless chromium for as long as the generator is open (a module fixture's body)."""
+    with sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
+        context = browser.new_context(viewport={"width": 1400, "height": 1000})
+        context.set_default_timeout(180_000)  # a bound on waiting on a loaded machine, never a timing asserted
+        yield context.new_page()
+        context.close()
+        browser.close()

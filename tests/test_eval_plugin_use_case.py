@@ -31,18 +31,9 @@ from gaia_eval.stages.generate import run_generate
 from gaia_eval.stages.groundtruth.run import run_groundtruth
 from gaia_eval.usecases import UseCase
 from gaia_eval.usecases.qa import USE_CASE as QA_USE_CASE
-from gaia_eval.usecases.summarization import SUMMARY_SCORERS
 from tests.fakeserver import last_user_text, requested_schema
+from tests.plugin_use_cases import TICKETS
 
-TICKETS = UseCase(
-    name="tickets",
-    title="Support ticket summaries",
-    answers="summaries",
-    scorers=SUMMARY_SCORERS,
-    description="summaries of customer support tickets",
-    doc_label="support ticket",
-    judge_task="summaries of support tickets",
-)
 # Answers to questions, under a name that is not "qa": its pass rate must come from what it is, not its name.
 POLICY_QA = UseCase(
     name="policy_questions",

@@ -37,6 +37,11 @@ def checks(item):
     return {"mentions_money": 1.0 if "$" in item.answer.detailed_summary else 0.0, "tone": None}
 
 
+def vandal(item):
+    item.answer.executive_summary = ""
+    return 0.0
+
+
 def picky(item):
     if "budget" not in item.source_text.lower():
         raise ValueError("cannot read this one")
@@ -301,3 +306,13 @@ def test_the_viewer_shows_extra_criteria_beside_the_grade(experiments, scorer_fi
         (f"checks: {c.criterion}", c.rating) for c in evaluation.items[0].extra_criteria]
     assert all(c["criterion"] in {"mentions_money", "tone"} for c in shown["extra"])
     assert not any(c["criterion"] == "tone" for c in shown["criteria"])  # the use case's checks stay its own
+
+
+def test_a_scorer_that_edits_its_input_changes_nothing_else(experiments, scorer_file, tmp_path):
+    run_eval(experiment_dir=experiments, output_dir=tmp_path / "plain", show_progress=False,
+             scorers=[f"{scorer_file}:brevity"])
+    run_eval(experiment_dir=experiments, output_dir=tmp_path / "vandal", show_progress=False,
+             scorers=[f"{scorer_file}:vandal", f"{scorer_file}:brevity"])
+    plain, vandal = _evaluation(tmp_path / "plain"), _evaluation(tmp_path / "vandal")
+    assert vandal.grade == plain.grade
+    assert [i.extra_criteria[1] for i in vandal.items] == [i.extra_criteria[0] for i in plain.items]

@@ -128,11 +128,10 @@ def _experiment_on_tickets(run, fake_llm, tmp_path: Path) -> None:
     result = run("batch-experiment", "-c", "config.json", "-i", "gt", "-o", "exp", "--quiet")
     assert result.returncode == 0, result.stderr
     prompts = [json.dumps(r["body"]) for r in fake_llm.requests]
-    assert len(prompts) == 2 and all("You summarize customer support tickets" in p for p in prompts)
+    assert prompts and all("You summarize customer support tickets" in p and "support ticket" in p for p in prompts)
+    assert _models_asked(fake_llm) == {"acme-large"}
 
 
-@pytest.mark.xfail(reason="until issue 20's use-case work (stages, scoring, views) lands: stages still branch on "
-                          "the built-in use-case names", strict=False)
 def test_a_plugin_use_case_goes_from_groundtruth_to_report_and_viewer(run, fake_llm, tmp_path: Path):
     """`tickets` (a UseCase declared by the test package) through groundtruth (by the acme provider) ->
     batch-experiment -> eval (with the package's scorer too) -> report -> viewer, under its own title."""
@@ -150,8 +149,6 @@ def test_a_plugin_use_case_goes_from_groundtruth_to_report_and_viewer(run, fake_
     _viewer_shows(tmp_path, "Support ticket summaries")
 
 
-@pytest.mark.xfail(reason="until issue 20's use-case work (stages) lands: create-template's --use-case choices are "
-                          "the built-in names", strict=False)
 def test_a_plugin_use_case_s_template_carries_its_instructions_and_is_scored_under_its_title(run, fake_llm,
                                                                                                tmp_path: Path):
     """create-template for `tickets` writes the use case's own instructions; filled in and scored, the report

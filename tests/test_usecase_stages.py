@@ -17,6 +17,7 @@ import pytest
 from click.testing import CliRunner
 
 from gaia_eval.cli import cli
+from gaia_eval.errors import InputError
 from gaia_eval.registry import USE_CASES
 from gaia_eval.stages.generate import run_generate
 from gaia_eval.usecases import UseCase
@@ -264,3 +265,38 @@ def test_ground_truth_prompts_render_as_before_so_their_fingerprint_is_kept():
     assert prompts_fingerprint(*GROUNDTRUTH_TEMPLATES) in RENDERS_AS_BEFORE
     assert groundtruth_prompts_fingerprint() == (
         "sha256:f4e9bccbb755228d43037529087e692da863e7c01ab79730aa4513b214968d3a")
+
+
+def test_kin_share_ground_truth_in_imports_and_answer_templates(tmp_path):
+    """email's ground truth is summarization's (kin): import-outputs --use-case email -g <summarization> takes the
+    outputs as email, and an email answer template imports against summarization ground truth; qa's does not."""
+    data = tmp_path / "data.jsonl"
+    data.write_text(json.dumps({"item_id": "m1", "source": "Ana: we ship on Friday. Bo: I write the notes.",
+                                "references": ["They ship on Friday."],
+                                "qa": [{"question": "When?", "answer": "Friday"}]}) + "\n")
+    assert invoke("import-groundtruth", str(data), "-o", str(tmp_path / "gt"))[0] == 0
+    summaries = tmp_path / "gt" / "consolidated_summarization_groundtruth.json"
+    outputs = tmp_path / "outputs.jsonl"
+    outputs.write_text(json.dumps({"item_id": "m1", "system": "s", "output": "Ship Friday."}))
+    code, output = invoke("import-outputs", str(outputs), "-o", str(tmp_path / "exp"), "--use-case", "email",
+                          "-g", str(summaries))
+    assert code == 0, output
+    assert "use case: email (from --use-case, with consolidated_summarization_groundtruth.json)" in output
+    assert read(tmp_path / "exp" / "s.experiment.json")["use_case"] == "email"
+    code, output = invoke("import-outputs", str(outputs), "-o", str(tmp_path / "exp2"), "--use-case", "qa",
+                          "-g", str(summaries))
+    assert code == 2 and "holds summarization ground truth but --use-case is qa" in output
+
+    from gaia_eval.stages.templates.answers import answer_template_experiment, run_create_template
+
+    template = run_create_template(summaries, tmp_path / "tpl", "mine")
+    filled = read(template)
+    filled["use_case"] = "email"
+    filled["items"][0]["summaries"]["executive_summary"] = "They ship on Friday."
+    template.write_bytes(orjson.dumps(filled))
+    experiment, _ = answer_template_experiment(template)
+    assert experiment.use_case == "email" and experiment.items[0].status == "ok"
+    filled["use_case"] = "qa"
+    template.write_bytes(orjson.dumps(filled))
+    with pytest.raises(InputError, match="is a qa template but"):
+        answer_template_experiment(template)

@@ -95,8 +95,7 @@ def test_the_compare_view_of_eval_g_experiments_fills_in_the_expected_answer(byo
 
 # -- in a real browser ---------------------------------------------------------------------------------------
 
-from tests.test_browser import CHROMIUM, FLAGS, sync_playwright  # noqa: E402 - one browser setup for all
-from tests.test_browser import pytestmark as browser_only  # noqa: E402
+from tests.browser_support import browser_test, viewer_page  # noqa: E402 - one browser setup for all
 
 
 @pytest.fixture(scope="module")
@@ -111,19 +110,7 @@ def byod_viewer(byod: Path):
 
 @pytest.fixture(scope="module")
 def page():
-    with sync_playwright() as pw:
-        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=FLAGS)
-        context = browser.new_context(viewport={"width": 1400, "height": 1000})
-        context.set_default_timeout(180_000)  # a bound on waiting on a loaded machine, never a timing asserted
-        yield context.new_page()
-        context.close()
-        browser.close()
-
-
-def browser_test(test):
-    for mark in reversed(browser_only):
-        test = mark(test)
-    return test
+    yield from viewer_page()
 
 
 @browser_test

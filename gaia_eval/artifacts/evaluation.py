@@ -4,13 +4,12 @@ judge was asked for, its ratings beside them), and their index."""
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Literal
+from typing import Annotated, Any, Literal
 
 from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
 
 from gaia_eval.artifacts.base import Artifact, Count, Finite, NonNegative, Share, Strict, Usage
 from gaia_eval.artifacts.experiment import CostStatus
-from gaia_eval.artifacts.groundtruth import UseCase
 
 Rating = Literal["Excellent", "Good", "Fair", "Poor"]
 RATINGS: tuple[str, ...] = ("Excellent", "Good", "Fair", "Poor")
@@ -18,6 +17,10 @@ RATINGS: tuple[str, ...] = ("Excellent", "Good", "Fair", "Poor")
 # items); shown as N/A, counted apart, left out of the grade's denominator.
 NOT_APPLICABLE: Literal["N/A"] = "N/A"
 CriterionRating = Literal["Excellent", "Good", "Fair", "Poor", "N/A"]
+# The use case an evaluation scored, as any name: unlike the files a stage takes as input (which must name an
+# installed use case), an evaluation is only read to be shown, also where the package that declared its use case
+# is not installed; the report and the viewer then title it with its name.
+EvaluatedUseCase = Annotated[str, Field(min_length=1)]
 
 
 class CriterionResult(Strict):
@@ -213,7 +216,7 @@ class Evaluation(Artifact):
     experiment_name: str
     provider: str
     model: str
-    use_case: UseCase
+    use_case: EvaluatedUseCase
     mode: Literal["comparative", "standalone"]
     mode_note: str
     scorer: str
@@ -257,7 +260,7 @@ class EvaluationSummaryEntry(Strict):
     file_path: str
     provider: str
     model: str
-    use_case: UseCase
+    use_case: EvaluatedUseCase
     mode: str
     grade: Grade
     inference: InferenceSummary

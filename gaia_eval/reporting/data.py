@@ -338,7 +338,8 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
                 "judged": bool(judged),
                 "judge_standalone": any(row["judge"]["standalone"] for row in judged),
                 "judge_criteria": [{"id": cid, "label": label} for cid, label in judge_criteria.items()],
-                "trust": (trust := trust_for(eval_dir, use_case, mode)),
+                # a meta-evaluation is read for an installed use case only: what it applies to is the use case's say
+                "trust": (trust := trust_for(eval_dir, use_case, mode) if use_case_view.registered(use_case) else None),
                 # the free-text grade's agreement measured on public human ratings, until the user's own replaces it
                 "packaged_trust": packaged_trust() if trust is None and "source_coverage" in criteria else None,
                 "groundtruth_origins": sorted({row["groundtruth_origin"] for row in rows}),

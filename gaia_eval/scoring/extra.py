@@ -14,6 +14,7 @@ value outside 0-1, rates that criterion of that item "error" with the reason; th
 
 from __future__ import annotations
 
+import copy
 import inspect
 import math
 import numbers
@@ -167,7 +168,7 @@ def score_extra(scorers: Sequence[ExtraScorer], item: ScoringInput, item_id: str
     `errors`."""
     results: list[ExtraCriterionResult] = []
     for scorer in scorers:
-        got, why = scorer.score(item)
+        got, why = scorer.score(copy.deepcopy(item))  # a scorer that edits what it is given changes nothing else
         results.extend(got)
         errors.extend(f"scorer '{scorer.name}' failed on item '{item_id}': {reason}" for reason in why)
     return results

@@ -294,8 +294,6 @@ def item_view(eval_root: Path, exp_root: Path, use_case: str, item_id: str | Non
                 "latency_s": result.latency_s if result and ev.provider not in cells.UNTIMED_PROVIDERS else None,
             }
         )
-    if use_case_view.registered(use_case) is None:  # a plugin not installed here: its answers' shape tells
-        asks_questions = "answer" in truth if truth else any(isinstance(m["output"], str) for m in models)
     return {
         "use_case": use_case, "title": use_case_view.title(use_case), "asks_questions": asks_questions,
         "item_id": item_id, "item_ids": ids, "source": source, "groundtruth": truth,
