@@ -18,6 +18,7 @@ from gaia_eval.artifacts.experiment import Experiment
 from gaia_eval.artifacts.store import read_artifact
 from gaia_eval.cli import cli
 from gaia_eval.providers.batch import BatchOptions
+from gaia_eval.providers.batch.options import DEFAULT_GATHER_S
 from gaia_eval.providers.cache import CacheOptions
 from gaia_eval.providers.call_options import CallOptions
 from gaia_eval.scoring.judge import JudgeSettings
@@ -372,6 +373,14 @@ def test_a_value_reads_the_environment_once_when_it_is_made(fake_llm, qa_workloa
     assert len(_entries(tmp_path / "then")) == fake_llm.request_count > 0 and not _entries(tmp_path / "now")
     with pytest.raises(FrozenInstanceError):
         options.cache.enabled = False  # type: ignore[misc]
+
+
+def test_a_malformed_batch_timing_variable_falls_back_to_the_default(monkeypatch):
+    """Every command that can batch makes BatchOptions, --batch or not: a stray value must not stop it."""
+    monkeypatch.setenv("GAIA_EVAL_BATCH_GATHER_S", "soon")
+    monkeypatch.setenv("GAIA_EVAL_BATCH_POLL_S", "")
+    options = BatchOptions(poll_s=7.0)
+    assert (options.gather_s, options.first_poll_s) == (DEFAULT_GATHER_S, 7.0)
 
 
 # -- the CLI builds the value from its options ------------------------------------------------------------------

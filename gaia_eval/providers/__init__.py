@@ -1,5 +1,6 @@
 """Model providers: one module per API (anthropic_api, openai_api, baseline), one protocol (base), the registry
-that builds them from settings (registry), prices (pricing) and the response cache (cache).
+that builds them from settings (registry), prices (pricing), the response cache (cache) and a run's cache and batch
+settings as one value (call_options).
 
 Which providers exist is gaia_eval.registry's say (PROVIDERS, provider_names); the public surface here is imported
 on first use, so `import gaia_eval.cli` stays fast.

@@ -16,8 +16,13 @@ DEFAULT_GATHER_S = 2.0  # requests arriving within this quiet spell go into one 
 
 
 def _seconds_from_env(name: str) -> float | None:
+    """Seconds from the environment, else None (unset, or not a number: the default applies, as for the cache's
+    GAIA_EVAL_CACHE_MAX_MB); read by every command that can batch, so a stray value must not stop the others."""
     raw = os.environ.get(name, "").strip()
-    return float(raw) if raw else None
+    try:
+        return float(raw) if raw else None
+    except ValueError:
+        return None
 
 
 def _gather_s_from_env() -> float:

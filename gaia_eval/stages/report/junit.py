@@ -1,7 +1,7 @@
 """The report as JUnit XML, so CI systems show results natively: one test suite per evaluated experiment, one test
-case per item. An item fails when the model errored on it, when a qa answer did not pass, or when its rubric
-points fall in the Poor band (rubric.rating_band, as everywhere an item is banded); the failure message says which,
-with the criterion results."""
+case per item. An item fails when the model errored on it, when its answer to a question did not pass, or when its
+rubric points fall in the Poor band (rubric.rating_band, as everywhere an item is banded); the failure message says
+which, with the criterion results."""
 
 from __future__ import annotations
 
