@@ -11,7 +11,7 @@ package: the entry point group `gaia_eval.usecases`).
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Literal
 
 # What a model writes for one item, which is also the ground truth's shape: "summaries" (the six summary styles
@@ -45,8 +45,6 @@ class UseCase:
     template_instructions: str = ""  # the responses template (one `response` cell per record)
     answers_instructions: str = ""  # the answers template (JSON fields)
     groundtruth_prompt: str = "groundtruth_summaries.j2"  # the jinja prompt `groundtruth --provider` sends
-    extra: Mapping[str, str] = field(default_factory=dict)  # room for a plugin's own settings
-    # stages (ground truth, experiments, templates)
     participants_note: str = ""  # who takes part, for the ground-truth prompt ("the sender, the recipients and ...")
 
     @property
