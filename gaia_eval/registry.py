@@ -174,7 +174,16 @@ def provider_names(*, follows_prompts: bool | None = None) -> tuple[str, ...]:
     names = PROVIDERS.names()
     if follows_prompts is None:
         return names
-    return tuple(n for n in names if provider_entry(n).follows_prompts == follows_prompts)
+    return tuple(n for n in names if _follows_prompts(n) in (follows_prompts, None))
+
+
+def _follows_prompts(name: str) -> bool | None:
+    """Whether a provider follows prompts; None when its entry cannot be loaded (a broken package): it stays listed,
+    so naming it reports why it cannot load, and naming any other provider still works."""
+    try:
+        return provider_entry(name).follows_prompts
+    except ConfigError:
+        return None
 
 
 def check_name(registry: Registry, name: str, *, what: str, file: str | None = None, field: str | None = None,
