@@ -14,10 +14,19 @@ from gaia_eval.errors import ArtifactError
 from gaia_eval.registry import USE_CASES as USE_CASE_REGISTRY
 
 
+class UnknownUseCase(ValueError):
+    """A file names a use case nothing registers: most likely the package that adds it is not installed here."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(f"unknown use case '{name}'")
+        self.fix = (f"install the package that registers it under gaia_eval.usecases, or use one of: "
+                    f"{', '.join(USE_CASE_REGISTRY.names())}")
+
+
 def _known_use_case(name: str) -> str:
     """A use case name the registry knows (built in, or from an installed package's entry point)."""
     if name not in USE_CASE_REGISTRY:
-        raise ValueError(f"unknown use case '{name}'; use one of: {', '.join(USE_CASE_REGISTRY.names())}")
+        raise UnknownUseCase(name)
     return name
 
 

@@ -280,11 +280,12 @@ def parse_artifact(path: Path, data: Any, model: type[M]) -> M:
         return model.model_validate(data)
     except ValidationError as exc:
         field, msg = describe_validation_error(exc)
+        cause = exc.errors()[0].get("ctx", {}).get("error")  # a validator's own ValueError may say the fix
         raise ArtifactError(
             f"not a valid {model.__name__} artifact: {msg}",
             file=path,
             field=field,
-            fix="regenerate it with the stage that writes it, or pass the right file",
+            fix=getattr(cause, "fix", None) or "regenerate it with the stage that writes it, or pass the right file",
         ) from None
 
 

@@ -14,7 +14,11 @@ from gaia_eval.usecases.base import Answers, ScorerSlot, UseCase
 
 def get(name: str, *, file: object = None, field: str | None = None) -> UseCase:
     """The use case called `name`; an unknown name is a ConfigError listing the known ones."""
-    check_name(USE_CASES, name, what="use case", file=None if file is None else str(file), field=field)
+    if file is not None and name not in USE_CASES:  # a file names it: most likely the package that adds it is gone
+        raise ConfigError(f"unknown use case '{name}'", file=str(file), field=field,
+                          fix=f"install the package that registers it under gaia_eval.usecases, or use one of: "
+                          f"{', '.join(names())}")
+    check_name(USE_CASES, name, what="use case", field=field)
     use_case = USE_CASES.entry(name)
     if not isinstance(use_case, UseCase):
         raise ConfigError(
