@@ -43,3 +43,18 @@ def test_an_artifact_or_template_of_an_uninstalled_use_case_says_to_install_its_
         assert "install the package that registers it under gaia_eval.usecases" in line, line
         assert "regenerate" not in line and "summarization" in line, line
     assert groundtruth.read_bytes() == before
+
+
+def test_a_use_case_naming_a_scorer_that_does_not_resolve_names_the_use_case() -> None:
+    import pytest
+
+    from gaia_eval.errors import ConfigError
+    from gaia_eval.scoring.scorers import scorer_for, scorers_of
+    from gaia_eval.usecases import UseCase
+
+    for target, said in (("nosuch_scorer", "unknown scorer 'nosuch_scorer'"), ("json:dumps", "is not a Scorer")):
+        case = UseCase(name="tickets", title="Tickets", answers="summaries", scorers={("comparative", False): target})
+        for resolve in (lambda: scorer_for(case, "comparative"), lambda: scorers_of(case)):  # noqa: B023 (called now)
+            with pytest.raises(ConfigError) as error:
+                resolve()
+            assert "tickets.scorers" in str(error.value) and said in str(error.value), str(error.value)

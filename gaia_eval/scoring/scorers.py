@@ -118,13 +118,13 @@ def scorer_for(use_case: UseCase, mode: str, *, free_text: bool = False) -> Scor
     """The scorer the use case names for this mode (free-text references or structured ground truth), or None
     when it has none (qa cannot be scored standalone)."""
     name = use_case.scorer_name(mode, free_text)
-    return None if name is None else resolve_scorer(name)
+    return None if name is None else resolve_scorer(name, field=f"{use_case.name}.scorers")
 
 
 def scorers_of(use_case: UseCase) -> list[Scorer]:
     """Every scorer the use case names, once each, in the order of its slots."""
     names = dict.fromkeys(use_case.scorers.values())
-    return [resolve_scorer(name) for name in names]
+    return [resolve_scorer(name, field=f"{use_case.name}.scorers") for name in names]
 
 
 def criteria_of(use_case: UseCase, mode: str, *, free_text: bool = False) -> tuple[str, ...]:
