@@ -88,6 +88,10 @@ def load(target: str, *, what: str = "entry", field: str | None = None) -> Any:
         raise ConfigError(
             f"cannot import {what} '{target}': {exc}", field=field, fix="check the module name and that it is installed"
         ) from None
+    except (Exception, SystemExit) as exc:  # the module fails while imported (a syntax error, a name it lacks)
+        reason = " ".join(f"{type(exc).__name__}: {exc}".split())[:300]
+        raise ConfigError(f"cannot load {what} '{target}': {reason}", field=field,
+                          fix=f"fix that error in {module_name}") from None
     try:
         return getattr(module, attr)
     except AttributeError:

@@ -1,6 +1,7 @@
 """One installed package whose `gaia_eval.providers` entry point cannot load (its module is gone) breaks only
 itself: every command that takes an LLM provider still accepts and calls the others, an unknown name is still the
-one-line "unknown provider" listing them, and naming the broken one is one line saying why it cannot load."""
+one-line "unknown provider" listing them, and naming the broken one is one line saying why it cannot load (also when
+its module raises while imported, for a provider or a use case)."""
 
 from __future__ import annotations
 
@@ -57,3 +58,23 @@ def test_unknown_and_broken_names_are_one_line_exit_2(broken_beside_echo: None) 
     line, = result.output.splitlines()
     assert result.exit_code == 2 and "nosuch_gaia_plugin_module" in line, line
     assert echo_api.CALLS == []
+
+
+def test_a_plugin_module_that_fails_while_imported_is_one_line_not_a_traceback(
+        monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    from gaia_eval.registry import USE_CASES
+
+    (tmp_path / "boom_gaia_plugin.py").write_text("raise RuntimeError('the plugin\\nbroke')\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "notes.txt").write_text("Ana: we ship on Friday.\n")
+    fake_entry_points(monkeypatch, PROVIDERS, boom="boom_gaia_plugin:ENTRY")
+    fake_entry_points(monkeypatch, USE_CASES, boomcase="boom_gaia_plugin:USE_CASE")
+    assert "boom" in provider_names(follows_prompts=True)  # listed; it fails only where named
+    for args in (["summarize", "-i", "notes.txt", "--provider", "boom", "--model", "m"],
+                 ["eval", "-d", ".", "-o", "ev", "--judge", "boom:m"],
+                 ["create-template", "-d", ".", "-u", "boomcase", "-o", "tpl"]):
+        result = run(*args)
+        line, = result.output.splitlines()
+        assert result.exit_code == 2 and "RuntimeError: the plugin broke" in line, (args, result.output)
+        assert "boom_gaia_plugin" in line and "fix:" in line, line

@@ -126,9 +126,6 @@ def _load(spec: str, field: str) -> ExtraScorer:
                               fix=f"{FIX} (registered: {', '.join(SCORERS.names())})")
     except ConfigError as exc:
         raise ConfigError(exc.message, file=exc.file, field=exc.field or field, fix=exc.fix) from None
-    except (Exception, SystemExit) as exc:  # the user's file failed while imported (a syntax error, a missing name)
-        raise ConfigError(f"cannot load scorer '{spec}': {_one_line(f'{type(exc).__name__}: {exc}')}", field=field,
-                          fix="fix that error in the scorer's file") from None
     if isinstance(target, Scorer):
         return ExtraScorer(target.name, spec, _source(target.score), target.score,
                            _thresholds(target.thresholds, spec, field), target.criteria)
