@@ -37,6 +37,17 @@ def default_for(answers: Answers) -> str:
     return DEFAULTS[answers]
 
 
+def template_instructions(case: UseCase) -> str:
+    """What a `create-template` responses sheet tells whoever fills it in: the use case's own words, else those of
+    the built-in use case of its kind (a package's use case that sets none still gets instructions)."""
+    return case.template_instructions or get(default_for(case.answers)).template_instructions
+
+
+def answers_instructions(case: UseCase) -> str:
+    """The same for an answers template (JSON fields)."""
+    return case.answers_instructions or get(default_for(case.answers)).answers_instructions
+
+
 def names() -> tuple[str, ...]:
     return USE_CASES.names()
 
@@ -46,4 +57,7 @@ def title(name: str) -> str:
     return get(name).title if name in USE_CASES else name
 
 
-__all__ = ["DEFAULTS", "Answers", "ScorerSlot", "UseCase", "default_for", "get", "names", "title"]
+__all__ = [
+    "DEFAULTS", "Answers", "ScorerSlot", "UseCase", "answers_instructions", "default_for", "get", "names",
+    "template_instructions", "title",
+]

@@ -41,7 +41,7 @@ class UseCase:
     kin: tuple[str, ...] = ()
     rating_dimensions: tuple[str, ...] = ()  # what a rater scores 1-5 in `annotate`
     baseline: str = "textrank"  # the offline baseline that suits it best (the default config without -c)
-    # Instructions written into `create-template` files for whoever fills them in
+    # Instructions written into `create-template` files for whoever fills them in ("": those of its kind's built-in)
     template_instructions: str = ""  # the responses template (one `response` cell per record)
     answers_instructions: str = ""  # the answers template (JSON fields)
     groundtruth_prompt: str = "groundtruth_summaries.j2"  # the jinja prompt `groundtruth --provider` sends

@@ -53,7 +53,7 @@ def run_create_template(groundtruth: Path, output_dir: Path, name: str, *, model
         name=name,
         model=model,
         use_case=workload.use_case,
-        instructions=case.answers_instructions,
+        instructions=usecases.answers_instructions(case),
         groundtruth_file=Path(groundtruth).as_posix(),
         groundtruth_fingerprint=workload.fingerprint(),
         documents={key: doc.text for key, doc in workload.sources.items()},

@@ -156,7 +156,7 @@ def run_create_response_template(
     template = ResponseTemplate(
         name=name or stem, use_case=use_case, records=records, model=model,
         groundtruth_file=workload.input_path.as_posix() if workload.groundtruth == "embedded" else None,
-        instructions=usecases.get(use_case).template_instructions,
+        instructions=usecases.template_instructions(usecases.get(use_case)),
     )
     if fmt == "csv":
         _fit_csv_cells(records, workload, path, warn)
