@@ -133,7 +133,9 @@ class Registry:
         if name in self._loaded:
             return self._loaded[name]
         value = self.builtin[name] if name in self.builtin else self.plugins()[name]
-        loaded = load(value, what=self.group) if isinstance(value, str) else value
+        # an error names the entry point as a package declares it: `gaia_eval.providers entry point acme = 'm:attr'`
+        what = self.group if name in self.builtin else f"{self.group} entry point {name} ="
+        loaded = load(value, what=what) if isinstance(value, str) else value
         self._loaded[name] = loaded
         return loaded
 

@@ -56,7 +56,7 @@ def test_unknown_and_broken_names_are_one_line_exit_2(broken_beside_echo: None) 
         assert result.exit_code == 2 and "ehco" in line and "echo" in line, (args, line)
     result = run("eval", "-d", ".", "-o", "ev", "--judge", "broken:m")
     line, = result.output.splitlines()
-    assert result.exit_code == 2 and "nosuch_gaia_plugin_module" in line, line
+    assert result.exit_code == 2 and "entry point broken = 'nosuch_gaia_plugin_module:ENTRY'" in line, line
     assert echo_api.CALLS == []
 
 
@@ -77,4 +77,4 @@ def test_a_plugin_module_that_fails_while_imported_is_one_line_not_a_traceback(
         result = run(*args)
         line, = result.output.splitlines()
         assert result.exit_code == 2 and "RuntimeError: the plugin broke" in line, (args, result.output)
-        assert "boom_gaia_plugin" in line and "fix:" in line, line
+        assert "boom_gaia_plugin" in line and "fix:" in line and "entry point boom" in line, line
