@@ -154,6 +154,8 @@ BUILTIN_USE_CASES: dict[str, str] = {
     "qa": "gaia_eval.usecases.qa:USE_CASE",
 }
 USE_CASES = Registry("gaia_eval.usecases", BUILTIN_USE_CASES)
+# The use cases gaia-eval ships, as shipped (BUILTIN_USE_CASES is the registry's table, which tests may extend).
+SHIPPED_USE_CASES: dict[str, str] = dict(BUILTIN_USE_CASES)
 
 # Built-in scorers (gaia_eval.scoring.scorers.Scorer): which a use case uses in each mode is the use case's say.
 BUILTIN_SCORERS: dict[str, str] = {
@@ -201,8 +203,8 @@ def check_name(registry: Registry, name: str, *, what: str, file: str | None = N
 
 
 __all__ = [
-    "PROVIDERS", "SCORERS", "USE_CASES", "ProviderEntry", "Registry", "check_name", "load", "provider_entry",
-    "provider_names",
+    "PROVIDERS", "SCORERS", "SHIPPED_USE_CASES", "USE_CASES", "ProviderEntry", "Registry", "check_name", "load",
+    "provider_entry", "provider_names",
 ]
 
 

@@ -10,6 +10,7 @@ import hashlib
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from pathlib import Path
 
 import orjson
@@ -300,3 +301,49 @@ def test_kin_share_ground_truth_in_imports_and_answer_templates(tmp_path):
     template.write_bytes(orjson.dumps(filled))
     with pytest.raises(InputError, match="is a qa template but"):
         answer_template_experiment(template)
+
+
+def _reregistered(monkeypatch: pytest.MonkeyPatch, case: UseCase) -> None:
+    monkeypatch.setitem(USE_CASES.builtin, case.name, case)
+    monkeypatch.setattr(USE_CASES, "_loaded", {})
+
+
+def test_editing_a_plugin_use_case_makes_its_experiments_and_evaluations_stale(tickets_gt, tmp_path, monkeypatch):
+    """A package's use case is not gaia-eval's code: a new system prompt re-runs its experiments (else they would
+    read "current" with answers to the old prompt), new scorers re-score its evaluations."""
+    exp, ev = str(tmp_path / "exp"), str(tmp_path / "ev")
+
+    def run(*args: str) -> str:
+        code, output = invoke(*args)
+        assert code == 0, output
+        return output
+
+    run("batch-experiment", "-i", str(tickets_gt), "-o", exp, "--quiet")
+    run("eval", "-d", exp, "-o", ev)
+    assert "skipped 2 (up to date)" in run("batch-experiment", "-i", str(tickets_gt), "-o", exp, "--quiet")
+    assert "skipped 2 (up to date)" in run("eval", "-d", exp, "-o", ev)
+
+    _reregistered(monkeypatch, replace(TICKETS, system_prompt="Summarize the ticket for the customer."))
+    again = run("batch-experiment", "-i", str(tickets_gt), "-o", exp, "--quiet")
+    assert "redone 2 (stale)" in again
+    assert "redone 2 (stale)" in run("eval", "-d", exp, "-o", ev)  # the experiments changed
+    assert "skipped 2 (up to date)" in run("eval", "-d", exp, "-o", ev)
+
+    _reregistered(monkeypatch, replace(TICKETS, system_prompt="Summarize the ticket for the customer.",
+                                       scorers={**TICKETS.scorers, ("standalone", False): "free_text"}))
+    assert "redone 2 (stale)" in run("eval", "-d", exp, "-o", ev)
+
+
+def test_a_shipped_use_case_adds_no_input_so_its_artifacts_keep_their_bytes(plugins):
+    from gaia_eval import usecases
+    from gaia_eval.providers.registry import ProviderSettings
+    from gaia_eval.stages.groundtruth.llm import LLMGroundTruthOptions, groundtruth_inputs
+
+    for name in ("summarization", "email", "qa"):
+        assert usecases.settings_inputs(usecases.get(name)) == {}
+    options = LLMGroundTruthOptions(settings=ProviderSettings(provider="openai", model="m"))
+    assert "use_case" not in groundtruth_inputs("sha256:x", "summarization", options)
+    tickets = groundtruth_inputs("sha256:x", "tickets", options)["use_case"]
+    edited = replace(TICKETS, participants_note="the customer only")
+    assert usecases.settings_inputs(edited) == {"use_case": usecases.settings_inputs(edited)["use_case"]}
+    assert usecases.settings_inputs(edited)["use_case"] != tickets  # an edit the ground-truth prompt shows

@@ -7,8 +7,11 @@ a use case's name.
 
 from __future__ import annotations
 
+import dataclasses
+
+from gaia_eval.artifacts.store import fingerprint
 from gaia_eval.errors import ConfigError
-from gaia_eval.registry import USE_CASES, check_name
+from gaia_eval.registry import BUILTIN_USE_CASES, SHIPPED_USE_CASES, USE_CASES, check_name
 from gaia_eval.usecases.base import Answers, ScorerSlot, UseCase
 
 
@@ -46,6 +49,18 @@ def template_instructions(case: UseCase) -> str:
 def answers_instructions(case: UseCase) -> str:
     """The same for an answers template (JSON fields)."""
     return case.answers_instructions or get(default_for(case.answers)).answers_instructions
+
+
+def settings_inputs(case: UseCase) -> dict[str, str]:
+    """The `use_case` input key of a stage's artifact made for a package's use case: a fingerprint of every field
+    of it (prompt, document label, scorers, judge task...), so editing the use case makes its ground truth,
+    experiments and evaluations stale instead of "current". Empty for a use case gaia-eval ships: its settings
+    are gaia-eval's code, and their artifacts keep the bytes (and fingerprints) they had."""
+    if case.name in SHIPPED_USE_CASES and BUILTIN_USE_CASES.get(case.name) == SHIPPED_USE_CASES[case.name]:
+        return {}
+    fields = {f.name: getattr(case, f.name) for f in dataclasses.fields(case)}
+    fields["scorers"] = sorted([mode, free_text, name] for (mode, free_text), name in case.scorers.items())
+    return {"use_case": fingerprint(fields)}
 
 
 def names() -> tuple[str, ...]:

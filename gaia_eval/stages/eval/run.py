@@ -277,6 +277,7 @@ def run_eval(
                 "groundtruth": gt_fp if external else "embedded" if exp.groundtruth == "embedded" else "none",
                 "scorer": scorer_fp,
                 **({"scorers": scorers_fingerprint(extras)} if extras else {}),
+                **usecases.settings_inputs(usecases.get(exp.use_case)),  # a package's use case: its scorers too
             }
             planned = _plan_experiment(path, exp, out, inputs, external, judge, force, summary, extras)
             if planned is not None:

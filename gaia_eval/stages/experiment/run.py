@@ -15,6 +15,7 @@ from pathlib import Path
 
 from pydantic import ValidationError
 
+from gaia_eval import usecases
 from gaia_eval.artifacts.base import Usage
 from gaia_eval.artifacts.batch_journal import batch_journal_path
 from gaia_eval.artifacts.experiment import (
@@ -216,7 +217,9 @@ def run_batch_experiment(
     output_dir, moved = output_dir_for_use_case(check_output_dir(output_dir), config, workload.use_case)
     if moved:
         summary.notes.append(moved)
-    settings_common = {"workload": workload.fingerprint(), "prompts": prompt_settings_fingerprint()}
+    # A package's use case also says what is asked (its prompt, document label): editing it re-runs its items.
+    settings_common = {"workload": workload.fingerprint(), "prompts": prompt_settings_fingerprint(),
+                       **usecases.settings_inputs(usecases.get(workload.use_case))}
     plans = [plan for spec in config.experiments
              if (plan := _plan_experiment(spec, output_dir, workload, settings_common, force, retry_errors, summary))]
     providers = _open_providers(plans, config, config_path, output_dir, force, calls)
@@ -241,7 +244,8 @@ def _plan_experiment(spec: ExperimentSpec, output_dir: Path, workload: Workload,
     quote = price_quote(spec)
     inputs = {**settings_common, "settings": settings_fp, "pricing": fingerprint(quote.describe())}
     fps = {
-        i.item_id: fingerprint([i.content_fingerprint, settings_fp, settings_common["prompts"]])
+        i.item_id: fingerprint([i.content_fingerprint, settings_fp, settings_common["prompts"],
+                                *([settings_common["use_case"]] if "use_case" in settings_common else [])])
         for i in workload.items
     }
     state, existing = freshness(path, Experiment, inputs)

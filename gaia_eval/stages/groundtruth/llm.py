@@ -144,9 +144,10 @@ def groundtruth_inputs(text_fingerprint: str, use_case: str, options: LLMGroundT
         "prompts": groundtruth_prompts_fingerprint(),
         "custom_prompt": options.custom_prompt.fingerprint if options.custom_prompt else "none",
     }
-    if usecases.get(use_case).asks_questions:
+    case = usecases.get(use_case)
+    if case.asks_questions:
         inputs["num_samples"] = str(options.num_samples)
-    return inputs
+    return {**inputs, **usecases.settings_inputs(case)}  # a package's use case: its prompt's words too
 
 
 # ---- what is asked ----------------------------------------------------------------------------------------
