@@ -1,18 +1,11 @@
-"""THE registries: which providers, use cases and scorers exist, by name, and where their code is.
+"""THE registries: which providers, use cases, scorers, answer-matching modes and bench runners exist, by name,
+and where their code is.
 
-Every entry names its code as a `"module:attr"` string, so listing or checking names imports nothing heavy; the
-code behind a name is imported when it is used (`load`). It is open: a third-party package adds providers
-through the Python entry-point group `gaia_eval.providers` (read only when a name is not built in, or when every
-name is listed), each pointing at a `ProviderEntry`. `load` also takes `path/to/file.py:attr`.
-
-Use cases (`gaia_eval.usecases`) and scorers (`gaia_eval.scorers`) are registered the same way: built-in names
-map to `"module:attr"` strings of a `gaia_eval.usecases.UseCase` or a `gaia_eval.scoring.scorers.Scorer`, and a
-package's entry points add more.
-
-A provider entry points at a `ProviderEntry` (what a provider module declares beside its class): its factory,
-its batch adapter, the environment variable of its key, its default URL, whether it is local, and its prices.
-
-Answer-matching modes (`gaia_eval.match_modes`) and bench runners (`gaia_eval.bench_runners`) are registries too.
+Every built-in name maps to a `"module:attr"` string (a provider to a `ProviderEntry`, which names its code the
+same way), so listing or checking names imports nothing heavy; the code behind a name is imported when it is
+used (`load`, which also takes `path/to/file.py:attr`). Every registry is open: a package adds names through
+its entry-point group (`gaia_eval.providers`, `gaia_eval.usecases`, `gaia_eval.scorers`, `gaia_eval.match_modes`,
+`gaia_eval.bench_runners`), read only when a name is not built in or when every name is listed.
 """
 
 from __future__ import annotations
@@ -26,44 +19,6 @@ from typing import Any
 
 from gaia_eval.errors import ConfigError
 
-
-@dataclass(frozen=True)
-class ProviderEntry:
-    """What the registry knows about a provider. `factory(settings, api_key)` builds it; `batch(provider)` builds
-    its batch adapter (None: the provider has no batch API)."""
-
-    factory: str  # "module:attr" of a callable (ProviderSettings, api_key | None) -> Provider
-    key_env: str | None = None  # environment variable holding its API key (None: no key)
-    base_url: str | None = None  # default endpoint: a local server's preset, a cloud SDK's own default
-    base_url_env: str | None = None  # environment variable the SDK reads for another endpoint (cloud providers)
-    local: bool = False  # local servers and baselines cost $0
-    follows_prompts: bool = True  # False for the offline baselines: they cannot generate, build ground truth or judge
-    batch: str | None = None  # "module:attr" of a callable (provider) -> BatchAPI
-    key_optional_with_base_url: bool = False  # a compatible server at a custom URL often needs no key
-    # Prices: its models' list prices (ModelPrice) and what its batch API charges (BatchPrice), so a new provider
-    # needs no other file; the built-in anthropic and openai keep theirs in data/pricing.json.
-    prices: tuple[ModelPrice, ...] = ()
-    batch_price: BatchPrice | None = None
-
-
-_OPENAI = "gaia_eval.providers.openai_api:OpenAIProvider"
-_OPENAI_BATCH = "gaia_eval.providers.batch.openai_batch:OpenAIBatchAPI"
-
-# Built-in providers. The values are entries, not imports: nothing here loads an SDK.
-BUILTIN_PROVIDERS: dict[str, ProviderEntry] = {
-    "baseline": ProviderEntry("gaia_eval.baselines.provider:create", local=True, follows_prompts=False),
-    "anthropic": ProviderEntry("gaia_eval.providers.anthropic_api:AnthropicProvider", key_env="ANTHROPIC_API_KEY",
-                               base_url="https://api.anthropic.com", base_url_env="ANTHROPIC_BASE_URL",
-                               batch="gaia_eval.providers.batch.anthropic_batch:AnthropicBatchAPI"),
-    "openai": ProviderEntry(_OPENAI, key_env="OPENAI_API_KEY", base_url="https://api.openai.com/v1",
-                            base_url_env="OPENAI_BASE_URL", batch=_OPENAI_BATCH, key_optional_with_base_url=True),
-    # OpenAI-compatible local servers: no key needed, $0 cost, base URL overridable in the config.
-    "lemonade": ProviderEntry(_OPENAI, base_url="http://localhost:8000/api/v1", local=True, batch=_OPENAI_BATCH),
-    "ollama": ProviderEntry(_OPENAI, base_url="http://localhost:11434/v1", local=True, batch=_OPENAI_BATCH),
-    "vllm": ProviderEntry(_OPENAI, base_url="http://localhost:8000/v1", local=True, batch=_OPENAI_BATCH),
-    "lmstudio": ProviderEntry(_OPENAI, base_url="http://localhost:1234/v1", local=True, batch=_OPENAI_BATCH),
-    "llamacpp": ProviderEntry(_OPENAI, base_url="http://localhost:8080/v1", local=True, batch=_OPENAI_BATCH),
-}
 
 def load(target: str, *, what: str = "entry", field: str | None = None) -> Any:
     """The object `"module:attr"` or `"path/to/file.py:attr"` names, imported now; a bad target is a ConfigError
@@ -145,27 +100,77 @@ class Registry:
         self._loaded = {}
 
 
+def check_name(registry: Registry, name: str, *, what: str, file: str | None = None, field: str | None = None,
+               error: Callable[..., Exception] = ConfigError) -> None:
+    if name not in registry:
+        raise error(
+            f"unknown {what} '{name}'", file=file, field=field, fix=f"use one of: {', '.join(registry.names())}"
+        )
+
+
+# ---- providers ----------------------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ModelPrice:
+    """One model's list price, in USD per million tokens, and where the figure came from (ProviderEntry.prices).
+    Dated snapshots of the id (`model-20250514`) get the same price; `aliases` are other names of the model."""
+
+    model: str
+    input_per_mtok: float  # uncached prompt tokens
+    output_per_mtok: float  # completion tokens, reasoning included
+    source: str  # where the figure is published
+    date: str  # when it was in effect, as recorded
+    aliases: tuple[str, ...] = ()
+
+
+@dataclass(frozen=True)
+class BatchPrice:
+    """What a provider's batch API charges, as a share of the list price (0.5: half), with its source and date."""
+
+    share_of_list_price: float
+    source: str
+    date: str
+
+
+@dataclass(frozen=True)
+class ProviderEntry:
+    """What the registry knows about a provider. `factory(settings, api_key)` builds it; `batch(provider)` builds
+    its batch adapter (None: the provider has no batch API)."""
+
+    factory: str  # "module:attr" of a callable (ProviderSettings, api_key | None) -> Provider
+    key_env: str | None = None  # environment variable holding its API key (None: no key)
+    base_url: str | None = None  # default endpoint: a local server's preset, a cloud SDK's own default
+    base_url_env: str | None = None  # environment variable the SDK reads for another endpoint (cloud providers)
+    local: bool = False  # local servers and baselines cost $0
+    follows_prompts: bool = True  # False for the offline baselines: they cannot generate, build ground truth or judge
+    batch: str | None = None  # "module:attr" of a callable (provider) -> BatchAPI
+    key_optional_with_base_url: bool = False  # a compatible server at a custom URL often needs no key
+    # Prices: its models' list prices (ModelPrice) and what its batch API charges (BatchPrice), so a new provider
+    # needs no other file; the built-in anthropic and openai keep theirs in data/pricing.json.
+    prices: tuple[ModelPrice, ...] = ()
+    batch_price: BatchPrice | None = None
+
+
+_OPENAI = "gaia_eval.providers.openai_api:OpenAIProvider"
+_OPENAI_BATCH = "gaia_eval.providers.batch.openai_batch:OpenAIBatchAPI"
+
+# Built-in providers. The values are entries, not imports: nothing here loads an SDK.
+BUILTIN_PROVIDERS: dict[str, ProviderEntry] = {
+    "baseline": ProviderEntry("gaia_eval.baselines.provider:create", local=True, follows_prompts=False),
+    "anthropic": ProviderEntry("gaia_eval.providers.anthropic_api:AnthropicProvider", key_env="ANTHROPIC_API_KEY",
+                               base_url="https://api.anthropic.com", base_url_env="ANTHROPIC_BASE_URL",
+                               batch="gaia_eval.providers.batch.anthropic_batch:AnthropicBatchAPI"),
+    "openai": ProviderEntry(_OPENAI, key_env="OPENAI_API_KEY", base_url="https://api.openai.com/v1",
+                            base_url_env="OPENAI_BASE_URL", batch=_OPENAI_BATCH, key_optional_with_base_url=True),
+    # OpenAI-compatible local servers: no key needed, $0 cost, base URL overridable in the config.
+    "lemonade": ProviderEntry(_OPENAI, base_url="http://localhost:8000/api/v1", local=True, batch=_OPENAI_BATCH),
+    "ollama": ProviderEntry(_OPENAI, base_url="http://localhost:11434/v1", local=True, batch=_OPENAI_BATCH),
+    "vllm": ProviderEntry(_OPENAI, base_url="http://localhost:8000/v1", local=True, batch=_OPENAI_BATCH),
+    "lmstudio": ProviderEntry(_OPENAI, base_url="http://localhost:1234/v1", local=True, batch=_OPENAI_BATCH),
+    "llamacpp": ProviderEntry(_OPENAI, base_url="http://localhost:8080/v1", local=True, batch=_OPENAI_BATCH),
+}
 PROVIDERS = Registry("gaia_eval.providers", BUILTIN_PROVIDERS)
-
-# Built-in use cases: one module each, holding a `USE_CASE` (gaia_eval.usecases.UseCase).
-BUILTIN_USE_CASES: dict[str, str] = {
-    "summarization": "gaia_eval.usecases.summarization:USE_CASE",
-    "email": "gaia_eval.usecases.email:USE_CASE",
-    "qa": "gaia_eval.usecases.qa:USE_CASE",
-}
-USE_CASES = Registry("gaia_eval.usecases", BUILTIN_USE_CASES)
-# The use cases gaia-eval ships, as shipped (BUILTIN_USE_CASES is the registry's table, which tests may extend).
-SHIPPED_USE_CASES: dict[str, str] = dict(BUILTIN_USE_CASES)
-
-# Built-in scorers (gaia_eval.scoring.scorers.Scorer): which a use case uses in each mode is the use case's say.
-BUILTIN_SCORERS: dict[str, str] = {
-    "summaries": "gaia_eval.scoring.scorers:SUMMARIES",
-    "summaries_standalone": "gaia_eval.scoring.scorers:SUMMARIES_STANDALONE",
-    "free_text": "gaia_eval.scoring.scorers:FREE_TEXT",
-    "qa": "gaia_eval.scoring.scorers:QA",
-    "long_form_qa": "gaia_eval.scoring.scorers:LONG_FORM_QA",
-}
-SCORERS = Registry("gaia_eval.scorers", BUILTIN_SCORERS)
 
 
 def provider_entry(name: str) -> ProviderEntry:
@@ -194,18 +199,25 @@ def _follows_prompts(name: str) -> bool | None:
         return None
 
 
-def check_name(registry: Registry, name: str, *, what: str, file: str | None = None, field: str | None = None,
-               error: Callable[..., Exception] = ConfigError) -> None:
-    if name not in registry:
-        raise error(
-            f"unknown {what} '{name}'", file=file, field=field, fix=f"use one of: {', '.join(registry.names())}"
-        )
+# ---- use cases, scorers, answer-matching modes, bench runners ----------------------------------------------------
 
+# Built-in use cases: one module each, holding a `USE_CASE` (gaia_eval.usecases.UseCase).
+BUILTIN_USE_CASES: dict[str, str] = {
+    "summarization": "gaia_eval.usecases.summarization:USE_CASE",
+    "email": "gaia_eval.usecases.email:USE_CASE",
+    "qa": "gaia_eval.usecases.qa:USE_CASE",
+}
+USE_CASES = Registry("gaia_eval.usecases", dict(BUILTIN_USE_CASES))  # its own table: BUILTIN_* is what ships
 
-__all__ = [
-    "PROVIDERS", "SCORERS", "SHIPPED_USE_CASES", "USE_CASES", "ProviderEntry", "Registry", "check_name", "load",
-    "provider_entry", "provider_names",
-]
+# Built-in scorers (gaia_eval.scoring.scorers.Scorer): which a use case uses in each mode is the use case's say.
+BUILTIN_SCORERS: dict[str, str] = {
+    "summaries": "gaia_eval.scoring.scorers:SUMMARIES",
+    "summaries_standalone": "gaia_eval.scoring.scorers:SUMMARIES_STANDALONE",
+    "free_text": "gaia_eval.scoring.scorers:FREE_TEXT",
+    "qa": "gaia_eval.scoring.scorers:QA",
+    "long_form_qa": "gaia_eval.scoring.scorers:LONG_FORM_QA",
+}
+SCORERS = Registry("gaia_eval.scorers", BUILTIN_SCORERS)
 
 
 # Answer-matching modes (`check-answer --mode`, a `--jsonl` line's "mode", a bench task's kind): each name points at
@@ -233,29 +245,7 @@ BUILTIN_BENCH_RUNNERS: dict[str, str] = {
 }
 BENCH_RUNNERS = Registry("gaia_eval.bench_runners", BUILTIN_BENCH_RUNNERS)
 
-__all__ += ["BENCH_RUNNERS", "MATCH_MODES"]
-
-
-@dataclass(frozen=True)
-class ModelPrice:
-    """One model's list price, in USD per million tokens, and where the figure came from (ProviderEntry.prices).
-    Dated snapshots of the id (`model-20250514`) get the same price; `aliases` are other names of the model."""
-
-    model: str
-    input_per_mtok: float  # uncached prompt tokens
-    output_per_mtok: float  # completion tokens, reasoning included
-    source: str  # where the figure is published
-    date: str  # when it was in effect, as recorded
-    aliases: tuple[str, ...] = ()
-
-
-@dataclass(frozen=True)
-class BatchPrice:
-    """What a provider's batch API charges, as a share of the list price (0.5: half), with its source and date."""
-
-    share_of_list_price: float
-    source: str
-    date: str
-
-
-__all__ += ["BatchPrice", "ModelPrice"]
+__all__ = [
+    "BENCH_RUNNERS", "BUILTIN_PROVIDERS", "BUILTIN_USE_CASES", "MATCH_MODES", "PROVIDERS", "SCORERS", "USE_CASES",
+    "BatchPrice", "ModelPrice", "ProviderEntry", "Registry", "check_name", "load", "provider_entry", "provider_names",
+]
