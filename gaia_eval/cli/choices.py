@@ -43,3 +43,29 @@ class UseCaseChoice(RegistryChoice):
         if isinstance(value, str) and value in self._names():  # a built-in name needs no entry-point scan
             return value
         self.fail(f"unknown use case '{value}': use one of: {', '.join(self.choices)}", param, ctx)
+
+
+class ProviderChoice(RegistryChoice):
+    """A --provider: every registered provider. `follows_prompts=True` leaves out the offline baselines; `extra`
+    adds choices of the command's own (generate's `offline`)."""
+
+    def __init__(self, *, follows_prompts: bool | None = None, extra: tuple[str, ...] = ()) -> None:
+        self._follows_prompts = follows_prompts
+        self._extra = extra
+        super().__init__("PROVIDERS")
+
+    @property
+    def choices(self) -> tuple[str, ...]:
+        from gaia_eval.registry import provider_names
+
+        return (*self._extra, *provider_names(follows_prompts=self._follows_prompts))
+
+    @choices.setter
+    def choices(self, value) -> None:  # click.Choice.__init__ assigns it; the registry is the source
+        pass
+
+    def convert(self, value, param, ctx):
+        builtin = self._names().builtin.get(value)
+        if value in self._extra or (builtin is not None and self._follows_prompts in (None, builtin.follows_prompts)):
+            return value  # a built-in name needs no entry-point scan
+        return click.Choice.convert(self, value, param, ctx)

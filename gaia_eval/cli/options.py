@@ -91,33 +91,3 @@ def llm_call_options(command):
                                 "[default: 300]")(command)
     return click.option("--concurrency", type=click.IntRange(min=1), default=None,
                         help="Max LLM calls in flight [default: 16].")(command)
-
-
-class ProviderChoice(click.Choice):
-    """A --provider's choices, read from gaia_eval.registry when first needed (help, an unknown name), so the
-    entry points of other packages are not scanned at CLI start. `follows_prompts=True` leaves out the offline
-    baselines; `extra` adds choices of the command's own (generate's `offline`)."""
-
-    def __init__(self, *, follows_prompts: bool | None = None, extra: tuple[str, ...] = ()) -> None:
-        self._follows_prompts = follows_prompts
-        self._extra = extra
-        super().__init__(())
-
-    @property
-    def choices(self) -> tuple[str, ...]:
-        from gaia_eval.registry import provider_names
-
-        return (*self._extra, *provider_names(follows_prompts=self._follows_prompts))
-
-    @choices.setter
-    def choices(self, value) -> None:  # click.Choice.__init__ assigns it; the registry is the source
-        pass
-
-    def convert(self, value, param, ctx):
-        from gaia_eval.registry import BUILTIN_PROVIDERS
-
-        builtin = BUILTIN_PROVIDERS.get(value)
-        if value in self._extra or (builtin is not None and self._follows_prompts in (None, builtin.follows_prompts)):
-            return value  # a built-in name needs no entry-point scan
-        return super().convert(value, param, ctx)
-

@@ -8,11 +8,10 @@ from pathlib import Path
 import click
 
 from gaia_eval.cli.checks import one_kind
-from gaia_eval.cli.choices import UseCaseChoice
+from gaia_eval.cli.choices import ProviderChoice, UseCaseChoice
 from gaia_eval.cli.group import DEFAULTS, cli, print_summary, split_types
 from gaia_eval.cli.lists import ListOptionsCommand
 from gaia_eval.cli.options import (
-    ProviderChoice,
     llm_call_options,
     model_call_options,
     print_batch_status,

@@ -8,10 +8,9 @@ from pathlib import Path
 import click
 
 from gaia_eval.cli.checks import check_named_folders
-from gaia_eval.cli.choices import RegistryChoice, UseCaseChoice
+from gaia_eval.cli.choices import ProviderChoice, RegistryChoice, UseCaseChoice
 from gaia_eval.cli.group import cli, split_types
 from gaia_eval.cli.lists import ListOptionsCommand
-from gaia_eval.cli.options import ProviderChoice
 from gaia_eval.errors import RunFailed
 from gaia_eval.safe_text import echo
 
