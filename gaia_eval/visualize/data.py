@@ -113,8 +113,8 @@ def _model_summary(path: Path, root: Path, ev: Evaluation, points: list[float]) 
 
 
 def dashboard(eval_root: Path, reports_root: Path | None = None) -> dict[str, Any]:
-    """Every evaluation on disk, grouped by use case, best grade first; and every bench run's results file
-    found under the reports folder."""
+    """Every evaluation on disk, grouped by use case (in the report's order), best grade first; and every bench
+    run's results file found under the reports folder."""
     groups = {name: [dict(entry.summary) for entry in entries] for name, entries in _by_use_case(eval_root).items()}
     for rows in groups.values():
         rows.sort(key=lambda r: (-r["grade"], r["experiment_name"]))
@@ -125,7 +125,7 @@ def dashboard(eval_root: Path, reports_root: Path | None = None) -> dict[str, An
                 # Long-form answers have no pass/fail: the column shows only where some model has a pass rate.
                 "pass_rates": use_case_view.asks_questions(k) and any(r["pass_rate"] is not None for r in v),
             }
-            for k, v in sorted(groups.items())
+            for k, v in sorted(groups.items(), key=lambda kv: use_case_view.section_order(kv[0]))  # as the report
         ],
         "bench": bench_runs(reports_root) if reports_root is not None else [],
     }
