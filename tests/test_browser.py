@@ -199,3 +199,33 @@ def test_compare_shows_both_models_outputs_for_the_same_item(viewer, page):
     assert page.locator("main table tr").count() > 2
     assert page.evaluate("window.__pwned") is None
     page.screenshot(path=str(SHOTS / "compare.png"))
+
+
+def test_judge_columns_show_only_where_a_judge_ran(viewer, page, tmp_path, fake_llm, workspace, monkeypatch):
+    """Without --judge, "Judge unscored" and "Judge cost" would be columns of dashes pushing the rest (extra
+    scorers) off the screen; a judged evaluation brings them back."""
+    from gaia_eval.scoring.judge.core import parse_judge_spec
+    from gaia_eval.stages.eval.run import run_eval
+    from tests.test_judge import judge_responder
+
+    page.goto(viewer.url)
+    page.wait_for_selector("table.dash")
+    assert page.locator("table.dash th", has_text="Judge").count() == 0  # the quickstart ran no judge
+    fake_llm.responder = judge_responder
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    judged = tmp_path / "judged"
+    judge = parse_judge_spec("openai:gpt-4o-mini", base_url=fake_llm.openai_base_url)
+    # its own thread: playwright's sync API keeps an event loop running in this one
+    worker = threading.Thread(target=run_eval, kwargs={"experiment_dir": workspace / "experiments" / "summarization",
+                                                       "output_dir": judged / "evaluation", "judge": judge})
+    worker.start()
+    worker.join()
+    assert len(list((judged / "evaluation").glob("*.eval.json"))) == 2
+    server = next(gen := serve_viewer(judged))
+    try:
+        page.goto(server.url)
+        page.wait_for_selector("table.dash")
+        headers = page.locator("table.dash th").all_inner_texts()
+        assert any("Judge unscored" in h for h in headers) and any("Judge cost" in h for h in headers)
+    finally:
+        gen.close()

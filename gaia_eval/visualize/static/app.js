@@ -145,21 +145,25 @@ async function dashboard() {
     const table = el("table", { class: "dash", "data-use-case": uc.use_case });
     const qa = uc.pass_rates; // the server says: answers to questions, some model with a pass rate
     const extra = uc.models.some((r) => r.extra && r.extra.length); // eval --scorer
+    const judged = uc.models.some((r) => r.unscored !== null || r.judge_cost_usd !== null); // eval --judge: its columns
     const cols = [
       { key: "experiment_name", label: "Experiment" }, { key: "model", label: "Model" },
       { key: "grade", label: "Grade (95 % CI)", num: 1 }, { key: "grade", label: "Rating" },
       ...(qa ? [{ key: "pass_rate", label: "Pass rate", num: 1 }] : []),
-      { key: "items", label: "Items", num: 1 }, { key: "errors", label: "Errors", num: 1 }, { key: "unscored", label: "Judge unscored", num: 1 },
-      { key: "cost_usd", label: "Model cost", num: 1 }, { key: "judge_cost_usd", label: "Judge cost", num: 1 },
+      { key: "items", label: "Items", num: 1 }, { key: "errors", label: "Errors", num: 1 },
+      ...(judged ? [{ key: "unscored", label: "Judge unscored", num: 1 }] : []),
+      { key: "cost_usd", label: "Model cost", num: 1 },
+      ...(judged ? [{ key: "judge_cost_usd", label: "Judge cost", num: 1 }] : []),
       { key: "tokens_in", label: "Tokens in / out", num: 1 }, { key: "latency_p50_s", label: "Latency p50 / p95", num: 1 },
-      ...(extra ? [{ key: "extra", label: "Extra scorers (not in the grade)" }] : []),
+      ...(extra ? [{ key: "extra", label: "Extra (not in grade)" }] : []),
     ];
     sortable(table, uc.models, cols, (r) => el("tr", {},
       el("td", {}, el("a", { href: "/eval/" + r.file }, r.experiment_name)), el("td", {}, r.model),
       el("td", { class: "num" }, fmt(r.grade) + (r.ci ? ` (${fmt(r.ci[0], 0)}–${fmt(r.ci[1], 0)})` : "")),
       el("td", {}, badge(r.rating)), ...(qa ? [el("td", { class: "num" }, pct(r.pass_rate))] : []),
-      el("td", { class: "num" }, r.items), el("td", { class: "num" }, r.errors), el("td", { class: "num" }, r.unscored ?? "—"),
-      el("td", { class: "num" }, r.cost_text), el("td", { class: "num" }, money(r.judge_cost_usd)),
+      el("td", { class: "num" }, r.items), el("td", { class: "num" }, r.errors),
+      ...(judged ? [el("td", { class: "num" }, r.unscored ?? "—")] : []),
+      el("td", { class: "num" }, r.cost_text), ...(judged ? [el("td", { class: "num" }, money(r.judge_cost_usd))] : []),
       el("td", { class: "num" }, `${r.tokens_in} / ${r.tokens_out}`), el("td", { class: "num" }, r.latency_p50_s === null ? "—" : `${fmt(r.latency_p50_s, 3)} / ${fmt(r.latency_p95_s, 3)} s`),
       ...(extra ? [el("td", { class: "extra" }, r.extra.length ? r.extra.join("; ") : "—")] : [])));
     m.append(el("section", { class: "card" },
