@@ -725,8 +725,59 @@ def _folder_cases() -> list[Case]:
             for command, world_folder, member, breakages, argv in folders for name, breakage in breakages.items()]
 
 
+def _rows_with(rows: Callable[[Path, Path], list[dict]], extra: tuple[str, ...] = (),
+               around: Callable[[Path, Path], None] | None = None) -> Callable[[Path, Path], Path]:
+    """rows.jsonl made from the sandbox folder and the world (so a row can name a file outside its folder)."""
+    def make(folder: Path, world: Path) -> Path:
+        if around is not None:
+            around(folder, world)
+        (folder / "rows.jsonl").write_bytes(_jsonl(rows(folder, world)))
+        return folder / "rows.jsonl"
+    return make
+
+
+def _secret_beside(folder: Path, world: Path) -> None:
+    (folder.parent / "secret.txt").write_text("SECRET beside the data folder.\n")
+
+
+def _link_out(folder: Path, world: Path) -> None:
+    (folder / "link.txt").symlink_to(world / "doc.txt")
+
+
+def _docs_with_link_out(folder: Path, world: Path) -> Path:
+    docs = folder / "docs"
+    docs.mkdir()
+    (docs / "ok.txt").write_text(SOURCE)
+    (docs / "evil.txt").symlink_to(world / "doc.txt")
+    return docs
+
+
+def _path_escape_cases() -> list[Case]:
+    """Issue 29: a path that data names must stay inside the folder the user named (it is sent to a model)."""
+    def gt(name: str, make: Callable[[Path, Path], Path], says: str, extra: tuple[str, ...] = ()) -> Case:
+        return Case("import-groundtruth", name,
+                    lambda w, p, o: ["import-groundtruth", str(p), "-o", str(o), *extra], make, says=says)
+
+    template = ("--source-file", "{item_id}.txt")
+    return [
+        gt("source-absolute-path", _rows_with(lambda f, w: [_row(source=str(w / "doc.txt"))]),
+           "is not a path relative"),
+        gt("source-dot-dot", _rows_with(lambda f, w: [_row(source="../secret.txt")], around=_secret_beside),
+           "resolves outside"),
+        gt("source-symlink-out", _rows_with(lambda f, w: [_row(source="link.txt")], around=_link_out),
+           "resolves outside"),
+        gt("source-file-id-dot-dot",
+           _rows_with(lambda f, w: [_row(item_id="../secret", source=...)], around=_secret_beside),
+           "resolves outside", template),
+        gt("source-file-id-absolute", _rows_with(lambda f, w: [_row(item_id=str(w / "doc"), source=...)]),
+           "resolves outside", template),
+        Case("groundtruth", "-d:symlink-out", lambda w, p, o: ["groundtruth", "-d", str(p), "-o", str(o), "--quiet"],
+             _docs_with_link_out, says="resolves outside"),
+    ]
+
+
 def all_cases() -> list[Case]:
-    return _slot_cases() + _field_cases() + _folder_cases()
+    return _slot_cases() + _field_cases() + _folder_cases() + _path_escape_cases()
 
 
 # --- running one case ---------------------------------------------------------------------------------------------

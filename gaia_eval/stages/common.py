@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gaia_eval.artifacts.documents import DocumentMeta
+from gaia_eval.artifacts.inputs import path_inside
 from gaia_eval.artifacts.lock import folder_lock
 from gaia_eval.artifacts.store import Freshness
 from gaia_eval.errors import InputError
@@ -64,11 +65,21 @@ def find_inputs(directory: Path, pattern: str, *, exclude_suffixes: tuple[str, .
         raise InputError(
             "is a file, expected a folder", file=directory, fix="pass a folder with -d, or the file with -f"
         )
-    files = sorted(
-        p
-        for p in directory.rglob(pattern)
-        if p.is_file() and not p.name.endswith(exclude_suffixes) and not p.name.startswith(".")
-    )
+    try:
+        files = sorted(
+            p
+            for p in directory.rglob(pattern)
+            if p.is_file() and not p.name.endswith(exclude_suffixes) and not p.name.startswith(".")
+        )
+    except (RecursionError, OSError) as exc:
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else (exc.strerror or type(exc).__name__)
+        raise InputError(f"cannot be listed ({reason})", file=directory,
+                         fix="pass a folder with fewer levels of subfolders") from None
+    for path in files:  # a link in the folder to a file elsewhere would send that file to a model
+        try:
+            path_inside(directory, path.relative_to(directory).as_posix())
+        except InputError as exc:
+            raise InputError(exc.message, file=path, fix=exc.fix) from None
     if not files:
         raise InputError(
             f"no files matching '{pattern}'",
