@@ -404,7 +404,9 @@ def _row(**fields) -> dict:
 ENCODED_IDS = ["../../ESCAPED", "/var/ESCAPE_i19b", "a/b", "..", ".", "...", ".hidden", "a\\b", "C:\\x", "a:b*c?",
                "<tag>|pipe", "trailing.", "trailing ", "100%", "%2F", "CON", "nul", "名前/../x"]
 REFUSED_IDS = {"nul": "a\x00b", "newline": "a\nb", "escape": "\x1b[31mred", "del": "a\x7fb", "c1": "a\x85b",
-               "line-separator": "a\u2028b", "tab": "a\tb", "empty": "", "blank": "   ", "list": ["a"],
+               "line-separator": "a\u2028b", "tab": "a\tb",
+               "bidi-override": "a\u202eb", "zero-width-space": "ad\u200bmin", "bom-inside": "a\ufeffb",
+               "empty": "", "blank": "   ", "list": ["a"],
                "object": {"a": 1}, "bool": True, "float": 1.5, "too-long": "x" * 300, "too-long-utf8": "é" * 100}
 
 
@@ -500,6 +502,8 @@ def _output_cases() -> list[Case]:
         _outputs_case("system-path", [_out_row(system="../../ESCAPED_SYSTEM")], expect=0),
         _outputs_case("system-absolute", [_out_row(system="/tmp/ESCAPED_SYSTEM_i19b")], expect=0),
         _outputs_case("system-too-long", [_out_row(system="s" * 400)]),
+        _outputs_case("system-bidi-override", [_out_row(system="gpt\u202e4o")]),
+        _outputs_case("system-zero-width", [_out_row(system="base\u200bline")]),
         _outputs_case("system-list", [_out_row(system=["a"])]),
         _outputs_case("item-id-list", [_out_row(item_id=["a"])]),
         _outputs_case("item-id-nul", [_out_row(item_id="a\x00")]),

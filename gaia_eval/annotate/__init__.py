@@ -79,7 +79,7 @@ def open_session(
     ratings: Path | None = None,
     experiments_dir: Path | None = None,
 ) -> Opened:
-    from gaia_eval.annotate.sample import load_or_draw, ratings_path
+    from gaia_eval.annotate.sample import annotation_file, load_or_draw, ratings_path, save_sample
     from gaia_eval.annotate.session import Session
 
     rater = check_rater(rater)
@@ -88,8 +88,12 @@ def open_session(
     if mode == "pairwise" and not sample.pairs:
         raise UsageError(f"use case '{evaluated.use_case}': no item has outputs of two models to compare",
                          field="--pairwise", fix="evaluate a second model, or rate outputs one at a time")
-    ratings = Path(ratings) if ratings is not None else ratings_path(eval_root, evaluated.use_case)
-    return Opened(Session(sample, evaluated, ratings, rater, mode), sample, path, drawn, ratings)
+    if ratings is None:
+        ratings = annotation_file(Path(eval_root), ratings_path(eval_root, evaluated.use_case))
+    session = Session(sample, evaluated, Path(ratings), rater, mode)  # reads the ratings log: a bad one stops here
+    if drawn:
+        save_sample(path, sample)  # only once everything it is for has been checked
+    return Opened(session, sample, path, drawn, Path(ratings))
 
 
 def run_annotate(
