@@ -780,8 +780,42 @@ def _path_escape_cases() -> list[Case]:
     ]
 
 
+def _raw_jsonl(rows: list[dict]) -> bytes:
+    """JSON Lines with every character raw (U+2028, U+2029, U+0085 are valid unescaped inside a JSON string)."""
+    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows).encode()
+
+
+SEPARATORS = "line\u2028para\u2029next\u0085end"
+
+
+def _valid_jsonl_cases() -> list[Case]:
+    """Issue 29: valid JSON Lines holding raw line/paragraph separators inside strings are read, not split."""
+    rating = {"item_id": "d", "system": "a", "output": "x " + SEPARATORS, "human": {"r": [3, 4]}}
+    others = [{**rating, "system": s, "output": s, "human": {"r": [n, n]}} for n, s in ((2, "b"), (5, "c"))]
+    return [
+        _gt_rows_case("raw-line-separators", [], raw=_raw_jsonl([_row(references=[REFERENCE + SEPARATORS])]),
+                      expect=0),
+        _outputs_case("raw-line-separators", [], raw=_raw_jsonl([_out_row(output=REFERENCE + SEPARATORS)]),
+                      expect=0),
+        Case("bench", "suite:raw-line-separators", lambda w, p, o: ["bench", str(p), "-o", str(o / "bench.json")],
+             _file("suite.jsonl", _raw_jsonl([{"id": "t1", "prompt": "What is 2 plus 3? " + SEPARATORS,
+                                                "kind": "numeric", "expected": 5}])), expect=0),
+        Case("import-template", "raw-line-separators",
+             lambda w, p, o: ["import-template", str(p), "-i", _gt(w), "-o", str(o)],
+             _file("x.template.jsonl", _raw_jsonl([{"test_id": "m0", "use_case": "summarization", "input_text": SOURCE,
+                                                    "response": "r " + SEPARATORS}])), expect=0),
+        Case("meta-eval", "raw-line-separators", lambda w, p, o: ["meta-eval", str(p), "-o", str(o / "meta.json")],
+             _file("ratings.jsonl", _raw_jsonl([rating, *others])), expect=0),
+        Case("check-answer", "raw-line-separators", lambda w, p, o: ["check-answer", "--jsonl", str(p)],
+             _file("answers.jsonl", _raw_jsonl([{"expected": "Paris", "answer": "Paris" + SEPARATORS}])), expect=0),
+        Case("check-answer", "regex-catastrophic-backtracking", lambda w, p, o: ["check-answer", "--jsonl", str(p)],
+             _file("answers.jsonl", _jsonl([{"expected": "(x+x+)+y", "answer": "x" * 5000, "mode": "regex"}])),
+             process=True, says="catastrophic backtracking"),
+    ]
+
+
 def all_cases() -> list[Case]:
-    return _slot_cases() + _field_cases() + _folder_cases() + _path_escape_cases()
+    return _slot_cases() + _field_cases() + _folder_cases() + _path_escape_cases() + _valid_jsonl_cases()
 
 
 # --- running one case ---------------------------------------------------------------------------------------------

@@ -10,9 +10,9 @@ import random
 from pathlib import Path
 from typing import Any
 
+from gaia_eval.artifacts.inputs import path_inside
 from gaia_eval.artifacts.ratings import AnnotationSample, SamplePair, SampleReason, SampleUnit
 from gaia_eval.artifacts.store import fingerprint, read_artifact, write_artifact
-from gaia_eval.artifacts.inputs import path_inside
 from gaia_eval.errors import InputError, UsageError
 from gaia_eval.metaeval.evaluated import GRADE, EvaluatedSet
 from gaia_eval.reporting.use_case_view import rating_dimensions
@@ -162,7 +162,7 @@ def annotation_file(eval_root: Path, path: Path) -> Path:
     try:
         return path_inside(Path(eval_root), Path(path).relative_to(Path(eval_root)).as_posix())
     except InputError as exc:
-        raise InputError(exc.message, file=path, fix="remove the link; the annotation files live in the folder") from None
+        raise InputError(exc.message, file=path, fix="remove the link: annotation files live in the folder") from None
 
 
 def _check_saved(sample: AnnotationSample, evaluated: EvaluatedSet, path: Path) -> None:

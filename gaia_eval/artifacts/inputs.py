@@ -202,3 +202,9 @@ def path_inside(folder: Path, name: str) -> Path:
         raise InputError(f"'{name}' resolves outside the folder {folder} (through '..' or a symbolic link)",
                          fix="copy the file into that folder and name it relative to the folder")
     return Path(folder) / name
+
+
+def jsonl_lines(text: str) -> list[str]:
+    """The lines of JSON Lines text: split at "\\n" only (a trailing "\\r" dropped). `str.splitlines` also breaks at
+    U+2028, U+2029, U+0085 and other characters that JSON allows raw inside a string, which cut valid lines."""
+    return [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]

@@ -12,7 +12,7 @@ from gaia_eval.cli.choices import ProviderChoice, RegistryChoice, UseCaseChoice
 from gaia_eval.cli.group import cli, split_types
 from gaia_eval.cli.lists import ListOptionsCommand
 from gaia_eval.errors import RunFailed
-from gaia_eval.safe_text import echo
+from gaia_eval.safe_text import echo, echo_json
 
 
 @cli.command(cls=ListOptionsCommand, list_options=("--styles",))
@@ -237,8 +237,6 @@ def check_answer(ctx, expected, answer, mode, rel_tol, abs_tol, threshold, unord
     result per line goes to stdout in the same order, and the exit code is 0. The flags set defaults that
     apply where a line's mode accepts them.
     """
-    import orjson
-
     from gaia_eval.scoring.answers import check_answers_file, format_verdict, match_answer
 
     options = {"rel_tol": rel_tol, "abs_tol": abs_tol, "threshold": threshold, "ordered": False if unordered else None}
@@ -247,14 +245,17 @@ def check_answer(ctx, expected, answer, mode, rel_tol, abs_tol, threshold, unord
         if expected is not None or answer is not None:
             raise click.UsageError("give either EXPECTED ANSWER or --jsonl FILE, not both")
         for row in check_answers_file(jsonl_path, default_mode=mode, default_options=options):
-            echo(orjson.dumps(row).decode())
+            echo_json(row)
         return
     if expected is None or answer is None:
         raise click.UsageError(
             "give EXPECTED and ANSWER (e.g. check-answer 1927 'FINAL ANSWER: 1,927'), or --jsonl FILE"
         )
     result = match_answer(expected, answer, mode, **options)
-    echo(orjson.dumps(result.to_dict()).decode() if as_json else format_verdict(result))
+    if as_json:
+        echo_json(result.to_dict())
+    else:
+        echo(format_verdict(result))
     ctx.exit(0 if result.correct else 1)
 
 
