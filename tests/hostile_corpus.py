@@ -814,8 +814,38 @@ def _valid_jsonl_cases() -> list[Case]:
     ]
 
 
+def _deep_metadata(levels: int) -> dict:
+    value: dict = {}
+    for _ in range(levels):
+        value = {"a": value}
+    return value
+
+
+def _overflow_cases() -> list[Case]:
+    """Issue 29: numbers each in range whose totals are not, and settings that crashed or hung."""
+    def two(**fields) -> list[dict]:
+        return [_out_row(item_id=i, **fields) for i in ("a", "b")]
+
+    return [
+        _outputs_case("totals-cost-1e308-twice", two(cost_usd=1e308)),
+        _outputs_case("totals-latency-1e308-twice", two(latency_s=1e308)),
+        _outputs_case("totals-tokens-1e15-twice", two(input_tokens=10**15)),
+        _config_case("base-url-broken-ipv6", {"experiments": [_spec(provider="openai", model="gpt-4o-mini",
+                                                                    base_url="http://[::1")]}),
+        _config_case("base-url-no-scheme", {"experiments": [_spec(provider="openai", model="m", base_url="[::1]")]}),
+        Case("batch-experiment", "requests-per-minute-1e-300",
+             lambda w, p, o: ["batch-experiment", "-c", str(p), "-i", _gt(w), "-o", str(o), "--quiet"],
+             _file("config.json", json.dumps({"experiments": [_spec(requests_per_minute=1e-300)]}).encode()),
+             process=True, says="requests_per_minute"),
+        Case("bench", "suite:metadata-900-deep", lambda w, p, o: ["bench", str(p), "-o", str(o / "bench.json")],
+             _file("suite.jsonl", _jsonl([{"id": "t1", "prompt": "What is 2 plus 3?", "kind": "numeric",
+                                           "expected": 5, "metadata": _deep_metadata(900)}])), says="nests deeper"),
+    ]
+
+
 def all_cases() -> list[Case]:
-    return _slot_cases() + _field_cases() + _folder_cases() + _path_escape_cases() + _valid_jsonl_cases()
+    return (_slot_cases() + _field_cases() + _folder_cases() + _path_escape_cases() + _valid_jsonl_cases()
+            + _overflow_cases())
 
 
 # --- running one case ---------------------------------------------------------------------------------------------

@@ -11,6 +11,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from gaia_eval import usecases
 from gaia_eval.artifacts.base import Usage
 from gaia_eval.artifacts.experiment import (
@@ -249,14 +251,27 @@ def _imported_experiment(
         pricing="imported",
         sources={r.source: s for _, r, s in results},
         items=items,
-        totals=_imported_totals(items),
+        totals=_imported_totals(items, file, system),
         started_at=now,
         finished_at=now,
     )
 
 
-def _imported_totals(items: list[ItemResult]) -> ExperimentTotals:
-    """Totals of imported rows: every row ok, the costs summed when every row has one, latencies as given."""
+def _imported_totals(items: list[ItemResult], file: Path, system: str) -> ExperimentTotals:
+    """Totals of imported rows: every row ok, the costs summed when every row has one, latencies as given. Rows
+    each in range can add up out of it (two costs of 1e308 are inf): that is the file's error, named."""
+    try:
+        return _totals_of(items)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        field = ".".join(str(p) for p in error["loc"])
+        raise InputError(
+            f"system '{system}': the rows' {field} add up out of range ({error['msg']})", file=file, field=field,
+            fix="check the numbers of those rows: they are far beyond any real run's",
+        ) from None
+
+
+def _totals_of(items: list[ItemResult]) -> ExperimentTotals:
     costs = [r.cost_usd for r in items]
     latencies = sorted(r.latency_s for r in items)
     total_cost = sum(costs) if all(c is not None for c in costs) else None  # type: ignore[arg-type]
