@@ -602,6 +602,7 @@ def _artifact_cases() -> list[Case]:
         _exp_case("items-object", lambda d: d.__setitem__("items", {"a": 1})),
         _exp_case("totals-negative-items", lambda d: d["totals"].__setitem__("items", -1)),
         _exp_case("unknown-key", lambda d: d.__setitem__("surprise", 1)),
+        _exp_case("item-listed-twice", lambda d: d["items"].append(dict(d["items"][0]))),
         _baseline_case("success-rate-true", {"success_rate": True}),
         _baseline_case("success-rate-above-one", {"success_rate": 1.5}),
         _baseline_case("success-rate-negative", {"success_rate": -0.1}),
