@@ -26,7 +26,7 @@ from gaia_eval.artifacts.store import (
 from gaia_eval.errors import InputError
 from gaia_eval.extract import SUPPORTED_SUFFIXES, extract_text
 from gaia_eval.scoring.rubric import is_long_form
-from gaia_eval.stages.common import StageSummary, ensure_output_dir
+from gaia_eval.stages.common import StageSummary, ensure_output_dir, holds_output_lock
 from gaia_eval.stages.groundtruth.run import consolidate, consolidated_path, groundtruth_path
 from gaia_eval.stages.imports.rows import Row, get_path, read_rows, row_error, where
 
@@ -165,6 +165,7 @@ def _qa_pairs(row: Row, fields: GroundTruthFields) -> list[QAPair]:
     return pairs
 
 
+@holds_output_lock()
 def run_import_groundtruth(
     files: list[Path], output_dir: Path, fields: GroundTruthFields = GroundTruthFields(), *,
     use_case: str | None = None,

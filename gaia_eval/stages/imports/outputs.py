@@ -34,7 +34,7 @@ from gaia_eval.artifacts.store import (
 )
 from gaia_eval.errors import InputError, UsageError
 from gaia_eval.scoring.rubric import IMPORTED_PROVIDER
-from gaia_eval.stages.common import StageSummary, check_output_dir
+from gaia_eval.stages.common import StageSummary, check_output_dir, holds_output_lock
 from gaia_eval.stages.imports.rows import Row, read_rows, row_error, where
 
 
@@ -153,6 +153,7 @@ def _item_result(row: Row, item_id: str, system: str, question: tuple[GroundTrut
                     "give a finite, non-negative number (a whole one for tokens)") from None
 
 
+@holds_output_lock()
 def run_import_outputs(
     file: Path,
     output_dir: Path,
