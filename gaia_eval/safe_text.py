@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -135,16 +136,36 @@ def json_line(value: Any) -> str:
     return _JSON_LINE_UNSAFE.sub(_json_escape, orjson.dumps(value).decode())
 
 
-def echo_json(value: Any) -> None:
-    """Print `value` as one line of JSON (see `json_line`); never through `terminal_text`."""
+def stdout_closed() -> None:
+    """The reader of our standard output went away (`gaia-eval report | head`): that is not an error. What is
+    still printed goes to /dev/null, so the run finishes its work and exits as it would have."""
+    import sys
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no real descriptor (a test runner's buffer): nothing to redirect
+        pass
+
+
+def _print(text: str, err: bool = False) -> None:
     import click
 
-    click.echo(json_line(value))
+    try:
+        click.echo(text, err=err)
+    except BrokenPipeError:
+        if not err:
+            stdout_closed()
+
+
+def echo_json(value: Any) -> None:
+    """Print `value` as one line of JSON (see `json_line`); never through `terminal_text`."""
+    _print(json_line(value))
 
 
 def echo(message: Any = "", *, err: bool = False) -> None:
     """THE way the command line prints: click.echo of `terminal_text`, so a name or a reply holding ESC
-    sequences or a CR cannot recolour, rewrite or hide what the terminal shows."""
-    import click
-
-    click.echo(terminal_text(str(message)), err=err)
+    sequences or a CR cannot recolour, rewrite or hide what the terminal shows. A closed stdout is not an error
+    (`stdout_closed`)."""
+    _print(terminal_text(str(message)), err=err)
