@@ -26,7 +26,7 @@ BATCH_MODE_META = "gaia_eval.batch_mode"
 class GaiaGroup(click.Group):
     """Turns our errors into a clean one-line message; never a traceback for an expected failure."""
 
-    def make_context(self, info_name, args, parent=None, **extra):  # type: ignore[no-untyped-def]
+    def make_context(self, info_name, args, parent=None, **extra):
         try:
             return super().make_context(info_name, args, parent=parent, **extra)
         except BrokenPipeError:  # `gaia-eval --help | head`: the group's own help, printed before any command
