@@ -250,7 +250,7 @@ def test_a_lock_that_cannot_be_taken_names_the_option_to_change(tmp_path):
 
 def test_the_imports_hold_the_folder_too(tmp_path):
     """Issue 29: a running batch-experiment later overwrote what import-outputs had written into its folder."""
-    (tmp_path / "rows.jsonl").write_text('{"item_id": "a", "source": "Ann: we ship Friday.", "references": ["Friday."]}\n')
+    (tmp_path / "rows.jsonl").write_text('{"item_id": "a", "source": "Ann: ship Friday.", "references": ["Friday."]}\n')
     (tmp_path / "outputs.jsonl").write_text('{"item_id": "a", "system": "s", "output": "x", "source": "y z"}\n')
     commands = {
         "gt": ["import-groundtruth", str(tmp_path / "rows.jsonl"), "-o", str(tmp_path / "gt")],
