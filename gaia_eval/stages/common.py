@@ -103,6 +103,17 @@ def check_output_dir(directory: Path, option: str = "-o/--output-dir") -> Path:
     return directory
 
 
+def check_output_file(path: Path, option: str = "-o/--output") -> Path:
+    """Say in one line why `path` cannot be written as a file (a folder there, a file where a parent folder
+    should be, no permission), before any work is done: a command's progress lines never precede this error."""
+    path = Path(path)
+    if path.is_dir():
+        raise InputError("is a folder, expected a file path", file=path, field=option,
+                         fix=f"pass a file path, e.g. {path / 'meta_eval.json'}")
+    check_output_dir(path.parent, option)
+    return path
+
+
 def ensure_output_dir(directory: Path, option: str = "-o/--output-dir") -> Path:
     """check_output_dir, then create the folder."""
     directory = check_output_dir(directory, option)
