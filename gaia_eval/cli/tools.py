@@ -3,6 +3,7 @@ your own data in and out is in cli/data.py)."""
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import click
@@ -82,6 +83,7 @@ def quickstart(output_dir) -> None:
 
     result = run_quickstart(output_dir, echo=echo)
     echo(f"report: {result}")
+    echo(f"browse it: gaia-eval visualize --workspace {shlex.quote(str(output_dir))}")
 
 
 @cli.command()

@@ -164,6 +164,7 @@ def _model_row(path: Path, ev: Evaluation, eval_dir: Path) -> dict[str, Any]:
         "experiment_name": ev.experiment_name,
         "provider": ev.provider,
         "model": ev.model,
+        "model_label": cells.model_label(ev.provider, ev.model),
         "mode": ev.mode,
         "quality_score": round(ev.grade.quality_score, 1),
         "ci_low": round(ci[0], 1) if ci else None,
