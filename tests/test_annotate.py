@@ -264,12 +264,16 @@ def test_meta_eval_finds_the_scorer_that_follows_the_raters_hidden_rule(workspac
     run = run_meta_eval_evaluations(workspace / "evaluation", use_case="summarization")
     result = read_artifact(workspace / "evaluation" / "meta_eval.summarization.json", MetaEvaluation)
     assert result.raters == ["scripted"] and result.n_summaries == 8
-    assert result.best["relevance"] == "completeness"  # the criterion that counts planted items
-    best = next(r for r in result.results if r.scorer == "completeness" and r.dimension == "relevance")
+    relevance = [r for r in result.results if r.dimension == "relevance" and r.output_kendall is not None]
+    best = max((r for r in relevance if not r.baseline), key=lambda r: r.output_kendall)
+    assert best.scorer == "completeness"  # the criterion that counts planted items ranks first
     length = next(r for r in result.results if r.scorer == "length" and r.dimension == "relevance")
     assert best.output_kendall > 0.5 and best.output_kendall_ci is not None
     assert best.output_kendall_ci[0] > 0 and best.output_kendall > length.output_kendall
-    assert "Agrees best with you on relevance: **completeness**" in run.markdown
+    # ...but 8 rated outputs are too few to name it best: said, with the n (issue 28, item 4)
+    assert "relevance" not in result.best
+    assert "completeness (τ" in result.best_withheld["relevance"] and "8 rated outputs" in run.markdown
+    assert "Agrees best with you" not in run.markdown
 
 
 def test_output_level_tau_is_scipys_tau_b():
@@ -535,7 +539,8 @@ def test_bad_input_is_one_line_and_exit_2(workspace, args, message):
 
 
 def test_every_model_and_score_band_is_drawn_from(workspace):
-    from gaia_eval.annotate.sample import SCORE_BANDS, _bands
+    from gaia_eval.metaeval.estimate import SCORE_BANDS
+    from gaia_eval.metaeval.estimate import score_bands as _bands
 
     evaluated = load_evaluated(workspace / "evaluation", "qa", workspace / "experiments")
     bands = _bands(evaluated)
