@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 CONFIDENCE = 0.95
 METHOD = "ppi++"  # power-tuned prediction-powered inference (difference estimator over the sample's strata)
@@ -52,6 +53,7 @@ class Estimate:
     df: int  # degrees of freedom of its t interval
 
 
+@lru_cache(maxsize=256)
 def _t(df: float) -> float:
     from scipy import stats
 
