@@ -568,3 +568,60 @@ def test_rater_consistency_on_repeats_and_a_torn_line_is_reported(workspace):
     (consistency,) = run.result.rater_consistency
     assert (consistency.rater, consistency.pairs, consistency.exact, consistency.within_one) == ("ann", 4, 0.75, 0.75)
     assert run.torn_lines and "torn by a crash mid-write: skipped" in run.markdown
+
+
+# --- issue 28, item 5: an imported output once, a short sample explained, the full next command ----------------
+
+def test_an_imported_output_that_fills_two_summary_styles_is_shown_and_rated_once(workspace, tmp_path):
+    text = "The team agreed the budget for next quarter."
+    rows = workspace / "imported.jsonl"
+    items = ["budget_planning_meeting", "budget_planning_meeting_2", "standup_meeting", "standup_meeting_2"]
+    rows.write_text("".join(json.dumps({"item_id": i, "system": "imported", "output": text}) + "\n" for i in items))
+    gt = str(workspace / "groundtruth" / "summarization" / "consolidated_summarization_groundtruth.json")
+    runner = CliRunner()
+    for args in (["import-outputs", str(rows), "-g", gt, "-o", str(workspace / "experiments" / "summarization")],
+                 ["eval", "-d", str(workspace / "experiments" / "summarization"), "-g", gt,
+                  "-o", str(workspace / "evaluation" / "summarization")],
+                 ["create-template", "--ratings", "-e", str(workspace / "evaluation"), "-u", "summarization",
+                  "-o", str(tmp_path / "sheets")]):
+        result = runner.invoke(cli, args)
+        assert result.exit_code == 0, result.output
+    sheet = (tmp_path / "sheets" / "summarization.ratings.csv").read_text()
+    cells = [line for line in sheet.splitlines() if text in line]
+    assert len(cells) == 4 and all(line.count(text) == 1 for line in cells)  # not "X\n\nX"
+    session = open_session(workspace / "evaluation", rater="ann", use_case="summarization").session
+    shown = [session._payload(u)["output"] for u, unit in session.units.items() if unit.model == "imported"]
+    assert shown and all(len(o["sections"]) == 1 and o["sections"][0]["text"] == text for o in shown)
+
+
+def test_a_sample_smaller_than_asked_says_why(workspace, tmp_path):
+    result = CliRunner().invoke(cli, ["create-template", "--ratings", "-e", str(workspace / "evaluation"),
+                                      "-u", "summarization", "--size", "30", "-o", str(tmp_path / "sheets")])
+    assert result.exit_code == 0, result.output
+    assert "--size 30: drew 8, every answered and scored output there is (4 item(s) x 2 model(s))" in result.output
+    opened = open_session(workspace / "evaluation", rater="ann", use_case="summarization", size=30)
+    lines: list[str] = []
+    from gaia_eval.annotate import run_annotate
+
+    class Stop(Exception):
+        pass
+
+    def echo(line: str) -> None:
+        lines.append(line)
+        if line.startswith("when done"):
+            raise Stop  # before serving forever
+
+    with pytest.raises(Stop):
+        run_annotate(opened, open_browser=False, echo=echo)
+    assert any(line.startswith("--size 30: drew 8") for line in lines)
+    assert open_session(workspace / "evaluation", rater="ann", use_case="summarization").shortfall is None
+
+
+def test_the_done_page_names_the_full_meta_eval_command(workspace, tmp_path):
+    root = workspace / "evaluation"
+    state = open_session(root, rater="ann", use_case="summarization").session.state()
+    assert state["next_command"] == f"gaia-eval meta-eval --evaluations {root} -u summarization"
+    own = tmp_path / "my ratings.jsonl"
+    state = open_session(root, rater="ann", use_case="summarization", ratings=own).session.state()
+    assert state["next_command"] == f"gaia-eval meta-eval --evaluations {root} -u summarization '{own}'"
+    assert "state.next_command" in (REPO / "gaia_eval" / "annotate" / "static" / "annotate.js").read_text()

@@ -123,6 +123,16 @@ def _pairs(evaluated: EvaluatedSet, chosen: list[tuple[str, str]], size: int, rn
     return pairs
 
 
+def size_shortfall(asked: int | None, sample: AnnotationSample, evaluated: EvaluatedSet) -> str | None:
+    """Why the sample holds fewer outputs than `--size` asked for (there are no more to draw), or None."""
+    drawn = sum(1 for u in sample.units if not u.repeat_of)
+    if asked is None or drawn >= asked:
+        return None
+    items = len({k[0] for k in evaluated.outputs})
+    return (f"--size {asked}: drew {drawn}, every answered and scored output there is ({items} item(s) x "
+            f"{len(evaluated.models)} model(s)); evaluate more items or models for a larger sample")
+
+
 def parse_dimensions(text: str | None, use_case: str) -> list[str]:
     """The dimensions `--dimensions` names, or by default those the use case's `rating_dimensions` declares."""
     if not text:
