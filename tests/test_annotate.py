@@ -625,3 +625,28 @@ def test_the_done_page_names_the_full_meta_eval_command(workspace, tmp_path):
     state = open_session(root, rater="ann", use_case="summarization", ratings=own).session.state()
     assert state["next_command"] == f"gaia-eval meta-eval --evaluations {root} -u summarization '{own}'"
     assert "state.next_command" in (REPO / "gaia_eval" / "annotate" / "static" / "annotate.js").read_text()
+
+
+def test_report_and_dashboard_show_the_estimates_and_never_a_best_score_without_its_n(workspace, tmp_path):
+    from gaia_eval.stages.report.run import run_report
+    from gaia_eval.visualize.data import dashboard as dashboard_data
+
+    _rate_by_hidden_rule(workspace, "summarization", "meetings")
+    run = run_meta_eval_evaluations(workspace / "evaluation", use_case="summarization")
+    result = read_artifact(workspace / "evaluation" / "meta_eval.summarization.json", MetaEvaluation)
+    by_model = {e.system: e for e in result.human_estimates if e.dimension == "relevance"}
+    assert set(by_model) == {"baseline-lead", "baseline-textrank"}
+    # every output was rated: the estimate is the mean of the ratings, exactly
+    textrank = by_model["baseline-textrank"].human_estimate
+    assert textrank.n_rated == textrank.n_outputs
+    assert "people would rate baseline-textrank 4.5 (4.5–4.5) on relevance; from 4 of your ratings" in run.markdown
+    run_report(workspace / "evaluation", tmp_path / "report.md")
+    report = (tmp_path / "report.md").read_text()
+    assert "What people would rate each model, by your ratings" in report
+    assert "people would rate baseline-lead 1.5 (1.5–1.5) on relevance" in report
+    assert "not enough ratings to name a best score" in report and "over 8 rated outputs" in report
+    assert "agrees best:" not in report
+    trust = next(u for u in dashboard_data(workspace / "evaluation")["use_cases"]
+                 if u["use_case"] == "summarization")["trust"]
+    assert trust["estimates"] and all(r["best"] is None and "8 rated outputs" in r["best_withheld"]
+                                      for r in trust["rows"])

@@ -125,7 +125,7 @@ def _evaluated(seed: int = 5) -> tuple[EvaluatedSet, dict[tuple[str, str], float
 def _rows(sample, truth, dimensions=("relevance",)) -> list[RatedOutput]:
     """The rater's rows as meta-eval builds them: one per output, repeats averaged into it."""
     rated = dict.fromkeys((u.item_id, u.model) for u in sample.units)
-    return [RatedOutput(0, item, model, "", None, (), {d: (truth[(item, model)],) for d in dimensions})
+    return [RatedOutput(0, item, model, "", None, (), dict.fromkeys(dimensions, (truth[item, model],)))
             for item, model in rated]
 
 

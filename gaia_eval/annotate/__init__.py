@@ -119,7 +119,8 @@ def run_annotate(
         ) from None
     try:
         units = len(opened.sample.units if opened.session.mode == "single" else opened.sample.pairs)
-        echo(f"{'drew and saved' if opened.drawn else 'rating the saved'} sample {opened.sample_path} ({units} to rate)")
+        drew = "drew and saved" if opened.drawn else "rating the saved"
+        echo(f"{drew} sample {opened.sample_path} ({units} to rate)")
         if opened.shortfall:
             echo(opened.shortfall)
         echo(f"ratings go to {opened.ratings} (rater {opened.session.rater})")

@@ -13,7 +13,7 @@ from typing import Any
 from gaia_eval.artifacts.ratings import AnnotationSample, SamplePair, SampleReason, SampleUnit
 from gaia_eval.artifacts.store import fingerprint, read_artifact, write_artifact
 from gaia_eval.errors import UsageError
-from gaia_eval.metaeval.estimate import SCORE_BANDS, percentiles, score_bands
+from gaia_eval.metaeval.estimate import percentiles, score_bands
 from gaia_eval.metaeval.evaluated import EvaluatedSet
 from gaia_eval.reporting.use_case_view import rating_dimensions
 

@@ -133,7 +133,10 @@ function ownTrust(t) {
   return el("p", { class: "own-trust" }, el("strong", {}, "Against your own ratings: "),
     `${t.n_outputs} outputs rated blind by ${t.raters.join(", ")}. `,
     t.rows.map((r) => `${r.dimension}: ${t.scorer} τ ${r.output_kendall === null ? "—" : fmt(r.output_kendall, 2)}${ci(r.output_kendall_ci)}` +
-      (r.best ? `, agrees best: ${r.best} (${fmt(r.best_kendall, 2)}${r.best_above_length === false ? ", not above the length baseline" : ""})` : "")).join("; ") + ".");
+      (r.best ? `, agrees best: ${r.best} (${fmt(r.best_kendall, 2)} over ${r.best_n} rated outputs${r.best_above_length === false ? ", not above the length baseline" : ""})` :
+        (r.best_withheld ? `, ${r.best_withheld}` : ""))).join("; ") + ".",
+    ...(t.estimates && t.estimates.length ? [el("br"), el("strong", {}, "What people would rate each model: "),
+      t.estimates.map((e) => e.sentence).join("; ") + "."] : []));
 }
 
 async function dashboard() {
