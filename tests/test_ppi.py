@@ -40,10 +40,13 @@ def coverage_and_width(human, score, draws: int, rated: int, seed: int = 7) -> t
     widths, widths_alone = [], []
     for _ in range(draws):
         picked = [rng.choice(ITEMS, rated, replace=False) for _ in range(SYSTEMS)]
-        lam = ppi.power_tuned_lambda([list(zip(human[k, p], score[k, p], strict=True)) for k, p in enumerate(picked)])
+        groups = [list(zip(human[k, p], score[k, p], strict=True)) for k, p in enumerate(picked)]
+        lam = ppi.power_tuned_lambda(groups)
+        prior, prior_alone = ppi.pooled_residual_variance(groups, lam), ppi.pooled_residual_variance(groups, 0.0)
         for k, p in enumerate(picked):
             stratum = [ppi.Stratum(ITEMS, float(score[k].sum()), human[k, p].tolist(), score[k, p].tolist())]
-            est, alone = ppi.estimate_mean(stratum, lam), ppi.estimate_mean(stratum, 0.0)
+            est = ppi.estimate_mean(stratum, lam, prior_variance=prior)
+            alone = ppi.estimate_mean(stratum, 0.0, prior_variance=prior_alone)
             hits += est.ci95[0] <= truth[k] <= est.ci95[1]
             hits_alone += alone.ci95[0] <= truth[k] <= alone.ci95[1]
             widths.append(est.ci95[1] - est.ci95[0])
@@ -67,6 +70,14 @@ def test_a_score_on_another_scale_or_reversed_is_corrected_alike():
     base = coverage_and_width(human, good, draws=100, rated=RATED)
     flipped = coverage_and_width(human, 3.0 - good / 100, draws=100, rated=RATED)  # same information
     assert flipped == pytest.approx(base)
+
+
+def test_ten_equal_ratings_still_give_an_interval_from_the_pooled_variance():
+    # a good system rated 5 ten times: its own variance is 0, its interval must not be
+    stratum = [ppi.Stratum(ITEMS, 0.0, [5.0] * 10, [0.0] * 10)]
+    assert ppi.estimate_mean(stratum, 0.0).ci95 == (5.0, 5.0)  # the degenerate interval the prior prevents
+    est = ppi.estimate_mean(stratum, 0.0, prior_variance=0.8)
+    assert est.value == 5.0 and est.ci95[0] < 4.75 and est.ci95[1] == 5.0  # clipped to the scale
 
 
 def test_every_output_rated_gives_the_exact_mean_and_no_width():
@@ -172,3 +183,13 @@ def test_a_rater_who_filled_some_dimensions_gets_estimates_for_those():
     assert e.human_estimate.method == "ppi++" and e.human_only.method == "human-only"
     assert e.human_estimate.n_outputs == 60 and e.human_estimate.n_rated == len(
         {u.item_id for u in sample.units if u.model == e.system})
+
+
+def test_skewed_ratings_keep_coverage_where_the_plain_t_interval_does_not():
+    """Most outputs rated 5 (a good system on consistency): ten ratings are often all 5."""
+    rng = np.random.default_rng(11)
+    human = np.where(rng.random((SYSTEMS, ITEMS)) < np.array([0.9, 0.85, 0.8, 0.75, 0.7])[:, None], 5.0,
+                     rng.integers(1, 5, (SYSTEMS, ITEMS)).astype(float))
+    score = human + rng.normal(0, 2.0, (SYSTEMS, ITEMS))
+    covered, covered_alone, _ = coverage_and_width(human, score, draws=400, rated=RATED)
+    assert covered >= 0.92 and covered_alone >= 0.92

@@ -74,7 +74,7 @@ class Estimates:
     notes: list[str] = field(default_factory=list)
 
 
-def _within_r2(pairs_by_system: Iterable[list[tuple[float, float]]]) -> float:
+def within_r2(pairs_by_system: Iterable[list[tuple[float, float]]]) -> float:
     cov = var_y = var_f = 0.0
     for pairs in pairs_by_system:
         if len(pairs) < 2:
@@ -118,9 +118,11 @@ def human_estimates(
         def pairs(name: str, model: str, human: dict[Key, float] = human) -> list[tuple[float, float]]:
             return [(y, evaluated.outputs[k].scores[name]) for k, y in human.items() if k[1] == model]
 
-        chosen = scorer or max(candidates, key=lambda s: (_within_r2(pairs(s, m) for m in evaluated.models),
+        chosen = scorer or max(candidates, key=lambda s: (within_r2(pairs(s, m) for m in evaluated.models),
                                                          s == GRADE))
-        lam = ppi.power_tuned_lambda([pairs(chosen, m) for m in evaluated.models])
+        groups = [pairs(chosen, m) for m in evaluated.models]
+        lam = ppi.power_tuned_lambda(groups)
+        prior, prior_alone = ppi.pooled_residual_variance(groups, lam), ppi.pooled_residual_variance(groups, 0.0)
         found: dict[str, tuple[ppi.Estimate, ppi.Estimate]] = {}
         for model in evaluated.models:
             strata = [
@@ -132,7 +134,8 @@ def human_estimates(
                 )
                 for (m, _), keys in sorted(members.items()) if m == model
             ]
-            corrected, alone = ppi.estimate_mean(strata, lam), ppi.estimate_mean(strata, 0.0)
+            corrected = ppi.estimate_mean(strata, lam, prior_variance=prior)
+            alone = ppi.estimate_mean(strata, 0.0, prior_variance=prior_alone)
             if corrected is None or alone is None:
                 rated = sum(len(s.human) for s in strata)
                 if strata:

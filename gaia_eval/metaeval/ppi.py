@@ -31,6 +31,7 @@ CONFIDENCE = 0.95
 METHOD = "ppi++"  # power-tuned prediction-powered inference (difference estimator over the sample's strata)
 HUMAN_ONLY = "human-only"  # the same design-weighted mean of the ratings alone (λ = 0)
 MIN_RATED = 3  # fewer rated outputs of a system give no interval
+PRIOR_DF = 4.0  # how many ratings' worth of the pooled variance a system's own variance is shrunk with
 
 
 @dataclass(frozen=True)
@@ -74,10 +75,31 @@ def power_tuned_lambda(groups: Sequence[Sequence[tuple[float, float]]]) -> float
     return cov / var if var > 0 else 0.0
 
 
-def estimate_mean(strata: Sequence[Stratum], lam: float, scale: tuple[float, float] = (1.0, 5.0)) -> Estimate | None:
+def pooled_residual_variance(groups: Sequence[Sequence[tuple[float, float]]], lam: float) -> float | None:
+    """The variance of y − λ·f within groups (systems), pooled over them: the prior `estimate_mean` shrinks each
+    system's own variance toward. None with fewer than two degrees of freedom."""
+    total = df = 0.0
+    for pairs in groups:
+        if len(pairs) < 2:
+            continue
+        residuals = [y - lam * f for y, f in pairs]
+        mean = sum(residuals) / len(residuals)
+        total += sum((e - mean) ** 2 for e in residuals)
+        df += len(residuals) - 1
+    return total / df if df >= 2 else None
+
+
+def estimate_mean(
+    strata: Sequence[Stratum], lam: float, scale: tuple[float, float] = (1.0, 5.0), prior_variance: float | None = None,
+) -> Estimate | None:
     """The design-weighted difference estimate of the mean human value over every output of all `strata` (one
     system), with its 95 % interval; None with fewer than MIN_RATED rated outputs. A stratum with no rated output
-    is stood for by the others (their weights grow in proportion)."""
+    is stood for by the others (their weights grow in proportion).
+
+    Ratings are whole numbers on a short scale: ten ratings of a good system are often all 5, whose variance, 0,
+    would give an interval of no width that misses the truth. With `prior_variance` (the residual variance pooled
+    over the systems, `pooled_residual_variance`) the system's own variance is shrunk toward it as if PRIOR_DF
+    more ratings had shown it (empirical Bayes); the t interval keeps n − 1 degrees of freedom."""
     total = sum(s.n_outputs for s in strata)
     rated = [s for s in strata if len(s.human)]
     n = sum(len(s.human) for s in rated)
@@ -88,6 +110,8 @@ def estimate_mean(strata: Sequence[Stratum], lam: float, scale: tuple[float, flo
     residuals = [y - lam * f for s in rated for y, f in zip(s.human, s.scores, strict=True)]
     mean_residual = sum(residuals) / n
     spread = sum((e - mean_residual) ** 2 for e in residuals) / (n - 1)
+    if prior_variance is not None:
+        spread = ((n - 1) * spread + PRIOR_DF * prior_variance) / (n - 1 + PRIOR_DF)
     value = lam * sum(s.score_sum for s in strata) / total
     variance = 0.0
     for s in rated:
