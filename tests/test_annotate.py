@@ -650,3 +650,39 @@ def test_report_and_dashboard_show_the_estimates_and_never_a_best_score_without_
                  if u["use_case"] == "summarization")["trust"]
     assert trust["estimates"] and all(r["best"] is None and "8 rated outputs" in r["best_withheld"]
                                       for r in trust["rows"])
+
+
+def test_the_readme_estimate_block_runs_as_written(quickstart, tmp_path):
+    """The README's block (create-template --ratings, fill it, meta-eval --estimate-with grade), run in a folder
+    holding the quickstart; the filling is the hidden-rule rater's."""
+    import csv
+    import shlex
+    import shutil
+
+    block = next(b for b in re.findall(r"```bash\n(.*?)```", (REPO / "README.md").read_text(), re.S)
+                 if "--estimate-with grade" in b)
+    shutil.copytree(quickstart, tmp_path / "quickstart")
+    outputs = []
+    for line in block.splitlines():
+        if line.startswith("# fill"):
+            sheet = tmp_path / "quickstart" / "templates" / "summarization.ratings.csv"
+            rows = list(csv.DictReader(sheet.read_text(encoding="utf-8").splitlines(keepends=True)))
+            for row in rows:
+                meta = json.loads((tmp_path / "quickstart" / "test_data" / "meetings" /
+                                   f"{row['item_id']}.meta.json").read_text())
+                found, total = planted_facts_found(meta, row["output"])
+                row.update(rater="readme", **dict.fromkeys(("relevance", "consistency", "fluency", "coherence"),
+                                                           str(1 + min(4, 5 * found // total))))
+            with open(sheet, "w", newline="", encoding="utf-8") as fh:
+                writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
+                writer.writeheader()
+                writer.writerows(rows)
+        elif line.startswith("gaia-eval "):
+            done = subprocess.run([sys.executable, "-m", "gaia_eval", *shlex.split(line)[1:]], cwd=tmp_path,
+                                  capture_output=True, text=True, timeout=300)
+            assert done.returncode == 0, (line, done.stderr)
+            outputs.append(done.stdout)
+    assert len(outputs) == 2
+    assert "people would rate baseline-textrank" in outputs[1] and "the grade on 4 outputs" in outputs[1]
+    result = read_artifact(tmp_path / "quickstart" / "evaluation" / "meta_eval.summarization.json", MetaEvaluation)
+    assert {e.scorer for e in result.human_estimates} == {"grade"}

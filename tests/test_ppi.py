@@ -193,3 +193,15 @@ def test_skewed_ratings_keep_coverage_where_the_plain_t_interval_does_not():
     score = human + rng.normal(0, 2.0, (SYSTEMS, ITEMS))
     covered, covered_alone, _ = coverage_and_width(human, score, draws=400, rated=RATED)
     assert covered >= 0.92 and covered_alone >= 0.92
+
+
+def test_the_readme_prints_these_figures():
+    from pathlib import Path
+
+    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    human, good, useless = population()
+    covered, _, ratio = coverage_and_width(human, good, draws=400, rated=RATED)
+    covered_useless, _, ratio_useless = coverage_and_width(human, useless, draws=400, rated=RATED)
+    assert (f"cover the all-output mean in **{100 * covered:.1f} %** of\ndraws with a good score (width "
+            f"**{ratio:.2f}** × the human-only interval's) and **{100 * covered_useless:.1f} %** with a useless\n"
+            f"one (width **{ratio_useless:.2f}** ×)") in readme
