@@ -169,7 +169,9 @@ def test_the_viewer_shows_which_score_agrees_with_your_ratings(workspace, page):
         text = trust.inner_text()
         assert "8 outputs rated blind by sam" in text
         assert "agrees best:" not in text and "not enough ratings to name a best score" in text  # 8 < 10 outputs
-        assert "What people would rate each model: people would rate" in text
+        assert "Best score: not enough ratings to name a best score" in text
+        block = trust.locator("xpath=..").inner_text()
+        assert "What people would rate each model" in block and "4.5 (4.5–4.5)" in block
         trust.scroll_into_view_if_needed()
         trust.locator("xpath=..").screenshot(path=str(SHOTS / "viewer-own-ratings.png"))
 
