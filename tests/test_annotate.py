@@ -646,6 +646,8 @@ def test_report_and_dashboard_show_the_estimates_and_never_a_best_score_without_
     assert "people would rate baseline-lead 1.5 (1.5–1.5) on relevance" in report
     assert "not enough ratings to name a best score" in report and "over 8 rated outputs" in report
     assert "agrees best:" not in report
+    assert "Sure at these ratings (the 95 % interval of the difference excludes 0): baseline-textrank above " \
+           "baseline-lead on relevance by 3.0 (3.0–3.0)" in report
     trust = next(u for u in dashboard_data(workspace / "evaluation")["use_cases"]
                  if u["use_case"] == "summarization")["trust"]
     assert trust["estimates"] and all(r["best"] is None and "8 rated outputs" in r["best_withheld"]
@@ -686,3 +688,18 @@ def test_the_readme_estimate_block_runs_as_written(quickstart, tmp_path):
     assert "people would rate baseline-textrank" in outputs[1] and "the grade on 4 outputs" in outputs[1]
     result = read_artifact(tmp_path / "quickstart" / "evaluation" / "meta_eval.summarization.json", MetaEvaluation)
     assert {e.scorer for e in result.human_estimates} == {"grade"}
+
+
+def test_estimate_with_a_score_not_on_every_output_is_one_line_exit_2(workspace):
+    _rate_by_hidden_rule(workspace, "summarization", "meetings")
+    root = str(workspace / "evaluation")
+    before = sorted(p.name for p in (workspace / "evaluation").iterdir())
+    for args, message in (
+        (["--evaluations", root, "-u", "summarization", "--estimate-with", "nonsense"],
+         "--estimate-with nonsense: not a score of every output here"),
+        (["--estimate-with", "grade", "ratings.jsonl"], "--estimate-with needs --evaluations"),
+    ):
+        result = CliRunner().invoke(cli, ["meta-eval", *args])
+        assert result.exit_code == 2 and message in result.output and "Traceback" not in result.output
+        assert len(result.output.strip().splitlines()) == 1
+    assert sorted(p.name for p in (workspace / "evaluation").iterdir()) == before  # nothing written

@@ -205,3 +205,16 @@ def test_the_readme_prints_these_figures():
     assert (f"cover the all-output mean in **{100 * covered:.1f} %** of\ndraws with a good score (width "
             f"**{ratio:.2f}** × the human-only interval's) and **{100 * covered_useless:.1f} %** with a useless\n"
             f"one (width **{ratio_useless:.2f}** ×)") in readme
+
+
+def test_a_sure_difference_reads_in_the_order_of_the_models():
+    from gaia_eval.artifacts.metaeval import Interval, SystemDifference
+    from gaia_eval.metaeval.trust import _difference_sentence
+
+    def diff(value, low, high):
+        interval = Interval(value=value, ci95=(low, high), method="ppi++", n_rated=20, n_outputs=100)
+        return SystemDifference(a="A", b="B", dimension="relevance", scorer="grade", human_estimate=interval,
+                                human_only=interval)
+
+    assert _difference_sentence(diff(-0.8, -1.3, -0.3)) == "B above A on relevance by 0.8 (0.3–1.3)"
+    assert _difference_sentence(diff(0.5, 0.1, 0.9)) == "A above B on relevance by 0.5 (0.1–0.9)"

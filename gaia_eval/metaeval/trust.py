@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from gaia_eval import usecases
-from gaia_eval.artifacts.metaeval import MetaEvaluation
+from gaia_eval.artifacts.metaeval import MetaEvaluation, SystemDifference
 from gaia_eval.artifacts.store import read_artifact
 from gaia_eval.metaeval.own_render import estimate_sentence
 
@@ -92,7 +92,18 @@ def trust_for(eval_dir: Path, use_case: str, mode: str) -> dict[str, Any] | None
              "n_outputs": e.human_estimate.n_outputs, "scorer": e.scorer, "sentence": estimate_sentence(e)}
             for e in result.human_estimates
         ],
+        # the pairs of models whose order on a dimension the ratings make sure (the interval excludes 0)
+        "sure_differences": [_difference_sentence(d) for d in result.system_differences
+                             if d.human_estimate.ci95[0] > 0 or d.human_estimate.ci95[1] < 0],
+        "n_differences": len(result.system_differences),
     }
+
+
+def _difference_sentence(d: SystemDifference) -> str:
+    h = d.human_estimate
+    first, second, sign = (d.a, d.b, 1) if h.value > 0 else (d.b, d.a, -1)
+    low, high = sorted((sign * h.ci95[0], sign * h.ci95[1]))
+    return f"{first} above {second} on {d.dimension} by {abs(h.value):.1f} ({low:.1f}–{high:.1f})"
 
 
 def _best_n(result: MetaEvaluation, scorer: str | None, dimension: str) -> int | None:
