@@ -149,6 +149,45 @@ def test_a_long_form_answer_keeps_the_rating_points_with_equal_weights() -> None
     assert item_points(at_floor, names) == item_points(inside, names) == pytest.approx(200 / 3)
 
 
+def _free_text_experiment(folder: Path) -> Path:
+    """An imported system's summaries of the chat, scored from the source alone (the source-only weights)."""
+    from gaia_eval.stages.imports.outputs import run_import_outputs
+
+    outputs = ["Amanda baked about 30 cookies and will bring Jerry some tomorrow.", "Jerry is at the office."]
+    rows = folder / "outputs.jsonl"
+    rows.write_text("".join(json.dumps({"item_id": f"chat{k}", "system": "mine", "output": text, "source": CHAT})
+                            + "\n" for k, text in enumerate(outputs)))
+    run_import_outputs(rows, folder / "exp")
+    return folder / "exp"
+
+
+def _grade(folder: Path) -> float:
+    (path,) = folder.rglob("*.experiment.eval.json")
+    return float(json.loads(path.read_text())["grade"]["quality_score"])
+
+
+def test_an_evaluation_graded_under_other_weights_or_rubric_is_scored_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gaia_eval.scoring import rubric
+    from gaia_eval.stages.eval.run import run_eval
+
+    experiments, evaluations = _free_text_experiment(tmp_path), tmp_path / "eval"
+    with monkeypatch.context() as older:  # written by the previous rubric
+        older.setattr(rubric, "RUBRIC_VERSION", "8")
+        run_eval(experiment_dir=experiments, output_dir=evaluations)
+    rescored = run_eval(experiment_dir=experiments, output_dir=evaluations)
+    assert (rescored.skipped, rescored.redone) == (0, 1)
+    assert run_eval(experiment_dir=experiments, output_dir=evaluations).skipped == 1  # now current
+    before = _grade(evaluations)
+    document = json.loads(json.dumps(weights_module.weights_file()))
+    document["source_only"]["weights"] = {"source_coverage": 0.0, "source_consistency": 1.0, "conciseness": 0.0}
+    monkeypatch.setattr(weights_module, "weights_file", lambda: document)  # weights fit again, same rubric version
+    refit = run_eval(experiment_dir=experiments, output_dir=evaluations)
+    assert (refit.skipped, refit.redone) == (0, 1)
+    assert _grade(evaluations) != before
+
+
 # --- degenerate outputs grade Poor -------------------------------------------------------------------------------
 
 FILLER_92 = " ".join(MEETING.splitlines()[0].split(":", 1)[1].split()[:92])

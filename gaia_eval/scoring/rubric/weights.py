@@ -35,6 +35,12 @@ def weight_set(name: str) -> dict[str, float]:
     return dict(weights_file()[name]["weights"])
 
 
+def grade_inputs() -> dict[str, dict[str, float]]:
+    """Both weight sets: with the rubric version, what eval's scorer fingerprint is made of, so that weights fit
+    again re-score the evaluations graded with the old ones instead of reading as current."""
+    return {name: weight_set(name) for name in ("with_reference", "source_only")}
+
+
 @lru_cache(maxsize=1)
 def _free_text_criteria() -> frozenset[str]:
     return frozenset(weight_set("with_reference")) | frozenset(weight_set("source_only"))
