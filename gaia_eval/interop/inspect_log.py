@@ -1,17 +1,21 @@
 """Inspect (inspect_ai) evaluation logs, `.eval` (a zip of JSON members, zstd- or deflate-compressed) and `.json`
 (one JSON document), read into `ForeignRun`s.
 
-Where `inspect_ai` is installed its own reader opens the log (`read_eval_log`, then the samples one at a time), so
-whatever its format becomes, the importer follows it; without it, the documented fallback reads the zip's
-`header.json` (or `_journal/start.json` of a run that did not finish) and `samples/*.json` members itself. Both give
-the same plain dictionaries to one mapping, so they import the same items (tests compare them).
+Two readers give the same plain dictionaries to one mapping, so they import the same items (tests compare them):
+- the direct reader, for the log format versions it knows (`KNOWN_VERSIONS`): the zip's `header.json` (or
+  `_journal/start.json` of a run that did not finish) and its `samples/*.json` members, one at a time, in the
+  dataset's order (zstd members through the zstandard library); a `.json` log whole. It reads a 10,000-sample log
+  in a few seconds and the memory of a few samples, which inspect_ai's reader (pydantic models of every event)
+  does not;
+- inspect_ai's own reader (`read_eval_log`, `read_eval_log_samples`), where it is installed, for a version the
+  direct reader does not know, so a newer format is read the way Inspect reads it.
 """
 
 from __future__ import annotations
 
 import struct
 import zipfile
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -32,13 +36,24 @@ def is_inspect_log(path: Path, head: bytes) -> bool:
     return path.suffix == ".json" and b'"eval"' in head and b'"status"' in head
 
 
+KNOWN_VERSIONS = (2,)  # the `version` of the log formats the direct reader was written and tested against
+
+
 def read_inspect_log(path: Path, *, use_library: bool | None = None) -> list[ForeignRun]:
-    """The log's runs (one: Inspect writes a log per task and model). `use_library` None: inspect_ai's reader when
-    it is installed; False: the fallback (tests force each)."""
+    """The log's runs (one: Inspect writes a log per task and model). `use_library` None: the direct reader for a
+    known version, else inspect_ai's when it is installed; True/False force one (tests compare them)."""
+    header, _ = _read_fallback(path)
     if use_library is None:
-        use_library = _has_inspect_ai()
-    header, samples = _read_with_inspect_ai(path) if use_library else _read_fallback(path)
-    return [_run(path, header, samples)]
+        use_library = header.get("version") not in KNOWN_VERSIONS and _has_inspect_ai()
+    read = _read_with_inspect_ai if use_library else _read_fallback
+    if use_library:
+        header, _ = read(path)
+    return [_run(path, header, lambda: _ordered(header, read(path)[1]))]
+
+
+def _ordered(header: dict[str, Any], samples: Iterator[dict[str, Any]]) -> Iterator[ForeignSample]:
+    for sample in samples:
+        yield _sample(sample)
 
 
 def _has_inspect_ai() -> bool:
@@ -78,8 +93,31 @@ def _read_fallback(path: Path) -> tuple[dict[str, Any], Iterator[dict[str, Any]]
         raise InputError("is not an Inspect log (no header.json in the zip)", file=path,
                          fix="pass a .eval log written by `inspect eval`")
     header = members.json(name)
-    names = sorted(n for n in members.names if n.startswith("samples/") and n.endswith(".json"))
-    return header, (members.json(n) for n in names)
+    names = _sample_members(header, members.names)
+
+    def samples() -> Iterator[dict[str, Any]]:
+        try:
+            for member in names:
+                yield members.json(member)
+        finally:
+            members.close()
+
+    return header, samples()
+
+
+def _sample_members(header: dict[str, Any], names: set[str]) -> list[str]:
+    """The zip's sample members in the dataset's order, epoch by epoch (the order inspect_ai's reader gives);
+    members the header does not list come last, by name."""
+    order = {str(sid): n for n, sid in enumerate(((header.get("eval") or {}).get("dataset") or {}).get("sample_ids")
+                                                 or [])}
+    found = []
+    for name in names:
+        stem = name[len("samples/"):-len(".json")] if name.startswith("samples/") and name.endswith(".json") else None
+        if stem is None or "/" in stem:
+            continue
+        sample_id, _, epoch = stem.rpartition("_epoch_")
+        found.append((int(epoch) if epoch.isdigit() else 0, order.get(sample_id, len(order)), name))
+    return [name for *_, name in sorted(found)]
 
 
 class _ZipMembers:
@@ -88,11 +126,16 @@ class _ZipMembers:
     def __init__(self, path: Path) -> None:
         self.path = path
         try:
-            self.zip = zipfile.ZipFile(open_input(path, "an Inspect log"))
+            self.handle = open_input(path, "an Inspect log")
+            self.zip = zipfile.ZipFile(self.handle)
         except zipfile.BadZipFile as exc:
             raise InputError(f"is not a readable .eval zip ({exc})", file=path,
                              fix="pass a .eval log written by `inspect eval`") from None
         self.names = {info.filename for info in self.zip.infolist()}
+
+    def close(self) -> None:
+        self.zip.close()
+        self.handle.close()
 
     def json(self, name: str) -> Any:
         info = self.zip.getinfo(name)
@@ -119,7 +162,7 @@ class _ZipMembers:
                              fix="the log is damaged; export it again") from None
 
 
-def _run(path: Path, header: dict[str, Any], samples: Iterator[dict[str, Any]]) -> ForeignRun:
+def _run(path: Path, header: dict[str, Any], read_samples: Callable[[], Iterator[ForeignSample]]) -> ForeignRun:
     spec = header.get("eval") or {}
     task = str(spec.get("task") or path.stem)
     model = str(spec.get("model") or "unknown")
@@ -130,10 +173,8 @@ def _run(path: Path, header: dict[str, Any], samples: Iterator[dict[str, Any]]) 
             if isinstance(value, (int, float)) and not isinstance(value, bool):
                 aggregates[f"{score.get('name')}/{metric.get('name')}"] = float(value)
     extra = {k: v for k, v in header.items() if k not in ("samples", "reductions")}
-    # In the dataset's order, epoch by epoch: the zip's member order and the library's differ
-    order = {str(sid): n for n, sid in enumerate((spec.get("dataset") or {}).get("sample_ids") or [])}
-    read = sorted(map(_sample, samples), key=lambda s: (s.epoch, order.get(s.sample_id, len(order)), s.sample_id))
-    return ForeignRun(tool="inspect", task=task, model=model, samples=read, aggregates=aggregates, extra=extra)
+    return ForeignRun(tool="inspect", task=task, model=model, read_samples=read_samples, aggregates=aggregates,
+                      extra=extra)
 
 
 def _sample(data: dict[str, Any]) -> ForeignSample:

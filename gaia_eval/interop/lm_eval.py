@@ -52,7 +52,8 @@ def read_lm_eval(path: Path) -> list[ForeignRun]:
         aggregates = {f"{metric}/mean": float(figures[f"{metric},{name}"]) for metric in means
                       if isinstance(figures.get(f"{metric},{name}"), (int, float))}
         runs.append(ForeignRun(
-            tool="lm-eval", task=task if len(by_filter) == 1 else f"{task} [{name}]", model=model, samples=samples,
+            tool="lm-eval", task=task if len(by_filter) == 1 else f"{task} [{name}]", model=model,
+            read_samples=samples.copy,
             aggregates=aggregates,
             extra={"results_file": {k: v for k, v in results.items() if k not in ("pretty_env_info",)}, "filter": name}
             if results else {"filter": name}))

@@ -36,6 +36,7 @@ def read_promptfoo(path: Path, data: dict[str, Any], *, target_var: str | None =
     run_extra = {k: v for k, v in data.items() if k != "results"}
     run_extra.update({k: v for k, v in body.items() if k not in ("results", "prompts")})
     runs: dict[tuple[int, str], ForeignRun] = {}
+    samples: dict[tuple[int, str], list[ForeignSample]] = {}
     for row in rows:
         if not isinstance(row, dict):
             raise InputError("holds a result that is not an object", file=path, field="results.results",
@@ -49,9 +50,12 @@ def read_promptfoo(path: Path, data: dict[str, Any], *, target_var: str | None =
             prompt = prompts[prompt_idx] if prompt_idx < len(prompts) else {}
             task = description if len(prompts) <= 1 else f"{description} [{prompt.get('label') or prompt_idx}]"
             metrics = prompt.get("metrics") or {}
-            runs[key] = ForeignRun(tool="promptfoo", task=task, model=model, samples=[],
+            samples[key] = []
+            runs[key] = ForeignRun(tool="promptfoo", task=task, model=model, read_samples=samples[key].copy,
                                    aggregates=_aggregates(metrics), extra={**run_extra, "prompt": prompt})
-        runs[key].samples.append(_sample(path, row, target_var))
+        samples[key].append(_sample(path, row, target_var))
+    for key, run in runs.items():
+        run.read_samples = samples[key].copy
     return list(runs.values())
 
 

@@ -5,6 +5,7 @@ verbatim, in `extra`."""
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -48,10 +49,15 @@ class ForeignRun:
     tool: str  # "inspect", "promptfoo", "lm-eval"
     task: str
     model: str
-    samples: list[ForeignSample]
+    # The samples, read anew at each call (a 10,000-sample log is gone through twice, never held whole)
+    read_samples: Callable[[], Iterable[ForeignSample]]
     aggregates: dict[str, float] = field(default_factory=dict)  # the tool's own headline figures, "scorer/metric"
     extra: dict[str, Any] = field(default_factory=dict)
     file: Path | None = None  # the file it was read from
+
+    @property
+    def samples(self) -> list[ForeignSample]:
+        return list(self.read_samples())
 
 
 def score_number(value: Any) -> float | None:
