@@ -85,11 +85,12 @@ def _read_fallback(path: Path) -> tuple[dict[str, Any], Iterator[dict[str, Any]]
         if not isinstance(log, dict) or "eval" not in log:
             raise InputError("is not an Inspect log (no 'eval' key)", file=path, field="eval",
                              fix="pass a .eval or .json log written by `inspect eval`")
-        samples = log.pop("samples", None) or []
-        return log, iter(samples)
+        listed = log.pop("samples", None) or []
+        return log, iter(listed)
     members = _ZipMembers(path)
     name = "header.json" if "header.json" in members.names else "_journal/start.json"
     if name not in members.names:
+        members.close()
         raise InputError("is not an Inspect log (no header.json in the zip)", file=path,
                          fix="pass a .eval log written by `inspect eval`")
     header = members.json(name)
