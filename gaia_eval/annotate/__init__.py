@@ -25,6 +25,7 @@ class Opened:
     sample_path: Path
     drawn: bool  # the sample was drawn now (else: the saved one)
     ratings: Path
+    shortfall: str | None = None  # why the sample holds fewer outputs than --size asked for
 
 
 def pick_use_case(eval_root: Path, use_case: str | None) -> str:
@@ -67,6 +68,14 @@ def load_for_rating(eval_root: Path, use_case: str | None, experiments_dir: Path
     return load_evaluated(eval_root, use_case, experiments_dir)
 
 
+def meta_eval_command(eval_root: Path, use_case: str, ratings: Path | None) -> str:
+    """The command that reads these ratings: what the done page and the terminal name."""
+    import shlex
+
+    words = ["gaia-eval", "meta-eval", "--evaluations", str(eval_root), "-u", use_case]
+    return shlex.join(words + ([str(ratings)] if ratings is not None else []))
+
+
 def open_session(
     eval_root: Path,
     *,
@@ -79,7 +88,7 @@ def open_session(
     ratings: Path | None = None,
     experiments_dir: Path | None = None,
 ) -> Opened:
-    from gaia_eval.annotate.sample import annotation_file, load_or_draw, ratings_path, save_sample
+    from gaia_eval.annotate.sample import annotation_file, load_or_draw, ratings_path, save_sample, size_shortfall
     from gaia_eval.annotate.session import Session
 
     rater = check_rater(rater)
@@ -88,12 +97,15 @@ def open_session(
     if mode == "pairwise" and not sample.pairs:
         raise UsageError(f"use case '{evaluated.use_case}': no item has outputs of two models to compare",
                          field="--pairwise", fix="evaluate a second model, or rate outputs one at a time")
-    if ratings is None:
-        ratings = annotation_file(Path(eval_root), ratings_path(eval_root, evaluated.use_case))
-    session = Session(sample, evaluated, Path(ratings), rater, mode)  # reads the ratings log: a bad one stops here
+    default = ratings_path(eval_root, evaluated.use_case)
+    ratings = Path(ratings) if ratings is not None else annotation_file(Path(eval_root), default)
+    command = meta_eval_command(Path(eval_root), evaluated.use_case, None if ratings == default else ratings)
+    # The Session reads the ratings log: a bad one stops here, before a newly drawn sample is saved.
+    session = Session(sample, evaluated, ratings, rater, mode, command)
     if drawn:
         save_sample(path, sample)  # only once everything it is for has been checked
-    return Opened(session, sample, path, drawn, Path(ratings))
+    return Opened(session, sample, path, drawn, ratings,
+                  size_shortfall(size, sample, evaluated) if mode == "single" else None)
 
 
 def run_annotate(
@@ -109,13 +121,17 @@ def run_annotate(
             field="--port",
             fix="pick another port, or 0 for any free one",
         ) from None
-    units = len(opened.sample.units if opened.session.mode == "single" else opened.sample.pairs)
-    echo(f"{'drew and saved' if opened.drawn else 'rating the saved'} sample {opened.sample_path} ({units} to rate)")
-    echo(f"ratings go to {opened.ratings} (rater {opened.session.rater})")
-    echo(f"open {server.url}  (Ctrl-C to stop; the token in the URL is what lets the page save ratings)")
-    if open_browser:
-        webbrowser.open(server.url)
     try:
+        units = len(opened.sample.units if opened.session.mode == "single" else opened.sample.pairs)
+        drew = "drew and saved" if opened.drawn else "rating the saved"
+        echo(f"{drew} sample {opened.sample_path} ({units} to rate)")
+        if opened.shortfall:
+            echo(opened.shortfall)
+        echo(f"ratings go to {opened.ratings} (rater {opened.session.rater})")
+        echo(f"open {server.url}  (Ctrl-C to stop; the token in the URL is what lets the page save ratings)")
+        echo(f"when done: {opened.session.next_command}")
+        if open_browser:
+            webbrowser.open(server.url)
         server.serve_forever()
     finally:
         server.server_close()

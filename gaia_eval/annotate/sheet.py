@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gaia_eval.annotate import load_for_rating
-from gaia_eval.annotate.sample import load_or_draw, save_sample
+from gaia_eval.annotate.sample import load_or_draw, save_sample, size_shortfall
 from gaia_eval.artifacts.ratings import write_ratings_sheet
 
 MAX_CELL = 30000  # spreadsheets hold at most 32,767 characters in a cell
@@ -21,6 +21,7 @@ class RatingsTemplate:
     sample_path: Path
     drawn: bool
     rows: int
+    shortfall: str | None = None  # why the sample holds fewer outputs than --size asked for
 
 
 def _cell(text: str | None) -> str:
@@ -46,4 +47,5 @@ def run_ratings_template(
     if drawn:
         save_sample(sample_file, sample)
     write_ratings_sheet(path, sample.dimensions, rows)
-    return RatingsTemplate(path, evaluated.use_case, sample_file, drawn, len(rows))
+    return RatingsTemplate(path, evaluated.use_case, sample_file, drawn, len(rows),
+                           size_shortfall(size, sample, evaluated))

@@ -252,17 +252,17 @@ def _imported_experiment(
         pricing="imported",
         sources={r.source: s for _, r, s in results},
         items=items,
-        totals=_imported_totals(items, file, system),
+        totals=_checked_totals(items, file, system),
         started_at=now,
         finished_at=now,
     )
 
 
-def _imported_totals(items: list[ItemResult], file: Path, system: str) -> ExperimentTotals:
-    """Totals of imported rows: every row ok, the costs summed when every row has one, latencies as given. Rows
-    each in range can add up out of it (two costs of 1e308 are inf): that is the file's error, named."""
+def _checked_totals(items: list[ItemResult], file: Path, system: str) -> ExperimentTotals:
+    """`imported_totals`, where rows each in range can add up out of it (two costs of 1e308 are inf): that is
+    the file's error, named."""
     try:
-        return _totals_of(items)
+        return imported_totals(items)
     except ValidationError as exc:
         error = exc.errors()[0]
         field = ".".join(str(p) for p in error["loc"])
@@ -272,14 +272,17 @@ def _imported_totals(items: list[ItemResult], file: Path, system: str) -> Experi
         ) from None
 
 
-def _totals_of(items: list[ItemResult]) -> ExperimentTotals:
+def imported_totals(items: list[ItemResult]) -> ExperimentTotals:
+    """Totals of imported rows (an item the source run failed counts as an error), the costs summed when every row
+    has one, latencies as given."""
     costs = [r.cost_usd for r in items]
     latencies = sorted(r.latency_s for r in items)
+    errors = sum(r.status == "error" for r in items)
     total_cost = sum(costs) if all(c is not None for c in costs) else None  # type: ignore[arg-type]
     return ExperimentTotals(
         items=len(items),
-        ok=len(items),
-        errors=0,
+        ok=len(items) - errors,
+        errors=errors,
         usage=sum((r.usage for r in items), Usage()),
         cost_usd=total_cost,
         input_cost_usd=None,
