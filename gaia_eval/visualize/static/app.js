@@ -188,7 +188,7 @@ async function dashboard() {
       el("div", { class: "toolbar" }, el("a", { href: matrixUrl(uc.use_case), class: "matrix-link" }, "Every item × system (matrix)"),
         el("a", { href: matrixUrl(uc.use_case, { filter: "disagree", sort: "spread" }) }, "Items where systems disagree"),
         el("a", { href: itemUrl(uc.use_case, "") }, "One item at a time")),
-      ownTrust(uc.trust), el("div", { class: "table-scroll" }, table), charts));
+      ownTrust(uc.trust), table, charts)); // the card scrolls sideways when the table is wider
   }
   if (data.bench.length) m.append(benchSection(data.bench));
   // the tables are painted before anything slower is asked for
@@ -245,7 +245,8 @@ function sideBySide(d) {
   const text = (v) => (v === null || v === undefined || v === "" ? el("p", { class: "muted" }, "—")
     : el("pre", { class: "out" }, Array.isArray(v) ? (v.length ? v.map((x) => "• " + x).join("\n") : "(none)") : String(v)));
   const grid = el("div", { class: "grid", id: "side-by-side" });
-  grid.style.gridTemplateColumns = `150px repeat(${d.models.length + 1}, minmax(260px, 1fr))`; // CSSOM: allowed by the CSP
+  // CSSOM (allowed by the CSP). Four systems and the ground truth fit 1,400 px; more scroll sideways in the grid.
+  grid.style.gridTemplateColumns = `130px repeat(${d.models.length + 1}, minmax(210px, 1fr))`;
   const row = (label, truth, perModel, cls) => grid.append(el("div", { class: "rowlabel " + (cls || "") }, label),
     el("div", { class: "truth " + (cls || "") }, truth), ...d.models.map((mm) => el("div", { class: "out-cell " + (cls || ""), "data-model": mm.experiment_name }, perModel(mm))));
   row("", el("b", {}, "Ground truth"), (mm) => el("div", { class: "model-output", "data-model": mm.experiment_name },
@@ -317,10 +318,12 @@ async function matrixPage(useCase) {
   const pager = () => el("div", { class: "toolbar pager" }, pageLink(d.page - 1, "← previous page", "matrix-prev"),
     el("span", { class: "matrix-count" }, d.total ? `items ${(d.page - 1) * d.size + 1}–${Math.min(d.total, d.page * d.size)} of ${d.total}` + (d.total < d.n_items ? ` (${d.n_items} in all)` : "") : `no items of ${d.n_items} match`),
     el("span", { class: "muted" }, `page ${d.page} of ${d.pages}`), pageLink(d.page + 1, "next page →", "matrix-next"));
+  const needle = d.q.trim().toLowerCase();
   const folded = (text, more, cls) => {
     if (text === null || text === undefined) return el("p", { class: "muted" }, "—");
     const first = text.split("\n")[0];
-    return el("details", { class: "fold " + (cls || "") }, el("summary", {}, first.length > 90 ? first.slice(0, 90) + "…" : first),
+    const hit = needle && text.toLowerCase().includes(needle); // a searched text is shown unfolded where it is
+    return el("details", { class: "fold " + (cls || ""), ...(hit ? { open: "" } : {}) }, el("summary", {}, first.length > 90 ? first.slice(0, 90) + "…" : first),
       el("pre", { class: "out" }, text + (more ? `\n… (${more} more characters on the item page)` : "")));
   };
   const head = el("tr", {}, el("th", { class: "item-col" }, "Item"), el("th", { class: "input-col" }, d.asks_questions ? "Question" : "Input (document)"),
@@ -337,7 +340,7 @@ async function matrixPage(useCase) {
         : el("span", { class: "muted" }, "not evaluated")))));
   main().replaceChildren(el("h1", {}, `${d.title}: items × systems`),
     el("p", { class: "muted" }, "Each cell: the system's verdict (pass/fail, or the rating band where there is none), its item score and its output (click to unfold). Spread: the highest item score minus the lowest. The item link opens every check and rationale."),
-    form, pager(), el("div", { class: "table-scroll" }, el("table", { class: "matrix", id: "matrix" }, el("thead", {}, head), el("tbody", {}, rows))), pager());
+    form, pager(), el("div", { class: "table-scroll matrix-scroll" }, el("table", { class: "matrix", id: "matrix" }, el("thead", {}, head), el("tbody", {}, rows))), pager());
 }
 
 async function reportPage(rel) {
