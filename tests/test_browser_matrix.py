@@ -12,7 +12,6 @@ import pytest
 from click.testing import CliRunner
 
 from gaia_eval.cli import cli
-
 from tests.browser_support import BROWSER_MARKS, serve_viewer, viewer_page
 from tests.test_viewer_matrix import TEMPLATE_ANSWER, matrix_workspace
 

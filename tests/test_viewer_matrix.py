@@ -103,12 +103,31 @@ def test_the_tables_api_works_out_no_interval_and_no_chart(workspace, monkeypatc
         patched.setattr(rubric, "bootstrap_ci", refuse)
         tables = data.dashboard(fresh, workspace / "reports")
     assert charts._CHART_CACHE == {}
+    assert all(entry._evaluation is None for _path, entry in data.evaluation_index(fresh).current())  # no items read
     qa = next(uc for uc in tables["use_cases"] if uc["use_case"] == "qa")
     assert len(qa["models"]) == 4 and all("ci" not in row for row in qa["models"])
     report = next(s for s in build_report_data(fresh)["sections"] if s["use_case"] == "qa")
     expected = {r["experiment_name"]: [round(r["ci_low"], 1), round(r["ci_high"], 1)] for r in report["models"]}
     intervals = data.intervals(fresh, "qa")
     assert {row["experiment_name"]: intervals[row["file"]] for row in qa["models"]} == expected
+
+
+def test_an_evaluation_whose_items_no_longer_validate_stays_listed_and_breaks_no_view(workspace, tmp_path):
+    from gaia_eval.visualize import data
+
+    root = tmp_path / "evaluation"
+    shutil.copytree(workspace / "evaluation" / "qa", root / "qa")
+    damaged = root / "qa" / "baseline-lead.experiment.eval.json"
+    raw = orjson.loads(damaged.read_bytes())
+    raw["items"][0] = {"item_id": raw["items"][0]["item_id"], "status": "not-a-status"}
+    damaged.write_bytes(orjson.dumps(raw))
+    (root / "qa" / "not-an-evaluation.experiment.eval.json").write_bytes(b'{"kind": "evaluation"}')
+    [qa] = data.dashboard(root)["use_cases"]
+    assert sorted(m["experiment_name"] for m in qa["models"]) == ["acme", "baseline-lead", "baseline-retrieval",
+                                                                   "retrieval-copy"]
+    assert data.intervals(root, "qa")["qa/baseline-lead.experiment.eval.json"] is None  # no items to resample
+    view = data.item_view(root, workspace / "experiments", "qa", None)
+    assert len(view["models"]) == 4
 
 
 def test_the_matrix_pages_every_item_with_its_question_reference_and_each_systems_verdict(viewer):

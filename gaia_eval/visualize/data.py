@@ -16,6 +16,7 @@ from gaia_eval import cells
 from gaia_eval.artifacts.evaluation import Evaluation
 from gaia_eval.artifacts.journal import read_journal, read_run_info
 from gaia_eval.artifacts.store import read_artifact
+from gaia_eval.artifacts.streamed import read_evaluation_listing
 from gaia_eval.errors import GaiaEvalError
 from gaia_eval.reporting import use_case_view
 from gaia_eval.reporting.extra import extra_cells, extra_label
@@ -32,24 +33,37 @@ LIVE_WINDOW_S = 120  # a journal touched this recently belongs to a run in progr
 
 
 class _Indexed:
-    """One evaluation file as the viewer keeps it: the artifact and its dashboard row, read when the file is
-    indexed; each item's points and the grade's bootstrap interval, worked out when first asked for (the
-    interval is 1,000 resamples: at 1,000 evaluations it took 11 s, so the tables never wait for it)."""
+    """One evaluation file as the viewer keeps it: its header and dashboard row, read when the file is indexed
+    (the items neither validated nor kept: at 1,000 files validating them was most of the tables' first load);
+    the whole evaluation, each item's points and the grade's bootstrap interval, worked out when first asked
+    for (the interval is 1,000 resamples: at 1,000 evaluations it took 11 s, so the tables never wait for it).
+    Two threads may both work one out: the same value, so no lock."""
 
-    def __init__(self, evaluation: Evaluation, summary: dict[str, Any]) -> None:
-        self.evaluation, self.summary = evaluation, summary
+    def __init__(self, path: Path, header: Evaluation, summary: dict[str, Any]) -> None:
+        self.path, self.header, self.summary = path, header, summary
+        self._evaluation: Evaluation | None = None
         self._points: list[tuple[str, float, str]] | None = None
         self._interval: tuple[list[float] | None] | None = None
 
     @property
+    def evaluation(self) -> Evaluation:
+        """The evaluation with its items; its header alone (no items) when they no longer read as valid."""
+        if self._evaluation is None:
+            try:
+                self._evaluation = read_artifact(self.path, Evaluation)
+            except GaiaEvalError:
+                self._evaluation = self.header  # a damaged item: the row stays, with nothing per item
+        return self._evaluation
+
+    @property
     def points(self) -> Sequence[tuple[str, float, str]]:
-        """(item_id, rubric points, status) per item, in file order. Two threads may both work it out: the
-        same value, so no lock."""
+        """(item_id, rubric points, status) per item, in file order."""
         if self._points is None:
             from gaia_eval.scoring import rubric
 
-            names = [c.criterion for c in self.evaluation.criteria]
-            self._points = [(i.item_id, rubric.item_points(i, names), i.status) for i in self.evaluation.items]
+            ev = self.evaluation
+            names = [c.criterion for c in ev.criteria]
+            self._points = [(i.item_id, rubric.item_points(i, names), i.status) for i in ev.items]
         return self._points
 
     @property
@@ -66,10 +80,10 @@ class _Indexed:
 def _evaluation_loader(root: Path):
     def load(path: Path) -> _Indexed | None:
         try:
-            ev = read_artifact(path, Evaluation)
+            header = read_evaluation_listing(path)
         except GaiaEvalError:
             return None  # a broken file is listed by the files view, not the dashboard
-        return _Indexed(ev, _model_summary(path, root, ev))
+        return _Indexed(path, header, _model_summary(path, root, header))
 
     return load
 
@@ -87,7 +101,7 @@ def _by_use_case(eval_root: Path) -> dict[str, list[_Indexed]]:
     """The indexed evaluations grouped by the use case each file names, in file order."""
     groups: dict[str, list[_Indexed]] = {}
     for _path, entry in _indexed(eval_root):
-        groups.setdefault(entry.evaluation.use_case, []).append(entry)
+        groups.setdefault(entry.header.use_case, []).append(entry)
     return groups
 
 
@@ -174,14 +188,17 @@ MAX_BENCH_FILE_BYTES = 50 * 1024 * 1024
 
 
 def bench_results(path: Path) -> dict[str, Any] | None:
-    from gaia_eval.bench.exports import is_bench_results
-
     try:
         if path.stat().st_size > MAX_BENCH_FILE_BYTES:
             return None
         data = orjson.loads(path.read_bytes())
     except (OSError, orjson.JSONDecodeError):
         return None
+    # bench's package is imported only for a file that may be one (report.json is not): 0.3 s of the first load
+    if not (isinstance(data, dict) and "suite_fingerprint" in data):
+        return None
+    from gaia_eval.bench.exports import is_bench_results
+
     return data if is_bench_results(data) else None
 
 
@@ -221,9 +238,9 @@ def item_view(eval_root: Path, exp_root: Path, use_case: str, item_id: str | Non
         return None
     ids = sorted({iid for entry in indexed for iid, _score, _status in entry.points})
     points: dict[str, list[tuple[str, float, str]]] = {i: [] for i in ids}
-    for entry in indexed:  # each item's points were computed once, when the file was indexed
+    for entry in indexed:  # each item's points are worked out once per version of the file
         for iid, score, status in entry.points:
-            points[iid].append((entry.evaluation.experiment_name, score, status))
+            points[iid].append((entry.header.experiment_name, score, status))
     from gaia_eval.scoring import rubric
 
     spread = {i: (max(p[1] for p in v) - min(p[1] for p in v)) if v else 0.0 for i, v in points.items()}
@@ -298,7 +315,7 @@ def with_external_expected(compared: dict[str, Any] | None, eval_root: Path) -> 
         return compared
     gts: dict[str, Any] = {}
     for entry in _by_use_case(eval_root).get(compared["use_case"], []):
-        ev = entry.evaluation
+        ev = entry.header
         if ev.experiment_name in (compared["a"], compared["b"]):
             gts = {**external_groundtruth(ev, eval_root), **gts}
     for row in compared["rows"]:
@@ -317,7 +334,7 @@ def with_verdicts(compared: dict[str, Any] | None, eval_root: Path) -> dict[str,
         return None
     scored = {}
     for entry in _by_use_case(eval_root).get(compared["use_case"], []):
-        name = entry.evaluation.experiment_name
+        name = entry.header.experiment_name
         for side in ("a", "b"):
             if name == compared[side] and side not in scored:
                 items = {i.item_id: i for i in entry.evaluation.items}
