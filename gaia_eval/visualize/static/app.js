@@ -31,8 +31,10 @@ const matrixUrl = (uc, params) => "/matrix/" + encodeURIComponent(uc) + (params 
 const verdictBadge = (v) => (!v || v === "missing" ? el("span", { class: "muted" }, "—")
   : el("span", { class: "badge verdict " + ({ pass: "Excellent", fail: "Poor", error: "Poor" }[v] || v) }, v));
 
-function sortable(table, rows, columns, render) {
-  let key = null, dir = 1;
+// A table sorted by a click on its header. With `limit`, only that many rows are drawn until "show all" is
+// clicked: at 1,000 evaluations the first paint draws a screenful, not every row.
+function sortable(table, rows, columns, render, limit) {
+  let key = null, dir = 1, shown = limit || Infinity;
   const head = el("tr", {}, columns.map((c) => {
     const th = el("th", { class: "sortable" + (c.num ? " num" : ""), title: "sort" }, c.label);
     th.addEventListener("click", () => { dir = key === c.key ? -dir : (c.num ? -1 : 1); key = c.key; draw(); });
@@ -41,7 +43,13 @@ function sortable(table, rows, columns, render) {
   const body = el("tbody");
   function draw() {
     const sorted = key ? [...rows].sort((a, b) => { const x = a[key] ?? -Infinity, y = b[key] ?? -Infinity; return (x > y ? 1 : x < y ? -1 : 0) * dir; }) : rows;
-    body.replaceChildren(...sorted.map(render));
+    body.replaceChildren(...sorted.slice(0, shown).map(render));
+    if (sorted.length > shown) {
+      const more = el("button", { type: "button", class: "show-all" }, `show all ${sorted.length} rows`);
+      more.addEventListener("click", () => { shown = Infinity; draw(); });
+      body.append(el("tr", { class: "more" }, el("td", { colspan: String(columns.length) },
+        el("span", { class: "muted" }, `${shown} of ${sorted.length} shown (sorted over all) `), more)));
+    }
   }
   table.replaceChildren(el("thead", {}, head), body);
   draw();
@@ -147,6 +155,8 @@ function ownTrust(t) {
       (r.best ? `, agrees best: ${r.best} (${fmt(r.best_kendall, 2)}${r.best_above_length === false ? ", not above the length baseline" : ""})` : "")).join("; ") + ".");
 }
 
+const DASHBOARD_ROWS = 100; // per use case at first; "show all" draws the rest
+
 async function dashboard() {
   const data = await api("/api/dashboard");
   const m = main();
@@ -177,7 +187,7 @@ async function dashboard() {
       ...(judged ? [el("td", { class: "num" }, r.unscored ?? "—")] : []),
       el("td", { class: "num" }, r.cost_text), ...(judged ? [el("td", { class: "num" }, money(r.judge_cost_usd))] : []),
       el("td", { class: "num" }, `${r.tokens_in} / ${r.tokens_out}`), el("td", { class: "num" }, r.latency_p50_s === null ? "—" : `${fmt(r.latency_p50_s, 3)} / ${fmt(r.latency_p95_s, 3)} s`),
-      ...(extra ? [el("td", { class: "extra" }, r.extra.length ? r.extra.join("; ") : "—")] : [])));
+      ...(extra ? [el("td", { class: "extra" }, r.extra.length ? r.extra.join("; ") : "—")] : [])), DASHBOARD_ROWS);
     const [charts, drawCharts] = chartsFor(uc.use_case);
     later.push(() => api("/api/intervals?use_case=" + encodeURIComponent(uc.use_case)).then((iv) => {
       for (const r of uc.models) r.ci = iv[r.file] ?? null;
