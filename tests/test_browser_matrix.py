@@ -175,3 +175,32 @@ def test_the_reports_summary_tables_fit_1400_px(viewer, page):
     widths = [box.evaluate("e => [e.scrollWidth, e.clientWidth]") for box in boxes]
     assert all(scroll <= client + 1 for scroll, client in widths), widths
     assert page.evaluate("document.documentElement.scrollWidth <= window.innerWidth")
+
+
+def test_a_dashboard_of_many_evaluations_draws_a_screenful_first_and_the_rest_on_request(workspace, page, tmp_path):
+    """101 evaluations of one use case: 100 rows are drawn at first (sorted over all 101), "show all" the rest."""
+    from gaia_eval.artifacts.evaluation import Evaluation
+    from gaia_eval.artifacts.store import read_artifact, write_artifact
+
+    ev = read_artifact(workspace / "evaluation" / "email" / "baseline-lead.experiment.eval.json", Evaluation)
+    for n in range(101):
+        grade = ev.grade.model_copy(update={"quality_score": 1.0 if n == 100 else 50.0 + n % 40})  # last: lowest
+        write_artifact(tmp_path / "evaluation" / "email" / f"m{n:03d}.experiment.eval.json",
+                       ev.model_copy(update={"experiment_name": f"m{n:03d}", "grade": grade}))
+    page.route("**/api/charts*", lambda route: route.abort())  # 101 models' charts are not what this is about
+    gen = serve_viewer(tmp_path)
+    server = next(gen)
+    try:
+        page.goto(server.url)
+        table = page.locator("table.dash[data-use-case=email]")
+        table.locator("tbody tr").first.wait_for()
+        assert table.locator("tbody tr[data-file]").count() == 100
+        assert "100 of 101 shown" in table.locator("tr.more").inner_text()
+        table.locator("th", has_text="Grade").click()
+        table.locator("th", has_text="Grade").click()  # low to high: the lowest grades come first, over all 101
+        assert table.locator("tbody tr[data-file]").first.locator("td").nth(0).inner_text() == "m100"
+        table.locator("button.show-all").click()
+        assert table.locator("tbody tr[data-file]").count() == 101 and table.locator("tr.more").count() == 0
+    finally:
+        page.unroute("**/api/charts*")
+        gen.close()

@@ -349,7 +349,7 @@ async function matrixPage(useCase) {
         c.status === "error" ? el("p", { class: "error" }, "error: " + (c.error || "")) : folded(c.output, c.output_cut, "output")]
         : el("span", { class: "muted" }, "not evaluated")))));
   main().replaceChildren(el("h1", {}, `${d.title}: items × systems`),
-    el("p", { class: "muted" }, "Each cell: the system's verdict (pass/fail, or the rating band where there is none), its item score and its output (click to unfold). Spread: the highest item score minus the lowest. The item link opens every check and rationale."),
+    el("p", { class: "muted" }, "Each cell: the system's verdict (pass/fail, or the rating band where there is none: then Poor counts as failing), its item score and its output (click to unfold). Spread: the highest item score minus the lowest. The item link opens every check and rationale."),
     form, pager(), el("div", { class: "table-scroll matrix-scroll" }, el("table", { class: "matrix", id: "matrix" }, el("thead", {}, head), el("tbody", {}, rows))), pager());
 }
 
