@@ -160,7 +160,7 @@ const DASHBOARD_ROWS = 100; // per use case at first; "show all" draws the rest
 async function dashboard() {
   const data = await api("/api/dashboard");
   const m = main();
-  const later = []; // grade intervals, then charts: asked for once every table is shown
+  const later = [], drawing = []; // every use case's grade intervals, then the charts: once every table is shown
   m.replaceChildren(el("h1", {}, "Evaluations"), liveBox());
   if (!data.use_cases.length) m.append(el("p", { class: "muted" }, "No evaluation files yet: run gaia-eval eval."));
   for (const uc of data.use_cases) {
@@ -192,7 +192,8 @@ async function dashboard() {
     later.push(() => api("/api/intervals?use_case=" + encodeURIComponent(uc.use_case)).then((iv) => {
       for (const r of uc.models) r.ci = iv[r.file] ?? null;
       redraw();
-    }).catch(() => { for (const r of uc.models) r.ci = null; redraw(); }), drawCharts);
+    }).catch(() => { for (const r of uc.models) r.ci = null; redraw(); }));
+    drawing.push(drawCharts);
     m.append(el("section", { class: "card" },
       el("h2", {}, uc.title, " ", el("span", { class: "muted" }, `(${uc.models.length} models)`)),
       el("div", { class: "toolbar" }, el("a", { href: matrixUrl(uc.use_case), class: "matrix-link" }, "Every item × system (matrix)"),
@@ -202,7 +203,7 @@ async function dashboard() {
   }
   if (data.bench.length) m.append(benchSection(data.bench));
   // the tables are painted before anything slower is asked for
-  requestAnimationFrame(() => setTimeout(async () => { for (const next of later) await next(); }, 0));
+  requestAnimationFrame(() => setTimeout(async () => { for (const next of [...later, ...drawing]) await next(); }, 0));
 }
 
 function outputBlock(out) {
