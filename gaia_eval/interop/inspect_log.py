@@ -79,6 +79,12 @@ def _read_with_inspect_ai(path: Path) -> tuple[dict[str, Any], Iterator[dict[str
     return header, samples()
 
 
+def read_log(path: Path) -> tuple[dict[str, Any], Iterator[dict[str, Any]]]:
+    """The log's header and its samples (read one at a time from a `.eval`), as plain dictionaries: for a reader
+    that wants more of a log than a `ForeignRun` holds (the gaia-eval artifacts an exported log carries)."""
+    return _read_fallback(path)
+
+
 def _read_fallback(path: Path) -> tuple[dict[str, Any], Iterator[dict[str, Any]]]:
     if path.suffix == ".json":
         log = parse_json(path, read_input_bytes(path, "an Inspect log"), fix="pass a log written by `inspect eval`")
