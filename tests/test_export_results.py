@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -20,7 +21,8 @@ from click.testing import CliRunner
 
 from gaia_eval.cli import cli
 
-SCHEMAS = Path(__file__).parent / "data" / "eee"
+ROOT = Path(__file__).resolve().parent.parent
+SCHEMAS = ROOT / "tests" / "data" / "eee"
 EVALUATION = Path("evaluation") / "retrieval.experiment.eval.json"
 EXPERIMENT = Path("experiments") / "retrieval.experiment.json"
 GROUNDTRUTH = Path("gt") / "consolidated_qa_groundtruth.json"
@@ -214,3 +216,37 @@ def test_a_damaged_exported_log_is_one_line_and_writes_nothing(workspace: Path, 
     assert result.exit_code == 2, result.output
     assert "samples[1].metadata.gaia_eval.item" in result.output and len(result.output.strip().splitlines()) == 1
     assert not (tmp_path / "back").exists()
+
+
+def _readme_block(after: str) -> str:
+    readme = (ROOT / "README.md").read_text()
+    return readme[readme.index(after):].split("```bash\n", 1)[1].split("```", 1)[0]
+
+
+@pytest.mark.slow
+def test_the_readme_export_block_runs_from_a_fresh_clone_and_round_trips(tmp_path: Path) -> None:
+    if shutil.which("git") is None:
+        pytest.skip("git is not installed")
+    clone = tmp_path / "clone"
+    subprocess.run(["git", "clone", "-q", "--no-hardlinks", str(ROOT), str(clone)], check=True, timeout=120)
+    for name in ("README.md", ".gitignore"):  # the working tree's (a test runs on the edits too)
+        shutil.copy(ROOT / name, clone / name)
+    subprocess.run(["git", "-C", str(clone), "-c", "user.email=t@t", "-c", "user.name=t", "commit", "-qam", "wt",
+                    "--allow-empty"], check=True, timeout=60)
+    bin_dir = Path(sys.executable).parent  # gaia-eval on PATH, as after the README's set-up
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}"}
+    script = _readme_block("The repository also ships a small sample") + _readme_block("### Export:")
+    done = subprocess.run(["bash", "-euo", "pipefail", "-c", script], cwd=clone, env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    originals = sorted((clone / "evaluation" / "qa").glob("*.eval.json"))
+    assert originals
+    for original in originals:
+        first = json.loads(original.read_text())
+        again = json.loads((clone / "my_data" / "roundtrip" / "evaluation" / "qa" / original.name).read_text())
+        assert {k: v for k, v in again.items() if k != "evaluated_at"} == {
+            k: v for k, v in first.items() if k != "evaluated_at"}
+    assert list((clone / "reports" / "eee" / "data").glob("gaia-eval_qa/*/*/*_samples.jsonl"))
+    status = subprocess.run(["git", "status", "--porcelain"], cwd=clone, capture_output=True, text=True,
+                            check=True).stdout
+    assert status == "", status
