@@ -120,7 +120,7 @@ def _sample_members(header: dict[str, Any], names: set[str]) -> list[str]:
     found = []
     for name in names:
         stem = name[len("samples/"):-len(".json")] if name.startswith("samples/") and name.endswith(".json") else None
-        if stem is None or "/" in stem:
+        if stem is None:  # an id with "/" is a nested member name (Inspect writes it so)
             continue
         sample_id, _, epoch = stem.rpartition("_epoch_")
         found.append((int(epoch) if epoch.isdigit() else 0, order.get(sample_id, len(order)), name))
