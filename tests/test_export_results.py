@@ -13,6 +13,7 @@ import os
 import shutil
 import subprocess
 import sys
+import zipfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -216,6 +217,35 @@ def test_a_damaged_exported_log_is_one_line_and_writes_nothing(workspace: Path, 
     assert result.exit_code == 2, result.output
     assert "samples[1].metadata.gaia_eval.item" in result.output and len(result.output.strip().splitlines()) == 1
     assert not (tmp_path / "back").exists()
+
+
+def test_the_eval_zip_form_of_the_log_restores_the_same(workspace: Path, tmp_path: Path) -> None:
+    """As `inspect log convert --to eval` stores it: a zip of the header and one member per sample, a sample id
+    holding '/' (a document in a subfolder) as a nested member name."""
+    log = json.loads(_inspect_log().read_text())
+    samples = log.pop("samples")
+    for sample in samples:
+        sample["id"] = f"docs/{sample['id']}"
+    log["eval"]["dataset"]["sample_ids"] = [s["id"] for s in samples]
+    zipped = tmp_path / "log.eval"
+    with zipfile.ZipFile(zipped, "w", zipfile.ZIP_DEFLATED) as out:
+        out.writestr("header.json", json.dumps(log))
+        for sample in reversed(samples):  # the members' order in the zip is not the items' order
+            out.writestr(f"samples/{sample['id']}_epoch_1.json", json.dumps(sample))
+    back = tmp_path / "back"
+    _run("import-results", str(zipped), "-o", str(back))
+    assert (back / EXPERIMENT).read_bytes() == EXPERIMENT.read_bytes()
+
+
+def test_restoring_never_overwrites_other_content(workspace: Path, tmp_path: Path) -> None:
+    log = _inspect_log()
+    back = tmp_path / "back"
+    _run("import-results", str(log), "-o", str(back))
+    assert "made 0" in _run("import-results", str(log), "-o", str(back)).output  # the same files: nothing to do
+    (back / EXPERIMENT).write_text("{}")
+    result = CliRunner().invoke(cli, ["import-results", str(log), "-o", str(back)])
+    assert result.exit_code == 2 and "would overwrite" in result.output and "other content" in result.output
+    assert (back / EXPERIMENT).read_text() == "{}"
 
 
 def _readme_block(after: str) -> str:

@@ -22,6 +22,7 @@ from gaia_eval.interop.inspect_log import is_inspect_log, read_log
 from gaia_eval.reporting.inspect_export import CARRIED_FORMAT, CARRIED_KEY
 from gaia_eval.stages.common import StageSummary
 
+RESULT_SUFFIXES = (".json", ".eval", ".jsonl")  # what a folder given to import-results may hold
 FIX = "export the evaluation again with `gaia-eval report --format inspect`"
 
 
@@ -105,18 +106,26 @@ def read_carried(path: Path, block: dict[str, Any], samples: Iterator[dict[str, 
     return Carried(log=path, files=files, experiment_name=checked.experiment_name, items=len(items))
 
 
-def write_carried(restored: list[Carried], out: Path, summary: StageSummary) -> None:
-    """Each restored log's files, refusing two logs that would write different content to one file."""
-    planned: dict[PurePosixPath, tuple[bytes, Path]] = {}
+def plan_carried(restored: list[Carried], out: Path) -> dict[Path, bytes]:
+    """The files to write and their bytes, checked before anything is written: two logs writing different content
+    to one file, or a file already there with other content (never overwritten), are refused."""
+    planned: dict[Path, tuple[bytes, Path]] = {}
     for carried in restored:
         for where, content in carried.files.items():
             data = canonical_json(content)
-            known = planned.setdefault(where, (data, carried.log))
+            target = Path(out).joinpath(*where.parts)
+            known = planned.setdefault(target, (data, carried.log))
             if known[0] != data:
                 raise InputError(f"would write {where} with other content than {known[1]} does", file=carried.log,
                                  fix="import these logs into different folders (-o)")
-    for where, (data, _) in planned.items():
-        target = out.joinpath(*where.parts)
+            if target.is_file() and target.read_bytes() != data:
+                raise InputError(f"would overwrite {target}, which holds other content", file=carried.log,
+                                 fix="import into a new folder (-o), or move that file away first")
+    return {target: data for target, (data, _) in planned.items()}
+
+
+def write_carried(restored: list[Carried], planned: dict[Path, bytes], summary: StageSummary) -> None:
+    for target, data in planned.items():
         summary.outputs.append(target)
         summary.made += atomic_write_bytes(target, data)
     for carried in restored:
@@ -131,14 +140,14 @@ def split_exported(paths: list[Path]) -> tuple[list[Carried], list[Path]]:
     restored: list[Carried] = []
     others: list[Path] = []
     for path in map(Path, paths):
-        files = sorted(p for p in path.rglob("*") if p.suffix in (".json", ".eval") and p.is_file()) \
+        files = sorted(p for p in path.rglob("*") if p.suffix in RESULT_SUFFIXES and p.is_file()) \
             if path.is_dir() else [path]
         found = [(f, carried_artifacts(f)) for f in files]
         carrying = [(f, c) for f, c in found if c is not None]
         if not carrying:
             others.append(path)
             continue
-        if path.is_dir() and len(carrying) < len(found):
+        if len(carrying) < len(found):
             plain = next(f for f, c in found if c is None)
             raise InputError(f"mixes logs exported by gaia-eval with other results ({plain.name})", file=path,
                              fix="import the exported logs and the other results apart, into different folders")
