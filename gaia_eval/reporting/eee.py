@@ -106,8 +106,9 @@ def evaluation_results(ev: Evaluation) -> list[dict[str, Any]]:
             "method": "percentile bootstrap of the items' points (seed 0)"}}
     results = [_result(
         ev, "quality_score", "gaia-eval grade",
-        _metric(f"gaia-eval's rubric grade ({ev.scorer}): ((4E + 3G + 2F + 1P) / N - 1) * 100 / 3 over every "
-                "criterion's rating, errors as Poor", high=100, kind="grade", unit="points"),
+        _metric(f"gaia-eval's rubric grade ({ev.scorer}) on a 0-100 scale: the items' criterion ratings (a "
+                "free-text summary's: its weighted criterion values), errors as Poor", high=100, kind="grade",
+                unit="points"),
         g.quality_score, {"overall_rating": g.overall_rating, "n_errors": str(g.n_errors), **_counts(g.counts)},
         uncertainty)]
     if g.pass_rate is not None:
