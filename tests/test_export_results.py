@@ -82,6 +82,7 @@ def _eee_files() -> tuple[Path, Path]:
 def test_eee_records_are_valid_and_say_what_the_evaluation_says(workspace: Path) -> None:
     jsonschema = pytest.importorskip("jsonschema", reason="jsonschema is in the test extra: pip install -e '.[test]'")
     _run("report", "-d", "evaluation", "-o", "reports/report.md", "--format", "eee")
+    assert not Path("reports/report.md").exists()  # only what --format names
     aggregate_path, samples_path = _eee_files()
     aggregate = json.loads(aggregate_path.read_text())
     rows = [json.loads(line) for line in samples_path.read_text().splitlines()]
