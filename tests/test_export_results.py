@@ -118,6 +118,31 @@ def test_eee_records_are_valid_and_say_what_the_evaluation_says(workspace: Path)
     assert "made 0" in again.output and aggregate_path.read_bytes() == before  # same evaluation, same bytes
 
 
+def test_the_judges_grade_and_ratings_are_exported(workspace: Path, fake_llm, monkeypatch) -> None:
+    from tests.test_judge import judge_responder
+
+    jsonschema = pytest.importorskip("jsonschema", reason="jsonschema is in the test extra: pip install -e '.[test]'")
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test-openai")
+    fake_llm.responder = judge_responder
+    _run("eval", "-d", "experiments", "-g", str(GROUNDTRUTH), "-o", "judged", "--judge", "openai:gpt-4o-mini",
+         "--judge-base-url", fake_llm.openai_base_url)
+    _run("report", "-d", "judged", "-o", "judged_reports/report.md", "--format", "eee", "--format", "inspect")
+    evaluation = json.loads(Path("judged/retrieval.experiment.eval.json").read_text())
+    (aggregate_path,) = Path("judged_reports/eee").glob("data/*/*/*/*-*.json")
+    aggregate = json.loads(aggregate_path.read_text())
+    jsonschema.validate(aggregate, json.loads((SCHEMAS / "eval.schema.json").read_text()))
+    judged = next(r for r in aggregate["evaluation_results"] if r["evaluation_result_id"] == "judge.quality_score")
+    assert judged["score_details"]["score"] == evaluation["judge"]["grade"]["quality_score"]
+    assert judged["metric_config"]["llm_scoring"]["judges"][0]["model_info"]["id"] == "openai/gpt-4o-mini"
+    (log_path,) = Path("judged_reports/inspect").glob("*.json")
+    log = json.loads(log_path.read_text())
+    points = {"Excellent": 1.0, "Good": 2 / 3, "Fair": 1 / 3, "Poor": 0.0}
+    for sample, item in zip(log["samples"], evaluation["items"], strict=True):
+        ratings = {f"judge/{c['criterion']}": c["rating"] for c in item["judge"]["criteria"]}
+        assert ratings and {k: v["answer"] for k, v in sample["scores"].items() if k.startswith("judge/")} == ratings
+        assert all(sample["scores"][k]["value"] == points[r] for k, r in ratings.items())
+
+
 def _every_eval_ever_python() -> str | None:
     candidates = [os.environ.get("GAIA_EVAL_EEE_PYTHON"), shutil.which("python3.12"), shutil.which("python3.13")]
     for python in filter(None, candidates):

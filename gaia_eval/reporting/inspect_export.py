@@ -4,8 +4,9 @@ opens it and `inspect view` lists it.
 What maps where: the experiment's model is the log's model and gaia-eval's use case its task; each item is a
 sample (input: the question, target: the expected answer, output: the model's answer, its tokens and time); each
 rubric criterion is a scorer (an item's value of the measurement, its rating as the answer, the explanation), plus
-`grade` (the item's points on the grade's 0-100 scale), `pass` (C/I, for answers to questions) and each extra
-scorer's criteria; the results' metrics are the means of the values the samples carry (so a reader recomputes them
+`grade` (the item's points on the grade's 0-100 scale), `pass` (C/I, for answers to questions), each extra
+scorer's criteria and, after `eval --judge`, each judge criterion (`judge/<criterion>`: its median rating, Poor 0
+to Excellent 1); the results' metrics are the means of the values the samples carry (so a reader recomputes them
 from the samples) beside gaia-eval's own figures (`quality_score`, a criterion's `score`).
 
 The round trip: when the experiment file is at hand, the log also carries the gaia-eval artifacts it came from,
@@ -51,6 +52,11 @@ def _item_scores(ev: Evaluation, item: ItemEvaluation, names: list[str]) -> dict
     for x in item.extra_criteria:
         if x.value is not None:
             scores[f"{x.scorer}/{x.criterion}"] = {"value": x.value, "answer": x.rating, "explanation": x.explanation}
+    if item.judge is not None:  # the judge's median rating per criterion, as a share of the scale (Poor 0, Excellent 1)
+        for j in item.judge.criteria:
+            scores[f"judge/{j.criterion}"] = {"value": (rubric.POINTS[j.rating] - 1) / 3, "answer": j.rating,
+                                              "explanation": j.explanation,
+                                              "metadata": {"sample_ratings": list(j.sample_ratings)}}
     return scores
 
 
