@@ -18,6 +18,7 @@ from gaia_eval.interop.detect import read_results
 from gaia_eval.interop.inspect_log import _read_fallback, read_inspect_log, restore_sample
 from gaia_eval.interop.lm_eval import restore_line
 from gaia_eval.interop.promptfoo import restore_row
+from tests.test_readme_examples import fresh_clone  # noqa: F401 - the fixture
 
 DATA = Path(__file__).parent / "data" / "interop"
 INSPECT = DATA / "inspect_capitals.eval"
@@ -186,3 +187,26 @@ def test_a_file_no_tool_wrote_is_one_line(tmp_path: Path, content: bytes, proble
     result = _run("import-results", str(path), "-o", str(tmp_path / "out"))
     assert result.exit_code == 2, result.output
     assert problem in result.output and len(result.output.strip().splitlines()) == 1
+
+
+def test_the_readme_block_runs_in_a_fresh_clone_and_leaves_git_status_clean(fresh_clone: Path,  # noqa: F811
+                                                                           tmp_path: Path) -> None:
+    import os
+    import re
+    import subprocess
+    import sys
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    section = readme[readme.index("## Coming from Inspect, promptfoo or lm-eval"):]
+    block = re.search(r"```bash\n(.*?)```", section, re.S).group(1)
+    env = {**os.environ, "PATH": f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
+           "GAIA_EVAL_CACHE_DIR": str(tmp_path / "cache")}
+    run = subprocess.run(["bash", "-euo", "pipefail", "-c", block], cwd=fresh_clone, env=env, capture_output=True,
+                         text=True, timeout=600)
+    assert run.returncode == 0, run.stdout + run.stderr
+    assert "includes/accuracy 0.75 = 0.75 from 4 items" in run.stdout
+    report = (fresh_clone / "imported" / "report.md").read_text()
+    assert "inspect: includes" in report and "lm-eval: exact_match" in report
+    status = subprocess.run(["git", "status", "--porcelain"], cwd=fresh_clone, capture_output=True, text=True,
+                            check=True).stdout
+    assert status == ""
