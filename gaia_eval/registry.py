@@ -158,6 +158,7 @@ _OPENAI_BATCH = "gaia_eval.providers.batch.openai_batch:OpenAIBatchAPI"
 # Built-in providers. The values are entries, not imports: nothing here loads an SDK.
 BUILTIN_PROVIDERS: dict[str, ProviderEntry] = {
     "baseline": ProviderEntry("gaia_eval.baselines.provider:create", local=True, follows_prompts=False),
+    "fake": ProviderEntry("gaia_eval.providers.fake_api:create", local=True),
     "anthropic": ProviderEntry("gaia_eval.providers.anthropic_api:AnthropicProvider", key_env="ANTHROPIC_API_KEY",
                                base_url="https://api.anthropic.com", base_url_env="ANTHROPIC_BASE_URL",
                                batch="gaia_eval.providers.batch.anthropic_batch:AnthropicBatchAPI"),

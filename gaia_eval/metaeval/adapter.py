@@ -12,9 +12,13 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gaia_eval.scoring.rubric import FREE_TEXT_CRITERIA, POINTS, rate, score_summary_output
+from gaia_eval.scoring.criteria import Criterion
+from gaia_eval.scoring.rubric import FREE_TEXT_CRITERIA, POINTS, score_summary_output
+from gaia_eval.scoring.scorers import FREE_TEXT
 
-CRITERIA: tuple[str, ...] = tuple(FREE_TEXT_CRITERIA)
+# The free-text scorer's criteria that a lone summary is measured on (its structured-list ones are N/A on free text)
+_MEASURED: tuple[Criterion, ...] = tuple(c for c in FREE_TEXT.criteria if c.id in FREE_TEXT_CRITERIA)
+CRITERIA: tuple[str, ...] = tuple(c.id for c in _MEASURED)
 
 
 @dataclass(frozen=True)
@@ -32,6 +36,6 @@ def score_summary(output: str, source: str | None, references: Sequence[str] = (
     scored = score_summary_output(output, source if source and source.strip() else None, usable)
     measured = scored.measured or scored.values
     values = {name: measured.get(name) for name in CRITERIA}
-    points = {name: POINTS[rate(name, value)] for name, value in values.items() if value is not None}
+    points = {c.id: POINTS[c.rate(values[c.id])] for c in _MEASURED if values[c.id] is not None}
     degenerate = scored.degenerate is not None or not output.strip()
     return SummaryScores(values, scored.grade, points, degenerate)

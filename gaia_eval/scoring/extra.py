@@ -32,11 +32,9 @@ from gaia_eval.artifacts.evaluation import (
 )
 from gaia_eval.artifacts.store import fingerprint, fingerprint_bytes
 from gaia_eval.errors import ConfigError
+from gaia_eval.scoring.criteria import DEFAULT_THRESHOLDS
 from gaia_eval.scoring.scorers import Scorer, ScoringInput
 
-# Lower bounds of Excellent, Good and Fair for a value 0-1 (below Fair: Poor): the rubric's grade bands
-# (85/67/33 on its 0-100 scale), so an extra criterion reads like the grade beside it.
-DEFAULT_THRESHOLDS: tuple[float, float, float] = (0.85, 0.67, 0.33)
 ERROR = "error"
 FIX = "write a registered scorer name, module:function or path/to/file.py:function"
 
@@ -128,7 +126,7 @@ def _load(spec: str, field: str) -> ExtraScorer:
         raise ConfigError(exc.message, file=exc.file, field=exc.field or field, fix=exc.fix) from None
     if isinstance(target, Scorer):
         return ExtraScorer(target.name, spec, _source(target.score), target.score,
-                           _thresholds(target.thresholds, spec, field), target.criteria)
+                           _thresholds(target.thresholds, spec, field), target.criterion_ids)
     if callable(target):
         name = getattr(target, "__name__", spec.rpartition(":")[2])
         return ExtraScorer(name, spec, _source(target), target, _thresholds(getattr(target, "thresholds", None),

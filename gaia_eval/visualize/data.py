@@ -220,13 +220,6 @@ def _output(result: Any) -> Any:
     return result.summaries.model_dump() if result.summaries is not None else None
 
 
-def _criterion_label(criterion: str) -> str:
-    from gaia_eval.scoring import rubric
-
-    known = rubric.CRITERIA.get(criterion)
-    return known.label if known is not None else criterion.replace("_", " ")
-
-
 def item_view(eval_root: Path, exp_root: Path, use_case: str, item_id: str | None) -> dict[str, Any] | None:
     """One item of a use case across every model: source, ground truth, each output with its ratings, the
     judge's rationale, tokens, cost and latency; plus the item ids ordered for next/previous and filters."""
@@ -282,7 +275,8 @@ def item_view(eval_root: Path, exp_root: Path, use_case: str, item_id: str | Non
                 "output": _output(result),
                 "score": next((round(p[1], 1) for p in points[item_id] if p[0] == ev.experiment_name), None),
                 "passed": ev_item.passed if ev_item else None,
-                "criteria": [{**c.model_dump(), "label": _criterion_label(c.criterion)} for c in ev_item.criteria]
+                "criteria": [{**c.model_dump(), "label": use_case_view.criterion_label(use_case, c.criterion)}
+                             for c in ev_item.criteria]
                 if ev_item
                 else [],
                 "judge": [c.model_dump() for c in ev_item.judge.criteria] if ev_item and ev_item.judge else [],
