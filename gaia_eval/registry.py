@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gaia_eval.errors import ConfigError
+from gaia_eval.errors import ConfigError, PluginError
 
 
 def load(target: str, *, what: str = "entry", field: str | None = None) -> Any:
@@ -39,13 +39,16 @@ def load(target: str, *, what: str = "entry", field: str | None = None) -> Any:
             spec.loader.exec_module(module)
         else:
             module = importlib.import_module(module_name)
+    except ConfigError:
+        raise
     except ImportError as exc:
-        raise ConfigError(
+        raise PluginError(
             f"cannot import {what} '{target}': {exc}", field=field, fix="check the module name and that it is installed"
         ) from None
-    except (Exception, SystemExit) as exc:  # the module fails while imported (a syntax error, a name it lacks)
-        reason = " ".join(f"{type(exc).__name__}: {exc}".split())[:300]
-        raise ConfigError(f"cannot load {what} '{target}': {reason}", field=field,
+    # The module fails while imported (a syntax error, a name it lacks, a sys.exit()): SystemExit too, or a plugin
+    # would end the whole CLI silently.
+    except (Exception, SystemExit) as exc:
+        raise PluginError(f"cannot load {what} '{target}': {one_line_reason(exc)}", field=field,
                           fix=f"fix that error in {module_name}") from None
     try:
         return getattr(module, attr)
@@ -53,6 +56,12 @@ def load(target: str, *, what: str = "entry", field: str | None = None) -> Any:
         raise ConfigError(
             f"{what} '{target}': {module_name} has no '{attr}'", field=field, fix="check the name after ':'"
         ) from None
+
+
+def one_line_reason(exc: BaseException, limit: int = 300) -> str:
+    """`Type: message` of an exception a package's code raised, on one line, at most `limit` characters."""
+    line = " ".join(f"{type(exc).__name__}: {exc}".split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
 
 class Registry:
@@ -248,5 +257,6 @@ BENCH_RUNNERS = Registry("gaia_eval.bench_runners", BUILTIN_BENCH_RUNNERS)
 
 __all__ = [
     "BENCH_RUNNERS", "BUILTIN_PROVIDERS", "BUILTIN_USE_CASES", "MATCH_MODES", "PROVIDERS", "SCORERS", "USE_CASES",
-    "BatchPrice", "ModelPrice", "ProviderEntry", "Registry", "check_name", "load", "provider_entry", "provider_names",
+    "BatchPrice", "ModelPrice", "ProviderEntry", "Registry", "check_name", "load", "one_line_reason", "provider_entry",
+    "provider_names",
 ]

@@ -20,7 +20,12 @@ DEFAULT_RATING_DIMENSIONS = ("quality",)
 
 def registered(name: str) -> UseCase | None:
     """The use case called `name`, or None when nothing installed here declares it."""
-    return usecases.get(name) if name in USE_CASES else None
+    if name not in USE_CASES:
+        return None
+    try:
+        return usecases.get(name)
+    except ConfigError:  # its package is broken here: shown under its name, like one not installed
+        return None
 
 
 def title(name: str) -> str:

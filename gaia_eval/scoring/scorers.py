@@ -12,17 +12,27 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from gaia_eval.artifacts.evaluation import NOT_APPLICABLE, CriterionResult
 from gaia_eval.artifacts.groundtruth import Summaries
 from gaia_eval.errors import ConfigError
 from gaia_eval.scoring.criteria import DEFAULT_THRESHOLDS, Criterion
 
-if TYPE_CHECKING:
-    from gaia_eval.usecases import UseCase
+
+class UseCase(Protocol):
+    """What a scorer needs of a use case (gaia_eval.usecases.UseCase, above this module): its name and the scorer
+    it names per slot."""
+
+    @property
+    def name(self) -> str: ...
+
+    @property
+    def scorers(self) -> Mapping[tuple[str, bool], str]: ...
+
+    def scorer_name(self, mode: str, free_text: bool) -> str | None: ...
 
 @dataclass(frozen=True)
 class ScoringInput:
