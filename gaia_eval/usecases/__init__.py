@@ -13,7 +13,7 @@ from collections.abc import Mapping
 
 from gaia_eval.artifacts.store import fingerprint
 from gaia_eval.errors import ConfigError, PluginError
-from gaia_eval.registry import BUILTIN_USE_CASES, USE_CASES, check_name, load
+from gaia_eval.registry import USE_CASES, check_name, load, shipped
 from gaia_eval.usecases.base import Answers, ScorerSlot, UseCase
 
 
@@ -98,8 +98,8 @@ def settings_inputs(case: UseCase) -> dict[str, str]:
     of it (prompt, document label, scorers, judge task...), so editing the use case makes its ground truth,
     experiments and evaluations stale instead of "current". Empty for a use case gaia-eval ships: its settings
     are gaia-eval's code, and their artifacts keep the bytes (and fingerprints) they had."""
-    shipped = BUILTIN_USE_CASES.get(case.name)
-    if shipped is not None and case == load(shipped):
+    own = shipped(USE_CASES).get(case.name)
+    if own is not None and case == load(own):
         return {}
     fields = {f.name: getattr(case, f.name) for f in dataclasses.fields(case)}
     fields["scorers"] = sorted([mode, free_text, name] for (mode, free_text), name in case.scorers.items())

@@ -4,8 +4,8 @@ A use case says what a model is asked for an item (the six summary styles of a d
 question about it), how prompts name the document, which ground truth it accepts, which scorer grades it in
 each mode, what the judge is told, what a rater rates and how reports title it. Stages, the report and the
 viewer ask the use case (`gaia_eval.usecases.get(name)`) and never branch on its name; a new use case is one
-module holding a `UseCase` plus its registration (built in: `gaia_eval.registry.BUILTIN_USE_CASES`; another
-package: the entry point group `gaia_eval.usecases`).
+module holding a `UseCase` plus its registration: an entry point of the group `gaia_eval.usecases` in its
+package's pyproject.toml (gaia-eval's own use cases and another package's alike).
 """
 
 from __future__ import annotations
