@@ -213,8 +213,17 @@ class BatchPrice:
 
 @dataclass(frozen=True)
 class ProviderEntry:
-    """What the registry knows about a provider. `factory(settings, api_key)` builds it; `batch(provider)` builds
-    its batch adapter (None: the provider has no batch API)."""
+    """What the registry knows about a provider: a package registers one under the entry-point group
+    `gaia_eval.providers` (gaia-eval's own are in gaia_eval/providers/entries.py).
+
+    `factory` names `(settings: ProviderSettings, api_key: str | None) -> Provider` (gaia_eval.providers.base);
+    one that raises is one line naming it (a batch's other experiments still run). `batch` names
+    `(provider) -> BatchAPI` (None: no batch API). The other fields are described beside them.
+
+    Example:
+        >>> ProviderEntry("my_pkg.provider:create", key_env="MY_API_KEY", local=False).key_env
+        'MY_API_KEY'
+    """
 
     factory: str  # "module:attr" of a callable (ProviderSettings, api_key | None) -> Provider
     key_env: str | None = None  # environment variable holding its API key (None: no key)

@@ -36,7 +36,16 @@ class UseCase(Protocol):
 
 @dataclass(frozen=True)
 class ScoringInput:
-    """One answered item: the answer, what it is checked against (None in standalone mode) and its source."""
+    """One answered item, as a scorer is handed it.
+
+    Fields: answer (str for questions, a `Summaries` for summary use cases); expected (a `QAPair`, `Summaries`, or
+    None in standalone mode); facts (the planted facts of a generated document, else None); source_text (str:
+    the document); references (tuple of free-text references, or None when the ground truth is structured).
+
+    Example:
+        >>> ScoringInput(answer="Paris", expected=None, source_text="Paris is the capital of France.").answer
+        'Paris'
+    """
 
     answer: Any  # str for qa, Summaries for summarization and email
     expected: Any  # QAPair, Summaries, or None

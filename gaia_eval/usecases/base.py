@@ -25,7 +25,21 @@ ScorerSlot = tuple[str, bool]
 
 @dataclass(frozen=True)
 class UseCase:
-    """One use case. Every field is data or a registry name, so building one imports nothing heavy."""
+    """One use case. Every field is data or a registry name, so building one imports nothing heavy. It is checked
+    when first loaded (`gaia_eval.usecases.check_use_case`): its name must be the entry point's, `answers` a known
+    kind, each `scorers` slot ("comparative" | "standalone", free_text: bool) a scorer that loads and declares
+    its criteria (which are then this use case's: the report, templates and viewer show them).
+
+    Fields (see the comments below): name, title, answers ("summaries" | "answer"), scorers, description,
+    doc_label, system_prompt, judge_task, kin, rating_dimensions, baseline, template_instructions,
+    answers_instructions, groundtruth_prompt, participants_note.
+
+    Example:
+        >>> incidents = UseCase(name="incidents", title="Incident write-ups", answers="summaries",
+        ...                     scorers={("standalone", False): "summaries_standalone"})
+        >>> incidents.asks_questions
+        False
+    """
 
     name: str  # as written in artifacts (`use_case`) and on command lines (`--use-case`)
     title: str  # report section and viewer heading
