@@ -188,3 +188,13 @@ def test_eval_makes_a_failing_grader_that_item_s_error_and_goes_on(package: Path
     evaluation = json.loads(next((package / "ev").rglob("*.eval.json")).read_text())
     (item,) = evaluation["items"]
     assert item["status"] == "error" and "ValueError: no idea" in item["error"]
+
+
+def test_eval_scorer_rates_a_scorer_s_criteria_by_their_own_thresholds_as_a_grader_does():
+    from gaia_eval.scoring.extra import ExtraScorer
+
+    strict = Scorer("s", (Criterion("a", excellent=0.99, good=0.9, fair=0.5),), lambda item: {"a": 0.95})
+    graded, _ = strict.grade(ScoringInput(answer="x", expected=None))
+    extra = ExtraScorer("s", "s", "src", strict.score, criteria=strict.criterion_ids, declared=strict.criteria)
+    (beside, ), _ = extra.score(ScoringInput(answer="x", expected=None))
+    assert graded[0].rating == beside.rating == "Good"  # the default thresholds would say Excellent
