@@ -89,6 +89,13 @@ def test_a_use_case_graded_by_its_own_scorer_goes_through_every_command(run, tmp
         writer = csv.DictWriter(f, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
+    script = ("import json; from pathlib import Path; from gaia_eval.annotate import open_session;"
+              "s = open_session(Path('ev'), rater='bo', experiments_dir=Path('exp')).session; state = s.state();"
+              "s.rate(state['unit']['id'], 'accuracy', 4);"
+              "print(json.dumps([state['title'], state['dimensions'], s.state()['done']]))")
+    rated = json.loads(_ok(subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True,
+                                          text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(PLUGINS)})))
+    assert rated[:2] == ["Incident write-ups", ["accuracy", "usefulness"]]  # annotate rates it on its dimensions
     _ok(run("meta-eval", "--evaluations", "ev", "-u", "incidents", str(sheet)))
     measured = json.loads(next((tmp_path / "ev").glob("meta_eval.incidents.json")).read_text())
     assert {"names_ticket", "states_next_step"} <= set(json.dumps(measured).replace('"', " ").split())
