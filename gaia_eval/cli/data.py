@@ -171,6 +171,8 @@ def create_template(
         made = run_ratings_template(eval_root, output_dir, use_case=use_case, size=size, seed=seed,
                                     dimensions=dimensions, experiments_dir=experiments_dir)
         echo(f"{'drew and saved' if made.drawn else 'used the saved'} sample {made.sample_path}")
+        if made.shortfall:
+            echo(made.shortfall)
         echo(f"wrote {made.path} ({made.rows} outputs to rate 1-5; put your name in `rater`)")
         echo(f"  then: gaia-eval meta-eval --evaluations {eval_root} -u {made.use_case} {made.path}")
         return
