@@ -68,10 +68,10 @@ def test_a_use_case_graded_by_its_own_scorer_goes_through_every_command(run, tmp
     assert template["records"][0]["evaluation_criteria"] == {"names_ticket": "Names the ticket",
                                                               "states_next_step": "States the next step"}
 
-    script = ("import json; from pathlib import Path; from gaia_eval.visualize import data;"
-              "charts = data.charts(Path('ev'), 'incidents');"
+    script = ("import json; from pathlib import Path; from gaia_eval.visualize import charts, data;"
+              "drawn = charts.charts(Path('ev'), 'incidents');"
               "item = data.item_view(Path('ev'), Path('exp'), 'incidents', 'ticket_1');"
-              "print(json.dumps({'charts': sorted(charts or {}), 'labels': [c['label'] for m in item['models']"
+              "print(json.dumps({'charts': sorted(drawn or {}), 'labels': [c['label'] for m in item['models']"
               " for c in m['criteria']]}))")
     shown = json.loads(_ok(subprocess.run([sys.executable, "-c", script], cwd=tmp_path, capture_output=True,
                                           text=True, timeout=120, env={**os.environ, "PYTHONPATH": str(PLUGINS)})))
