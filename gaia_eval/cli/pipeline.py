@@ -264,6 +264,7 @@ def batch_experiment(
     inputs = list(input_paths) or [DEFAULTS["groundtruth"]]
     errors = 0
     damaged: list[str] = []
+    broken: list[str] = []
     for input_path, out_dir in output_dirs_for_inputs(inputs, output_dir):
         summary = run_batch_experiment(
             config_path,
@@ -279,6 +280,7 @@ def batch_experiment(
         echo(f"  items: {summary.items_line()}")
         errors += summary.items_error
         damaged += summary.damaged
+        broken += summary.not_started
     for line in damaged:
         echo(f"  damaged: {line}", err=True)
     if damaged:
@@ -286,6 +288,9 @@ def batch_experiment(
             f"{len(damaged)} experiment file(s) are damaged and were left out of the consolidated report (listed "
             "above); delete them and run the same command again to remake them"
         )
+    if broken and not errors:  # an experiment that could not start (its provider's package): listed above
+        raise RunFailed(f"{len(broken)} experiment(s) could not start (listed above); the others ran; fix them and "
+                        "run the same command again to run only them")
     if errors:
         config = f"-c {config_path} " if config_path else ""
         command = (
@@ -452,7 +457,7 @@ def eval_command(
                         f"above); delete them, or {remake}")
     if summary.scorer_errors:
         listed = "the first 10 listed above" if len(summary.scorer_errors) > 10 else "listed above"
-        raise RunFailed(f"--scorer failed on {len(summary.scorer_errors)} item(s) ({listed}), rated 'error' there; fix "
+        raise RunFailed(f"a scorer failed on {len(summary.scorer_errors)} item(s) ({listed}), rated 'error' there; fix "
                         "the scorer and run the same command again to score them again")
     if summary.empty_responses:
         raise RunFailed(

@@ -33,7 +33,7 @@ from gaia_eval.scoring.judge import (
     judge_journal_path,
     judge_request,
 )
-from gaia_eval.scoring.scorers import criteria_scored
+from gaia_eval.scoring.scorers import criteria_of, criteria_scored
 from gaia_eval.stages.common import StageSummary, check_output_dir, holds_output_lock
 from gaia_eval.stages.eval.index import Consolidation, update_consolidated
 from gaia_eval.stages.eval.inputs import (
@@ -71,9 +71,9 @@ class EvalSummary(StageSummary):
 
     def note_mode(self, evaluation: Evaluation) -> None:
         self.standalone += evaluation.mode == "standalone"
-        self.long_form += usecases.get(evaluation.use_case).asks_questions and any(
-            c.criterion in rubric.REFERENCE_CRITERIA for c in evaluation.criteria
-        )
+        use_case = usecases.get(evaluation.use_case)
+        free_text = criteria_of(use_case, "comparative", free_text=True) if use_case.asks_questions else ()
+        self.long_form += any(c.criterion in free_text for c in evaluation.criteria)
 
     def line(self) -> str:
         line = super().line()

@@ -50,7 +50,7 @@ from gaia_eval.concurrency import (
     map_concurrent,
     run_async,
 )
-from gaia_eval.errors import ArtifactError, ConfigError, InputError
+from gaia_eval.errors import ArtifactError, ConfigError, InputError, PluginError
 from gaia_eval.progress import Progress
 from gaia_eval.providers import (
     ProviderSettings,
@@ -149,6 +149,7 @@ class BatchSummary(StageSummary):
     calls_made: int = 0  # requests that reached a model (attempts, retries included; not baselines, not cache hits)
     cached_replies: int = 0  # replies the response cache gave instead of a model
     damaged: list[str] = field(default_factory=list)  # experiment files left out of the consolidated report
+    not_started: list[str] = field(default_factory=list)  # experiments whose provider could not load or start: why
 
     def items_line(self) -> str:
         cached = f", {self.cached_replies} replies from the response cache" if self.cached_replies else ""
@@ -220,9 +221,9 @@ def run_batch_experiment(
     # A package's use case also says what is asked (its prompt, document label): editing it re-runs its items.
     settings_common = {"workload": workload.fingerprint(), "prompts": prompt_settings_fingerprint(),
                        **usecases.settings_inputs(usecases.get(workload.use_case))}
-    plans = [plan for spec in config.experiments
-             if (plan := _plan_experiment(spec, output_dir, workload, settings_common, force, retry_errors, summary))]
-    providers = _open_providers(plans, config, config_path, output_dir, force, calls)
+    plans = _plan_experiments(config, output_dir, workload, settings_common, force, retry_errors, summary)
+    providers = _open_providers(plans, config, config_path, output_dir, force, calls, summary)
+    plans = [plan for plan in plans if plan.spec.name in providers or not plan.todo]  # those that could start
     run_async(_run_plans(plans, providers, workload, concurrency, show_progress, summary, calls.batch))
     for plan in plans:
         _note_outcome(plan, providers.get(plan.spec.name), workload, summary, calls.batch)
@@ -232,6 +233,27 @@ def run_batch_experiment(
     )  # unchanged bytes are not rewritten
     summary.notes.append(f"consolidated: {consolidated}")
     return summary
+
+
+def _plan_experiments(config: ExperimentConfig, output_dir: Path, workload: Workload, settings_common: dict[str, str],
+                      force: bool, retry_errors: bool, summary: BatchSummary) -> list[_Plan]:
+    """Every experiment's plan; one whose provider's package cannot load fails alone (listed with why)."""
+    plans = []
+    for spec in config.experiments:
+        try:
+            plan = _plan_experiment(spec, output_dir, workload, settings_common, force, retry_errors, summary)
+        except PluginError as exc:
+            _not_started(summary, spec.name, exc)
+            continue
+        if plan is not None:
+            plans.append(plan)
+    return plans
+
+
+def _not_started(summary: BatchSummary, name: str, exc: PluginError) -> None:
+    summary.failed += 1
+    summary.failures.append(f"{name}: {exc.message}")
+    summary.not_started.append(name)
 
 
 def _plan_experiment(spec: ExperimentSpec, output_dir: Path, workload: Workload, settings_common: dict[str, str],
@@ -279,8 +301,9 @@ def _plan_experiment(spec: ExperimentSpec, output_dir: Path, workload: Workload,
 
 
 def _open_providers(plans: list[_Plan], config: ExperimentConfig, config_path: Path | None, output_dir: Path,
-                    force: bool, calls: CallOptions) -> dict[str, Provider]:
-    """Credentials are checked for every experiment with work to do before any call is made."""
+                    force: bool, calls: CallOptions, summary: BatchSummary) -> dict[str, Provider]:
+    """Credentials are checked for every experiment with work to do before any call is made (a missing one stops
+    the run, exit 2); an experiment whose provider's code fails to load or start fails alone, with why."""
     providers: dict[str, Provider] = {}
     for plan in plans:
         if plan.todo:
@@ -291,6 +314,8 @@ def _open_providers(plans: list[_Plan], config: ExperimentConfig, config_path: P
                 )
                 providers[plan.spec.name] = open_provider(
                     settings, calls, journal, label=f"experiment '{plan.spec.name}'", refresh=force)
+            except PluginError as exc:  # a package's provider that cannot start: this experiment fails, not the run
+                _not_started(summary, plan.spec.name, exc)
             except ConfigError as exc:  # e.g. an unknown baseline model: point at the config entry
                 index = config.experiments.index(plan.spec)
                 raise ConfigError(
