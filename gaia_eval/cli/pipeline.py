@@ -15,6 +15,8 @@ from gaia_eval.cli.options import (
     llm_call_options,
     model_call_options,
     print_batch_status,
+    refuse_batched_shard,
+    shard_option,
 )
 from gaia_eval.errors import RunFailed
 from gaia_eval.safe_text import echo
@@ -212,6 +214,7 @@ def groundtruth(
 
 @cli.command("batch-experiment", cls=ListOptionsCommand, repeat_options=("-i", "--input"))
 @model_call_options
+@shard_option
 @click.option(
     "-c",
     "--config",
@@ -249,7 +252,7 @@ def groundtruth(
 )
 def batch_experiment(
     config_path, input_paths, output_dir, force, retry_errors, concurrency, quiet, create_sample_config, batch_status,
-    call_options,
+    call_options, shard,
 ) -> None:
     """Run every configured model over every item, concurrently and resumably."""
     from gaia_eval.stages.experiment.outputs import output_dirs_for_inputs
@@ -261,6 +264,7 @@ def batch_experiment(
     if create_sample_config is not None:
         echo(f"wrote {write_sample_config_path(create_sample_config)}")
         return
+    refuse_batched_shard(shard, call_options)
     inputs = list(input_paths) or [DEFAULTS["groundtruth"]]
     errors = 0
     damaged: list[str] = []
@@ -274,6 +278,7 @@ def batch_experiment(
             concurrency=concurrency,
             show_progress=False if quiet else None,
             call_options=call_options,
+            shard=shard,
         )
         print_summary(summary)
         echo(f"  items: {summary.items_line()}")
