@@ -110,6 +110,7 @@ def generate(
 
 @cli.command()
 @model_call_options
+@shard_option
 @click.option(
     "-d",
     "--directory",
@@ -180,13 +181,14 @@ def groundtruth(
     force,
     batch_status,
     call_options,
+    shard,
 ) -> None:
     """Build the expected answers for each input (offline: exactly from planted facts; or drafted by an LLM)."""
     from gaia_eval.stages.groundtruth.run import run_groundtruth
 
     if batch_status:
         return print_batch_status(output_dir)
-
+    refuse_batched_shard(shard, call_options)
     summary = run_groundtruth(
         input_dir=None if input_file else directory,
         input_file=input_file,
@@ -203,6 +205,7 @@ def groundtruth(
         max_tokens=max_tokens,
         show_progress=False if quiet else None, timeout_s=timeout,
         call_options=call_options,
+        shard=shard,
     )
     print_summary(summary)
     if summary.failed:
@@ -306,6 +309,7 @@ def write_sample_config_path(path: Path) -> Path:
 
 
 @cli.command("eval", cls=ListOptionsCommand, repeat_options=("-g", "--groundtruth"))
+@shard_option
 @model_call_options
 @click.option(
     "-d",
@@ -395,7 +399,7 @@ def write_sample_config_path(path: Path) -> Path:
 def eval_command(
     directory, experiment_file, output_dir, groundtruth, force, regenerate_report,
     judge_spec, judge_base_url, judge_samples, judge_concurrency, judge_timeout, judge_criteria, batch_status,
-    call_options, scorers,
+    call_options, scorers, shard,
 ) -> None:
     """Score each experiment against ground truth (deterministic rubric), optionally also with an LLM judge."""
     from gaia_eval.errors import UsageError
@@ -422,6 +426,7 @@ def eval_command(
         raise UsageError("--judge-base-url, --judge-samples, --judge-concurrency, --judge-timeout and --judge-criteria "
                          "need --judge",
                          fix="add --judge PROVIDER:MODEL")
+    refuse_batched_shard(shard, call_options)
     summary = run_eval(
         experiment_dir=directory,
         experiment_file=experiment_file,
@@ -432,6 +437,7 @@ def eval_command(
         judge=judge,
         call_options=call_options,
         scorers=scorers,
+        shard=shard,
     )
     if summary.standalone:
         echo(f"running standalone for {summary.standalone} experiment(s): no ground truth; {STANDALONE_NOTE}")

@@ -11,6 +11,7 @@ from gaia_eval.cli.checks import check_named_folders
 from gaia_eval.cli.choices import ProviderChoice, RegistryChoice, UseCaseChoice
 from gaia_eval.cli.group import cli, split_types
 from gaia_eval.cli.lists import ListOptionsCommand
+from gaia_eval.cli.options import shard_option
 from gaia_eval.errors import RunFailed
 from gaia_eval.safe_text import echo
 
@@ -312,6 +313,7 @@ def visualize(
 
 
 @cli.command("meta-eval")
+@shard_option
 @click.argument("ratings", type=click.Path(path_type=Path), required=False)
 @click.option(
     "--evaluations",
@@ -398,6 +400,7 @@ def meta_eval(
     limit,
     seed,
     cross_validate,
+    shard,
 ) -> None:
     """Measure how well each scorer agrees with human ratings (RATINGS.jsonl or .csv): system-level Kendall,
     Spearman and Pearson with bootstrap intervals, summary-level correlation, pairwise accuracy. With
@@ -458,6 +461,7 @@ def meta_eval(
         cross_validate=cross_validate,
         limit=limit,
         seed=seed,
+        shard=shard,
     )
     echo(run.markdown)
     for path in run.outputs:

@@ -17,6 +17,7 @@ from gaia_eval.artifacts.groundtruth import (
     SourceDocument,
 )
 from gaia_eval.artifacts.names import file_stem
+from gaia_eval.artifacts.shards import Shard
 from gaia_eval.artifacts.store import (
     Freshness,
     fingerprint,
@@ -200,10 +201,13 @@ def run_groundtruth(
     show_progress: bool | None = None,
     timeout_s: float | None = None,
     call_options: CallOptions | None = None,
+    shard: Shard | None = None,
 ) -> StageSummary:
     """Write `<item>.<use_case>.groundtruth.json` per input and `consolidated_<use_case>_groundtruth.json`.
     `provider` "offline" builds it from planted facts; any other provider has an LLM draft it, its calls made as
-    `call_options` say (response cache, batch API; default: the environment's)."""
+    `call_options` say (response cache, batch API; default: the environment's). With `shard`, only the inputs
+    that shard owns (by text fingerprint), and no consolidated file: each input's file is that shard's part, so
+    the same call without it finds them current, pays nothing and writes the consolidated file."""
     if use_case not in usecases.names():
         raise UsageError(
             f"unknown use case '{use_case}'", field="--use-case", fix=f"use one of: {', '.join(usecases.names())}"
@@ -216,6 +220,8 @@ def run_groundtruth(
         raise UsageError("a custom prompt needs an LLM provider", field="--custom-prompt",
                          fix="add --provider anthropic|openai|ollama|... --model M")
     sources = _collect_inputs(input_dir, input_file, pattern, needs_facts=llm_options is None)
+    if shard is not None:
+        sources = [s for s in sources if shard.owns(s.text_fingerprint)]
     output_dir = check_output_dir(output_dir)
     summary = StageSummary("groundtruth")
     if llm_options is None:
@@ -230,6 +236,10 @@ def run_groundtruth(
         written = build_with_llm(sources, use_case, output_path, force, llm_options,
                                  call_options_or_defaults(call_options), summary)
 
+    if shard is not None:
+        summary.notes.append(f"shard {shard}: {len(sources)} inputs are this shard's; once every shard has finished, "
+                             "the same command without --shard writes the consolidated file")
+        return summary
     consolidated = consolidated_path(output_dir, use_case)
     write_artifact(consolidated, consolidate(written, use_case, output_dir))
     summary.notes.append(f"consolidated: {consolidated}")
