@@ -234,3 +234,36 @@ def _wait(condition, proc: subprocess.Popen) -> None:
         assert proc.poll() is None, proc.stderr.read() if proc.stderr else proc.returncode
         assert time.monotonic() < deadline
         time.sleep(0.005)
+
+
+def _readme_block(language: str, marker: str) -> str:
+    import re
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    blocks = [b for b in re.findall(rf"```{language}\n(.*?)```", readme, re.S) if marker in b]
+    assert len(blocks) == 1, f"README has no single ```{language} block with {marker}"
+    return blocks[0]
+
+
+def _shards_from(expression: str, variable: str, indexes: range) -> list[Shard]:
+    """The --shard argument as the shell expands it for each task index."""
+    return [parse_shard(subprocess.run(["bash", "-c", f'echo "{expression}"'], env={variable: str(i)},
+                                       capture_output=True, text=True, check=True).stdout.strip())
+            for i in indexes]
+
+
+def test_readme_slurm_array_and_kubernetes_indexed_job_run_every_shard_once():
+    import re
+
+    slurm = _readme_block("sh", "#SBATCH --array")
+    first, last = map(int, re.search(r"#SBATCH --array=(\d+)-(\d+)", slurm).groups())
+    expression = re.search(r'--shard "([^"]+)"', slurm).group(1)
+    shards = _shards_from(expression, "SLURM_ARRAY_TASK_ID", range(first, last + 1))
+    count = last - first + 1
+    assert sorted(shards, key=lambda s: s.index) == [Shard(k, count) for k in range(1, count + 1)]
+
+    job = _readme_block("yaml", "completionMode: Indexed")
+    completions = int(re.search(r"completions: (\d+)", job).group(1))
+    expression = re.search(r"--shard (.+?)\"\]", job).group(1)
+    shards = _shards_from(expression, "JOB_COMPLETION_INDEX", range(completions))
+    assert sorted(shards, key=lambda s: s.index) == [Shard(k, completions) for k in range(1, completions + 1)]
