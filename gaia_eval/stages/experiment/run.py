@@ -41,6 +41,7 @@ from gaia_eval.artifacts.store import (
     read_artifact,
     write_artifact,
 )
+from gaia_eval.artifacts.streamed import write_streamed
 from gaia_eval.concurrency import (
     DEFAULT_CONCURRENCY,
     DEFAULT_MAX_RETRIES,
@@ -448,9 +449,7 @@ def _finish(plan: _Plan, workload: Workload) -> None:
     items = [plan.results[i.item_id] for i in workload.items]
     wall = time.monotonic() - plan.started
     spec = plan.spec
-    write_artifact(
-        plan.path,
-        Experiment(
+    experiment = Experiment(
             inputs=plan.inputs,
             experiment_name=spec.name,
             safe_name=safe_name(spec.name),
@@ -466,8 +465,10 @@ def _finish(plan: _Plan, workload: Workload) -> None:
             totals=compute_totals(items, wall, plan.quote),
             started_at=plan.started_at,
             finished_at=datetime.now(timezone.utc),
-        ),
     )
+    # Written an item at a time: the whole experiment's dict and bytes would take several times its size.
+    write_streamed(plan.path, experiment.model_copy(update={"items": [], "sources": {}}),
+                   {"items": items, "sources": sorted(workload.sources.items())})
     if plan.journal is not None:
         plan.journal.remove()
     else:

@@ -29,6 +29,7 @@ from gaia_eval.artifacts.store import (
     read_artifact,
     write_artifact,
 )
+from gaia_eval.artifacts.streamed import write_streamed
 from gaia_eval.errors import ArtifactError, InputError, UsageError
 from gaia_eval.extract import extract_text
 from gaia_eval.stages.common import (
@@ -241,7 +242,7 @@ def run_groundtruth(
                              "the same command without --shard writes the consolidated file")
         return summary
     consolidated = consolidated_path(output_dir, use_case)
-    write_artifact(consolidated, consolidate(written, use_case, output_dir))
+    write_consolidated(consolidated, written, use_case, output_dir)
     summary.notes.append(f"consolidated: {consolidated}")
     return summary
 
@@ -297,27 +298,25 @@ def _build_all_offline(
     return written
 
 
-def consolidate(
-    entries: list[tuple[str, Path]], use_case: str, output_dir: Path,
+def write_consolidated(
+    target: Path, entries: list[tuple[str, Path]], use_case: str, output_dir: Path,
     known: dict[Path, tuple[GroundTruth, str]] | None = None,
-) -> ConsolidatedGroundTruth:
-    """Rebuilt from this run's per-file artifacts only: never loses an entry, never picks up other folders' files.
-    `known` gives the artifact and fingerprint of files this run has just written, so they are not read back."""
-    items: list[GroundTruth] = []
-    refs: list[ConsolidatedEntry] = []
-    for item_id, path in sorted(entries):
-        gt, file_fp = (known or {}).get(path) or (read_artifact(path, GroundTruth), fingerprint_file(path))
-        items.append(gt)
-        refs.append(
-            ConsolidatedEntry(
-                item_id=item_id,
-                groundtruth_file=path.relative_to(output_dir).as_posix(),
-                fingerprint=file_fp,
-            )
+) -> bool:
+    """Write the consolidated file rebuilt from this run's per-file artifacts only (never loses an entry, never
+    picks up other folders' files), one item at a time: each file is read as it is written, so 10,000 items take
+    the memory of one. `known` gives the artifact and fingerprint of files this run has just written, so they
+    are not read back."""
+    ordered = sorted(entries)
+    refs = [
+        ConsolidatedEntry(
+            item_id=item_id,
+            groundtruth_file=path.relative_to(output_dir).as_posix(),
+            fingerprint=(known or {})[path][1] if path in (known or {}) else fingerprint_file(path),
         )
-    return ConsolidatedGroundTruth(
-        inputs={r.item_id: r.fingerprint for r in refs},
-        use_case=use_case,
-        source_files=refs,
-        items=items,
+        for item_id, path in ordered
+    ]
+    header = ConsolidatedGroundTruth(
+        inputs={r.item_id: r.fingerprint for r in refs}, use_case=use_case, source_files=refs, items=[]
     )
+    items = (known[path][0] if known and path in known else read_artifact(path, GroundTruth) for _, path in ordered)
+    return write_streamed(target, header, {"items": items})
