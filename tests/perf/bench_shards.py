@@ -150,7 +150,8 @@ def memory(work: Path, items: int) -> None:
         config = work / "lead.json"
         config.write_text('{"experiments": [{"name": "lead", "provider": "baseline", "model": "lead"}]}')
         size = sum(p.stat().st_size for p in (work / "docs").iterdir()) / items / 1000
-        print(f"memory: {items} meeting transcripts of {size:.1f} kB on average; peak RSS of each stage as a child process")
+        print(f"memory: {items} meeting transcripts of {size:.1f} kB on average; peak RSS of each stage as a child "
+              "process")
         print("| stage | peak RSS MB | wall s |")
         print("|---|---:|---:|")
         measure("groundtruth --provider vllm (fake server)",
