@@ -18,6 +18,7 @@ from gaia_eval.cli.options import (
     refuse_batched_shard,
     shard_option,
 )
+from gaia_eval.cli.workspace import remote_workspace
 from gaia_eval.errors import RunFailed
 from gaia_eval.safe_text import echo
 
@@ -163,6 +164,7 @@ def generate(
 )
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--force", is_flag=True, help="Rebuild even ground truth that is up to date.")
+@remote_workspace(inputs=("directory", "input_file"), outputs=("output_dir",))
 def groundtruth(
     directory,
     input_file,
@@ -253,6 +255,7 @@ def groundtruth(
     default=None,
     help="Write a valid sample config to PATH and exit.",
 )
+@remote_workspace(inputs=("input_paths", "config_path"), outputs=("output_dir",))
 def batch_experiment(
     config_path, input_paths, output_dir, force, retry_errors, concurrency, quiet, create_sample_config, batch_status,
     call_options, shard,
@@ -396,6 +399,7 @@ def write_sample_config_path(path: Path) -> Path:
          "path/to/file.py:function taking a ScoringInput and returning a value 0-1 (or a dict of them). Shown "
          "beside the use case's criteria; the grade stays the use case's own.",
 )
+@remote_workspace(inputs=("directory", "experiment_file", "groundtruth"), outputs=("output_dir",))
 def eval_command(
     directory, experiment_file, output_dir, groundtruth, force, regenerate_report,
     judge_spec, judge_base_url, judge_samples, judge_concurrency, judge_timeout, judge_criteria, batch_status,
@@ -490,6 +494,7 @@ def eval_command(
     default=DEFAULTS["report"],
     help="Markdown file (or an existing folder: FOLDER/report.md); .csv and .json are written beside it.",
 )
+@remote_workspace(inputs=("eval_dir",), file_outputs=("output_file",))
 def report(eval_dir, output_file) -> None:
     """Write the markdown report (plus CSV and JSON) with the model performance table."""
     from gaia_eval.stages.report.run import run_report
