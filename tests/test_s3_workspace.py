@@ -156,3 +156,36 @@ def test_two_machines_given_one_shard_on_s3_pay_once(s3, tmp_path: Path, fake_ll
     assert fake_llm.request_count == paid
     keys = _keys(s3, "shared/")
     assert "local-model.experiment.shard-1-of-2.part.jsonl" in keys and not [k for k in keys if k.endswith(".lock")]
+
+
+def test_the_readmes_s3_commands_run_as_written(s3, tmp_path: Path, fake_llm):
+    """The README's S3 block, with its bucket and config swapped for the test's: shards, consolidation, eval and
+    report on S3, the consolidation paying nothing."""
+    import re
+    import shlex
+
+    from gaia_eval.stages.generate import run_generate
+    from tests.test_shards import _config
+
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    block = next(b for b in re.findall(r"```sh\n(.*?)```", readme, re.S) if "s3://my-bucket" in b)
+    commands = [shlex.split(line.split("  #")[0].replace("my-bucket", f"{BUCKET}/readme"))
+                for line in block.splitlines() if line.startswith("gaia-eval ")]
+    assert len(commands) == 5 and any("--shard" in c for c in commands)
+    run_generate("meeting", tmp_path / "docs", types=["standup"], count_per_type=2, seed=10)
+    cache = tmp_path / "cache"
+    made = _cli("groundtruth", "-d", str(tmp_path / "docs"), "-u", "qa", "-o", f"s3://{BUCKET}/readme/gt",
+                cache=cache)
+    assert made.returncode == 0, made.stderr
+    config = _config(tmp_path / "c.json", fake_llm.openai_base_url)
+    counts = []
+    for command in commands:
+        command = [str(config) if word == "my_config.json" else word for word in command[1:]]
+        done = _cli(*command, "--no-cache", cache=cache) if command[0] == "batch-experiment" else _cli(
+            *command, cache=cache)
+        assert done.returncode == 0, (command, done.stderr)
+        counts.append(fake_llm.request_count)
+    assert counts[1] > counts[0] > 0 and counts[2] == counts[1]  # two shards paid; the consolidation nothing
+    keys = _keys(s3, "readme/")
+    assert "exp/local-model.experiment.json" in keys and "reports/report.md" in keys
+    assert not [k for k in keys if ".part." in k or k.endswith(".lock")]
