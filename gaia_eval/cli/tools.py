@@ -471,3 +471,22 @@ def meta_eval(
             f"{run.failed_judge_calls} judge call(s) failed; run the same command again (answered calls come from "
             "the cache)"
         )
+
+
+@cli.command("cluster-run", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
+@click.option("--shards", type=click.IntRange(min=1), required=True, help="How many shards (Ray tasks) to run.")
+@click.option(
+    "--address", default=None,
+    help="The Ray cluster's address ('auto': the one `ray start --head` runs here)  [default: a one-node cluster "
+         "started for this run]",
+)
+@click.argument("command", nargs=-1, type=click.UNPROCESSED, required=True)
+def cluster_run(shards, address, command) -> None:
+    """Run COMMAND (groundtruth, batch-experiment, eval --judge or meta-eval --judge, with its options) as N shards
+    on a Ray cluster, then consolidate here: `gaia-eval cluster-run --shards 4 -- batch-experiment -c C -i I -o O`."""
+    from gaia_eval.stages.cluster import run_cluster
+
+    run = run_cluster(list(command), shards, address)
+    for line in run.shards:
+        echo(line)
+    echo(run.consolidation)
