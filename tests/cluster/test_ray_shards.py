@@ -44,3 +44,32 @@ def test_four_shards_as_ray_tasks_equal_one_process(fake_llm, tmp_path: Path):
     assert fake_llm.request_count - paid == paid  # every item was paid once, by one of the shards
     assert _items(tmp_path / "ray" / "local-model.experiment.json") == _items(
         tmp_path / "single" / "local-model.experiment.json")
+
+
+def test_the_readmes_ray_commands_run_as_written(fake_llm, tmp_path: Path):
+    """The README's block as a bash script: `ray start --head`, cluster-run with --address auto, eval, report,
+    `ray stop`; run where its relative paths lead (groundtruth/qa and my_config.json made there first)."""
+    import os
+    import re
+    import shutil
+
+    from gaia_eval.stages.generate import run_generate
+    from gaia_eval.stages.groundtruth.run import run_groundtruth
+    from tests.test_shards import _config
+
+    readme = (Path(__file__).resolve().parents[2] / "README.md").read_text()
+    block = next(b for b in re.findall(r"```sh\n(.*?)```", readme, re.S) if "cluster-run" in b)
+    run_generate("meeting", tmp_path / "docs", types=["standup"], count_per_type=2, seed=13)
+    run_groundtruth(input_dir=tmp_path / "docs", use_case="qa", output_dir=tmp_path / "groundtruth" / "qa")
+    _config(tmp_path / "my_config.json", fake_llm.openai_base_url)
+    bin_dir = str(Path(sys.executable).parent)
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ.get('PATH', '')}", "GAIA_EVAL_NO_CACHE": "1"}
+    try:
+        done = subprocess.run(["bash", "-e", "-c", block], cwd=tmp_path, env=env, capture_output=True, text=True,
+                              timeout=900)
+    finally:
+        subprocess.run([shutil.which("ray", path=bin_dir) or "ray", "stop"], capture_output=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "0 requests sent to models" in done.stdout and fake_llm.request_count > 0
+    assert (tmp_path / "experiments" / "ray" / "local-model.experiment.json").exists()
+    assert (tmp_path / "reports" / "ray.md").exists()
