@@ -267,3 +267,21 @@ def test_readme_slurm_array_and_kubernetes_indexed_job_run_every_shard_once():
     expression = re.search(r"--shard (.+?)\"\]", job).group(1)
     shards = _shards_from(expression, "JOB_COMPLETION_INDEX", range(completions))
     assert sorted(shards, key=lambda s: s.index) == [Shard(k, completions) for k in range(1, completions + 1)]
+
+
+def test_remote_urls_survive_click_paths_and_local_paths_stay_local():
+    from gaia_eval.artifacts.remote import remote_url
+
+    assert remote_url(Path("s3://bucket/some/prefix/")) == "s3://bucket/some/prefix"  # Path folds the "//"
+    assert remote_url("gs://b/p") == "gs://b/p"
+    assert [remote_url(p) for p in ("c:/data", "experiments/qa", "/abs/s3:/x", None)] == [None] * 4
+
+
+def test_cluster_run_refuses_what_cannot_be_sharded():
+    from click.testing import CliRunner
+
+    from gaia_eval.cli import cli
+
+    for command in (["report", "-d", "evaluation"], ["batch-experiment", "--shard", "1/2"]):
+        result = CliRunner().invoke(cli, ["cluster-run", "--shards", "2", "--", *command])
+        assert result.exit_code == 2 and "Traceback" not in result.output, result.output
