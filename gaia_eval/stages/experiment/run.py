@@ -38,10 +38,9 @@ from gaia_eval.artifacts.store import (
     fingerprint_file,
     freshness,
     load_json_file,
-    read_artifact,
     write_artifact,
 )
-from gaia_eval.artifacts.streamed import write_streamed
+from gaia_eval.artifacts.streamed import read_experiment, write_streamed
 from gaia_eval.concurrency import (
     DEFAULT_CONCURRENCY,
     DEFAULT_MAX_RETRIES,
@@ -488,7 +487,7 @@ def consolidate_experiments(output_dir: Path, damaged: list[str] | None = None) 
     cost: float | None = 0.0
     for path in sorted(Path(output_dir).glob("*.experiment.json")):
         try:
-            exp = read_artifact(path, Experiment)
+            exp = read_experiment(path)  # its header only: the items are not held (10,000 take hundreds of MB)
         except (ArtifactError, InputError) as exc:
             if damaged is not None:
                 damaged.append(exc.one_line())
