@@ -11,7 +11,14 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "--count-per-type 2",
     ),
     "groundtruth": ("gaia-eval groundtruth -d test_data/meetings -u summarization -o groundtruth/summarization",),
-    "batch-experiment": ("gaia-eval batch-experiment -c configs/basic_qa.json -i groundtruth/qa -o experiments/qa",),
+    "batch-experiment": (
+        "gaia-eval batch-experiment -c configs/basic_qa.json -i groundtruth/qa -o experiments/qa",
+        "gaia-eval batch-experiment -c configs/basic_qa.json -i groundtruth/qa -o experiments/qa --shard 1/4",
+    ),
+    "cluster-run": (
+        "gaia-eval cluster-run --shards 4 --address auto -- batch-experiment -c configs/basic_qa.json -i "
+        "groundtruth/qa -o experiments/qa",
+    ),
     "eval": (
         "gaia-eval eval -d experiments/qa -o evaluation/qa",
         "gaia-eval eval -d experiments/summarization -o evaluation/summarization --judge anthropic:claude-sonnet-4-5",
