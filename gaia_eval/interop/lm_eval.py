@@ -9,6 +9,7 @@ figures are the results file's `<metric>,<filter>` values of metrics aggregated 
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 from typing import Any
@@ -83,7 +84,7 @@ def _sample(row: dict[str, Any]) -> ForeignSample:
     target = row.get("target")
     metrics = [m for m in row.get("metrics") or [] if m in row]
     if _is_choice(filtered):
-        best = max(range(len(filtered)), key=lambda i: _loglikelihood(filtered[i]))
+        best = max(range(len(filtered)), key=lambda i: _loglikelihood(filtered[i]) or -math.inf)
         output = str(calls[best].get("arg_1", "")).strip() if best < len(calls) else str(best)
         if isinstance(target, int) and 0 <= target < len(calls):
             targets = [str(calls[target].get("arg_1", "")).strip()]
@@ -118,12 +119,21 @@ def _prompt_text(value: Any) -> str:
 
 
 def _is_choice(filtered: Any) -> bool:
+    """A loglikelihood task's responses: one [log-likelihood, is_greedy] per choice. lm_eval writes them as strings
+    (its sample logger turns every leaf into str: [["-4.5", "False"], ...]); numbers are read too."""
     return isinstance(filtered, list) and bool(filtered) and all(
-        isinstance(f, list) and len(f) == 2 and isinstance(f[0], (int, float)) for f in filtered)
+        isinstance(f, list) and len(f) == 2 and _loglikelihood(f) is not None for f in filtered)
 
 
-def _loglikelihood(response: list[Any]) -> float:
-    return float(response[0])
+def _loglikelihood(response: list[Any]) -> float | None:
+    value = response[0]
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        return None
+    try:
+        number = float(value)
+    except ValueError:
+        return None
+    return number if number == number else None  # NaN is no log-likelihood
 
 
 def restore_line(sample: ForeignSample) -> dict[str, Any]:
