@@ -6,13 +6,18 @@ nothing written."""
 from __future__ import annotations
 
 import json
+import zipfile
 from pathlib import Path
 
+import pytest
 from click.testing import CliRunner
 
 from gaia_eval.cli import cli
+from gaia_eval.interop.inspect_log import _read_fallback
 
 DATA = Path(__file__).parent / "data" / "interop"
+INSPECT = DATA / "inspect_capitals.eval"
+PROMPTFOO = DATA / "promptfoo_capitals.json"
 
 
 def _run(*args: str):
@@ -53,3 +58,74 @@ def test_lm_eval_multiple_choice_as_lm_eval_writes_it(tmp_path: Path) -> None:
     items = json.loads(experiments[0].read_text())["items"]
     assert [i["answer"] for i in items] == ["Paris", "Lyon"]  # the most likely choice, not the list as text
     assert {i["groundtruth_answer"]["answer"] for i in items} == {"Paris"}  # the target index's continuation
+
+
+def _rewrite_sample(tmp_path: Path, change) -> Path:
+    """The committed Inspect log with its first sample changed by `change`, deflate-compressed."""
+    header, samples = _read_fallback(INSPECT)
+    rows = list(samples)
+    change(rows[0])
+    path = tmp_path / "log.eval"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("header.json", json.dumps(header))
+        for row in rows:
+            z.writestr(f"samples/{row['id']}_epoch_{row['epoch']}.json", json.dumps(row))
+    return path
+
+
+def _set_usage(value):
+    def change(row):
+        for usage in row["model_usage"].values():
+            usage["input_tokens"] = value
+    return change
+
+
+@pytest.mark.parametrize("change", [
+    lambda r: r.update(epoch="x"),
+    lambda r: r.update(output="just a string"),
+    lambda r: r.update(scores=["C"]),
+    lambda r: r.update(target=5),
+    _set_usage(-5),
+    _set_usage("lots"),
+], ids=["epoch-text", "output-string", "scores-list", "target-number", "tokens-negative", "tokens-text"])
+def test_an_inspect_sample_of_another_shape_is_one_line(tmp_path: Path, change) -> None:
+    path = _rewrite_sample(tmp_path, change)
+    out = tmp_path / "out"
+    _one_line_refusal(_run("import-results", str(path), "-o", str(out)), out, "log.eval", "samples/")
+
+
+def test_an_inspect_header_of_another_shape_is_one_line(tmp_path: Path) -> None:
+    header, samples = _read_fallback(INSPECT)
+    rows = list(samples)
+    path = tmp_path / "log.eval"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("header.json", json.dumps({**header, "eval": "oops"}))
+        for row in rows:
+            z.writestr(f"samples/{row['id']}_epoch_{row['epoch']}.json", json.dumps(row))
+    out = tmp_path / "out"
+    _one_line_refusal(_run("import-results", str(path), "-o", str(out)), out, "log.eval", "header.json")
+
+
+@pytest.mark.parametrize("change", [
+    lambda r: r.update(provider=["x"], promptIdx="zero"),
+    lambda r: r.update(response={"output": {"text": "Paris"}, "tokenUsage": {"prompt": "many"}}),
+    lambda r: r.update(gradingResult={"componentResults": ["not an object"]}),
+], ids=["provider-and-index", "tokens-text", "component-not-object"])
+def test_a_promptfoo_row_of_another_shape_is_one_line(tmp_path: Path, change) -> None:
+    data = json.loads(PROMPTFOO.read_text())
+    change(data["results"]["results"][0])
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(data))
+    out = tmp_path / "out"
+    _one_line_refusal(_run("import-results", str(path), "-o", str(out)), out, "results.json", "results.results[0]")
+
+
+def test_promptfoo_output_object_and_non_string_vars_import(tmp_path: Path) -> None:
+    data = json.loads(PROMPTFOO.read_text())
+    row = data["results"]["results"][0]
+    row["response"]["output"] = {"answer": "Paris"}
+    row["vars"] = {**(row.get("vars") or {}), "n": 3, "tags": ["a"]}
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(data))
+    result = _run("import-results", str(path), "-o", str(tmp_path / "out"))
+    assert result.exit_code == 0, result.output

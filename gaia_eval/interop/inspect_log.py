@@ -21,7 +21,15 @@ from typing import Any
 
 from gaia_eval.artifacts.inputs import open_input, parse_json, read_input_bytes
 from gaia_eval.errors import InputError
-from gaia_eval.interop.records import ForeignRun, ForeignSample, ForeignScore, score_number, text_of
+from gaia_eval.interop.records import (
+    ForeignRun,
+    ForeignSample,
+    ForeignScore,
+    score_number,
+    shaped,
+    text_of,
+    token_count,
+)
 
 ZSTD = 93  # the zip compression method Inspect writes (zipfile reads it only from Python 3.14 on)
 _LOCAL_HEADER = 30
@@ -48,12 +56,14 @@ def read_inspect_log(path: Path, *, use_library: bool | None = None) -> list[For
     read = _read_with_inspect_ai if use_library else _read_fallback
     if use_library:
         header, _ = read(path)
-    return [_run(path, header, lambda: _ordered(header, read(path)[1]))]
+    return [shaped(path, "header.json", _run, path, header, lambda: _ordered(path, read(path)[1]))]
 
 
-def _ordered(header: dict[str, Any], samples: Iterator[dict[str, Any]]) -> Iterator[ForeignSample]:
-    for sample in samples:
-        yield _sample(sample)
+def _ordered(path: Path, samples: Iterator[dict[str, Any]]) -> Iterator[ForeignSample]:
+    for number, sample in enumerate(samples, 1):
+        where = f"samples/ member {number} (id {sample.get('id')!r})" if isinstance(sample, dict) else \
+            f"samples/ member {number}"
+        yield shaped(path, where, _sample, sample)
 
 
 def _has_inspect_ai() -> bool:
@@ -94,7 +104,11 @@ def _read_fallback(path: Path) -> tuple[dict[str, Any], Iterator[dict[str, Any]]
         raise InputError("is not an Inspect log (no header.json in the zip)", file=path,
                          fix="pass a .eval log written by `inspect eval`")
     header = members.json(name)
-    names = _sample_members(header, members.names)
+    if not isinstance(header, dict):
+        members.close()
+        raise InputError(f"{name}: not the shape the tool writes (not an object)", file=path,
+                         fix="pass the file as the tool wrote it")
+    names = shaped(path, name, _sample_members, header, members.names)
 
     def samples() -> Iterator[dict[str, Any]]:
         try:
@@ -214,8 +228,8 @@ def _usage(model_usage: dict[str, Any]) -> tuple[int, int]:
     totals = [0, 0]
     for usage in model_usage.values():
         if isinstance(usage, dict):
-            totals[0] += int(usage.get("input_tokens") or 0)
-            totals[1] += int(usage.get("output_tokens") or 0)
+            totals[0] += token_count(usage.get("input_tokens"))
+            totals[1] += token_count(usage.get("output_tokens"))
     return totals[0], totals[1]
 
 

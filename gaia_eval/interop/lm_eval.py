@@ -16,7 +16,7 @@ from typing import Any
 
 from gaia_eval.artifacts.inputs import parse_json, read_input_bytes, read_input_text
 from gaia_eval.errors import InputError
-from gaia_eval.interop.records import ForeignRun, ForeignSample, ForeignScore, score_number, text_of
+from gaia_eval.interop.records import ForeignRun, ForeignSample, ForeignScore, score_number, shaped, text_of
 
 SAMPLES_NAME = re.compile(r"samples_(?P<task>.+)_(?P<date>\d{4}-\d{2}-\d{2}T[\d.\-]+)\.jsonl$")
 _EXACT = ("doc_id",)
@@ -45,7 +45,8 @@ def read_lm_eval(path: Path) -> list[ForeignRun]:
         if not isinstance(row, dict) or "doc_id" not in row:
             raise InputError(f"line {number}: not a sample (no doc_id)", file=path, field="doc_id",
                              fix="pass the samples_*.jsonl lm_eval writes with --log_samples")
-        by_filter.setdefault(str(row.get("filter") or "none"), []).append(_sample(row))
+        by_filter.setdefault(str(row.get("filter") or "none"), []).append(
+            shaped(path, f"line {number}", _sample, row))
     means = _mean_metrics(results, task)
     runs = []
     for name, samples in by_filter.items():
