@@ -129,3 +129,63 @@ def test_promptfoo_output_object_and_non_string_vars_import(tmp_path: Path) -> N
     path.write_text(json.dumps(data))
     result = _run("import-results", str(path), "-o", str(tmp_path / "out"))
     assert result.exit_code == 0, result.output
+
+
+def _zip_with_raw_member(path: Path, name: str, raw: bytes, method: int, declared: int) -> None:
+    """A zip whose member `name` holds `raw` (already compressed with `method`) and declares `declared` bytes."""
+    import struct
+    import zlib
+
+    header, _ = _read_fallback(INSPECT)
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("header.json", json.dumps(header))
+        z.writestr(zipfile.ZipInfo(name), raw)  # stored: patched below
+    data = bytearray(path.read_bytes())
+    crc = zlib.crc32(b"")
+    for signature, method_at, crc_at, size_at, name_at in ((b"PK\x03\x04", 8, 14, 22, 30),
+                                                            (b"PK\x01\x02", 10, 16, 24, 46)):
+        at = data.find(signature + b"")
+        while at >= 0:
+            name_len = struct.unpack_from("<H", data, at + (26 if signature == b"PK\x03\x04" else 28))[0]
+            if bytes(data[at + name_at:at + name_at + name_len]) == name.encode():
+                struct.pack_into("<H", data, at + method_at, method)
+                struct.pack_into("<I", data, at + crc_at, crc)
+                struct.pack_into("<I", data, at + size_at, declared)
+            at = data.find(signature, at + 4)
+    path.write_bytes(bytes(data))
+
+
+def test_a_zstd_member_that_decompresses_beyond_its_declared_size_is_refused(tmp_path: Path) -> None:
+    zstandard = pytest.importorskip("zstandard")
+    raw = zstandard.ZstdCompressor(level=3).compress(b" " * (64 << 20))  # 64 MiB of spaces in a few KB
+    path = tmp_path / "bomb.eval"
+    _zip_with_raw_member(path, "samples/fr_epoch_1.json", raw, 93, 100)
+    out = tmp_path / "out"
+    _one_line_refusal(_run("import-results", str(path), "-o", str(out)), out, "samples/fr_epoch_1.json",
+                      "more than the 100 bytes")
+
+
+def test_a_deflate_member_that_decompresses_beyond_its_declared_size_is_refused(tmp_path: Path) -> None:
+    import zlib
+
+    packer = zlib.compressobj(9, zlib.DEFLATED, -15)
+    raw = packer.compress(b" " * (8 << 20)) + packer.flush()
+    path = tmp_path / "bomb.eval"
+    _zip_with_raw_member(path, "samples/fr_epoch_1.json", raw, zipfile.ZIP_DEFLATED, 100)
+    out = tmp_path / "out"
+    _one_line_refusal(_run("import-results", str(path), "-o", str(out)), out, "samples/fr_epoch_1.json")
+
+
+def test_a_member_declaring_more_than_a_log_holds_is_refused_before_reading(tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    from gaia_eval.interop import inspect_log
+
+    header, samples = _read_fallback(INSPECT)
+    path = tmp_path / "big.eval"
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as z:
+        z.writestr("header.json", json.dumps(header))
+        z.writestr("samples/fr_epoch_1.json", json.dumps({**next(samples), "pad": " " * 50_000}))
+    monkeypatch.setattr(inspect_log, "MAX_MEMBER_BYTES", 40_000)
+    out = tmp_path / "out"
+    _one_line_refusal(_run("import-results", str(path), "-o", str(out)), out, "samples/fr_epoch_1.json",
+                      "at most 40000")

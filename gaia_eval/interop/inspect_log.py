@@ -13,8 +13,10 @@ Two readers give the same plain dictionaries to one mapping, so they import the 
 
 from __future__ import annotations
 
+import io
 import struct
 import zipfile
+import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
@@ -32,6 +34,9 @@ from gaia_eval.interop.records import (
 )
 
 ZSTD = 93  # the zip compression method Inspect writes (zipfile reads it only from Python 3.14 on)
+# A member (one sample's record, or the header) declaring more is refused before it is read: a log's members are
+# kilobytes to a few megabytes, and a zip can declare (or a zstd frame hold) gigabytes in a few kilobytes.
+MAX_MEMBER_BYTES = 256 << 20
 _LOCAL_HEADER = 30
 # The sample keys the fields of `ForeignSample` hold exactly; every other key is kept in `extra`, verbatim.
 _EXACT = ("id", "epoch", "input", "target", "scores")
@@ -154,7 +159,15 @@ class _ZipMembers:
 
     def json(self, name: str) -> Any:
         info = self.zip.getinfo(name)
-        data = self.zip.read(name) if info.compress_type != ZSTD else self._zstd(info)
+        if info.file_size > MAX_MEMBER_BYTES:
+            raise InputError(f"{name}: declares {info.file_size} bytes, at most {MAX_MEMBER_BYTES} are read",
+                             file=self.path, fix="the log is damaged or not Inspect's; export it again")
+        try:
+            # zipfile stops a deflated member at its declared size (then fails its CRC): no more is ever held
+            data = self.zip.read(name) if info.compress_type != ZSTD else self._zstd(info)
+        except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError) as exc:
+            raise InputError(f"{name}: damaged zip member ({exc})", file=self.path,
+                             fix="the log is damaged; export it again") from None
         return parse_json(self.path, data, where=f"{name}: ", fix="the log is damaged; export it again")
 
     def _zstd(self, info: zipfile.ZipInfo) -> bytes:
@@ -170,11 +183,22 @@ class _ZipMembers:
         name_len, extra_len = struct.unpack("<HH", local[26:30])
         handle.seek(info.header_offset + _LOCAL_HEADER + name_len + extra_len)
         raw = handle.read(info.compress_size)
+        # Streamed, never past the declared size: a frame that says its content size decompresses to that size
+        # whatever `max_output_size` says, so a few kilobytes could fill the memory.
+        chunks: list[bytes] = []
+        total = 0
         try:
-            return zstandard.ZstdDecompressor().decompress(raw, max_output_size=info.file_size)
+            with zstandard.ZstdDecompressor().stream_reader(io.BytesIO(raw)) as reader:
+                while chunk := reader.read(min(1 << 20, info.file_size + 1 - total)):
+                    chunks.append(chunk)
+                    total += len(chunk)
+                    if total > info.file_size:
+                        raise InputError(f"{info.filename}: decompresses to more than the {info.file_size} bytes "
+                                         "it declares", file=self.path, fix="the log is damaged; export it again")
         except zstandard.ZstdError as exc:
             raise InputError(f"{info.filename}: damaged zstd data ({exc})", file=self.path,
                              fix="the log is damaged; export it again") from None
+        return b"".join(chunks)
 
 
 def _run(path: Path, header: dict[str, Any], read_samples: Callable[[], Iterator[ForeignSample]]) -> ForeignRun:
