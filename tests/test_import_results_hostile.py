@@ -189,3 +189,28 @@ def test_a_member_declaring_more_than_a_log_holds_is_refused_before_reading(tmp_
     out = tmp_path / "out"
     _one_line_refusal(_run("import-results", str(path), "-o", str(out)), out, "samples/fr_epoch_1.json",
                       "at most 40000")
+
+
+def test_two_samples_of_one_id_in_a_run_are_refused(tmp_path: Path) -> None:
+    # Inspect ids 5 and "5" (or two samples with no id) are one text: one experiment would hold one item id twice.
+    header, samples = _read_fallback(INSPECT)
+    rows = list(samples)
+    rows[0]["id"], rows[1]["id"] = 5, "5"
+    rows[1]["input"], rows[1]["target"] = rows[0]["input"], rows[0]["target"]
+    path = tmp_path / "log.eval"
+    with zipfile.ZipFile(path, "w") as z:
+        z.writestr("header.json", json.dumps(header))
+        for number, row in enumerate(rows):
+            z.writestr(f"samples/s{number}_epoch_1.json", json.dumps(row))
+    out = tmp_path / "out"
+    _one_line_refusal(_run("import-results", str(path), "-o", str(out)), out, "sample '5'", "appears twice")
+
+
+def test_two_promptfoo_rows_of_one_test_and_provider_are_refused(tmp_path: Path) -> None:
+    data = json.loads(PROMPTFOO.read_text())
+    first, second = data["results"]["results"][:2]
+    second.update(testIdx=first["testIdx"], prompt=first["prompt"], testCase=first["testCase"], vars=first.get("vars"))
+    path = tmp_path / "results.json"
+    path.write_text(json.dumps(data))
+    out = tmp_path / "out"
+    _one_line_refusal(_run("import-results", str(path), "-o", str(out)), out, "appears twice")
