@@ -23,6 +23,10 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "gaia-eval import-outputs outputs.jsonl -g my_data/gt/consolidated_summarization_groundtruth.json -o "
         "my_data/exp",
     ),
+    "import-results": (
+        "gaia-eval import-results logs/2026-11-28T10-00-00_capitals_abc.eval -o my_data/imported",
+        "gaia-eval import-results promptfoo_results.json --target-var answer -o my_data/imported",
+    ),
     "create-template": ("gaia-eval create-template -d groundtruth/qa --use-case qa --format csv -o templates",),
     "import-template": ("gaia-eval import-template templates/qa.template.csv -o experiments/templates",),
     "summarize": ("gaia-eval summarize -i test_data/meetings/standup_meeting.txt --styles brief action_items",),
