@@ -62,15 +62,49 @@ def take_folder_lock(folder: Path) -> tuple[int, bool]:
         os.close(fd)
 
 
-def _write_holder(path: Path) -> int:
-    """The lock file, describing this holder for the message a second run prints; an fd kept open until release.
-    Something that is no regular file in its place (a folder, a link) is an OSError: the run does not start."""
-    fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_TRUNC | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o600)
-    info = {"pid": os.getpid(), "command": " ".join(["gaia-eval", *sys.argv[1:]])[:300], "folder": str(path.parent),
-            "started": time.time()}
-    with contextlib.suppress(OSError):  # the message of a second run then just says "another gaia-eval run"
-        os.pwrite(fd, orjson.dumps(info), 0)
-    return fd
+def take_lock_file(path: Path) -> tuple[int, bool]:
+    """(fd, True) holding an exclusive flock on `path` (created if missing), or (fd, False) while another
+    holder has it (the caller closes fd). Raises OSError when the file cannot be opened. A holder removes the
+    file on release, so a lock taken on a file no longer at `path` guards nothing: then `path` is opened anew.
+    (The shards' locks, and the folder lock's file, which a shard probes to see a run without --shard.)"""
+    assert fcntl is not None
+    while True:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
+                return fd, False
+            os.close(fd)
+            raise
+        try:
+            current, opened = os.stat(path, follow_symlinks=False), os.fstat(fd)
+            if (current.st_dev, current.st_ino) == (opened.st_dev, opened.st_ino):
+                return fd, True
+        except FileNotFoundError:
+            pass
+        os.close(fd)
+
+
+def release_lock_file(path: Path, fd: int) -> None:
+    """Remove the lock file while still holding it, then let it go."""
+    with suppress(OSError):
+        path.unlink()
+    os.close(fd)
+
+
+def _write_holder(path: Path) -> tuple[int, bool]:
+    """The lock file, flocked too (a shard probes it to see a run without --shard) and describing this holder for
+    the message a second run prints; (fd, False) when another process holds it. Something that is no regular
+    file in its place (a folder, a link) is an OSError: the run does not start."""
+    fd, locked = take_lock_file(path)
+    if locked:
+        info = {"pid": os.getpid(), "command": " ".join(["gaia-eval", *sys.argv[1:]])[:300],
+                "folder": str(path.parent), "started": time.time()}
+        with contextlib.suppress(OSError):  # the message of a second run then just says "another gaia-eval run"
+            os.ftruncate(fd, 0)
+            os.pwrite(fd, orjson.dumps(info), 0)
+    return fd, locked
 
 
 def _holder_at(path: Path) -> str:
@@ -141,17 +175,23 @@ def folder_lock(folder: Path, option: str = "-o/--output-dir") -> Iterator[None]
             fix="wait for it to finish (it resumes from what it saved), or pass another output folder",
         )
     try:
-        fd = _write_holder(path)
+        fd, file_locked = _write_holder(path)
     except OSError as exc:
         os.close(folder_fd)
         _remove_made(created)
         raise _cannot_lock(folder, option, exc) from None
+    if not file_locked:  # an older run, or a shard probing this very moment
+        holder = _holder(fd)
+        os.close(fd)
+        os.close(folder_fd)
+        raise FolderBusyError(
+            f"{holder} is writing this folder", file=folder, field=option,
+            fix="wait for it to finish (it resumes from what it saved), or pass another output folder",
+        )
     try:
         yield
     finally:
-        with suppress(OSError):
-            path.unlink()  # while still holding the lock: a second run never reads a record of a finished run
-        os.close(fd)
+        release_lock_file(path, fd)  # unlinked while still held: a second run never reads a finished run's record
         os.close(folder_fd)
         _remove_made(created)
 
