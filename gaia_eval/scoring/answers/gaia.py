@@ -284,6 +284,7 @@ def _match_number(expected: ExpectedValue, view: AnswerView, opts: GaiaOptions) 
 
 
 _PROSE_WORDS = 6  # an answer of this many words is a sentence: the number it states for the question counts
+_ALPHA_WORD = re.compile(r"[^\W\d_]{2,}")
 _RANGE_BEFORE = re.compile(r"(?:\bbetween\s+(?:\S+\s+){0,2}|\d\s*(?:-|to|and)\s*)$", re.IGNORECASE)
 _RANGE_AFTER = re.compile(r"^\s*(?:-|to|and)\s*\d")
 
@@ -293,8 +294,8 @@ def _stated_in_prose(expected: ExpectedValue, text: str, mentions: list[NumberMe
     """In a sentence answer that states several numbers, the expected one when it is stated as a value of its
     own ("won only three of his 45 races", "from 1936 until his death on November 20, 1975"): not negated or
     bounded, not an end of a range ("between 12 and 15", "12-15"), not hedged in its sentence."""
-    if len(tokens(text)) < _PROSE_WORDS:
-        return None  # "12 apples and 3 oranges": a short answer listing numbers names no one answer
+    if len(_ALPHA_WORD.findall(text[:2000])) < _PROSE_WORDS:
+        return None  # "12 apples and 3 oranges", "7 8 9 ...": an answer listing numbers names no one answer
     for mention in mentions:
         if not (quantities_equal(expected.number_value, mention.quantity) and alive(mention)):
             continue

@@ -66,9 +66,13 @@ _LONGEST_OR_SIDE = 3  # words: "LESLEY SHARP or SURANNE JONES" names two answers
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*[+#]*|\d+(?:[.,]\d+)*")
 
 
+_ARTICLES = frozenset({"the", "a", "an"})
+
+
 def _words(text: str) -> tuple[str, ...]:
-    """Casefolded words (an apostrophe inside one dropped: "bull's" -> "bulls"), the same on both sides."""
-    return tuple(_word(m.group(0)) for m in _WORD.finditer(fold(text)))
+    """Casefolded words without articles (an apostrophe inside one dropped: "bull's" -> "bulls"), the same on
+    both sides: "Video Killed the Radio Star by The Buggles" holds "... by Buggles"."""
+    return tuple(w for w in (_word(m.group(0)) for m in _WORD.finditer(fold(text))) if w not in _ARTICLES)
 
 
 def _word(raw: str) -> str:
@@ -122,7 +126,7 @@ _GENERIC_AFTER = frozenset({
 # Before a name, these words make another place or thing: "South Sudan", "New York", "Upper Volta".
 _QUALIFIER_BEFORE = frozenset({
     "north", "south", "east", "west", "northern", "southern", "eastern", "western", "new", "upper", "lower",
-    "great", "greater", "little", "old", "central", "san", "santa", "port", "fort", "le", "la", "los", "las",
+    "great", "greater", "little", "central", "san", "santa", "port", "fort", "le", "la", "los", "las",
     "el", "de", "van", "von", "not", "non", "anti", "pre", "post", "half", "semi",
 })
 _PERSON_QUESTION = re.compile(r"\b(?:who|whom|whose|name)\b", re.IGNORECASE)
@@ -177,7 +181,7 @@ _ALTERNATIVE = frozenset({"or", "either"})
 _UNCERTAIN_AFTER = frozenset({"maybe", "perhaps", "possibly", "probably", "might"})
 
 
-def _hedged_sentence(text: str, start: int, end: int, clause_end: int) -> str | None:
+def _hedged_sentence(text: str, start: int, end: int) -> str | None:
     """A hedge around the found answer: another candidate joined to it by "or" ("Paris or Lyon", "either Tokyo
     or Osaka"), an uncertain word after it in its clause ("Paris (possibly Lyon)"), or a sentence that hedges
     as a whole ("not sure", "maybe A, maybe B"). An "or" elsewhere in a paragraph joins other things."""
@@ -185,24 +189,44 @@ def _hedged_sentence(text: str, start: int, end: int, clause_end: int) -> str | 
     alias = re.match(r"\s*\(or\s", text[end:end + 6]) or re.search(r"\(or\s+$", text[max(0, start - 6):start])
     if (after[:1] == ("or",) or before[-1:] == ("or",) or "either" in before) and alias is None:
         return "or"  # "Ghent (or Gent)" names one place twice; "Paris or Lyon" names two
-    if _UNCERTAIN_AFTER.intersection(_words(text[end:clause_end])):
-        return next(w for w in _words(text[end:clause_end]) if w in _UNCERTAIN_AFTER)
     sentence = sentence_around(text, start, end)
+    rest = sentence[sentence.find(text[start:end]) + end - start:] if text[start:end] in sentence else ""
+    uncertain = [w for w in _words(rest) if w in _UNCERTAIN_AFTER]
+    if uncertain:
+        return uncertain[0]
     toks = tuple(w for w in _words(sentence) if w not in _ALTERNATIVE)
     return hedge_cue(toks)
 
 
-def find_reading(text: str, needle: tuple[str, ...], question: str | None) -> tuple[str, str]:
+_LEADING_ARTICLE = re.compile(r"^\s*(the|a|an)\s+(?=\S)", re.IGNORECASE)
+
+
+def required_article(expected: str) -> str | None:
+    """The leading article that is part of the expected name, which the answer must carry too (gaia mode's rule:
+    "a cappella", "The Hague"; not "The Beatles" or "The Great Gatsby")."""
+    match = _LEADING_ARTICLE.match(expected)
+    if match is None:
+        return None
+    if match.group(1).islower():
+        return match.group(1)
+    rest = _words(expected[match.end():])
+    return match.group(1).casefold() if len(rest) == 1 and not rest[0].endswith("s") else None
+
+
+def find_reading(text: str, needle: tuple[str, ...], question: str | None,
+                 article: str | None = None) -> tuple[str, str]:
     """Whether a grader finds `needle` in `text` as its answer: ("found"|"absent"|"negated"|"hedged"|"listed"|
     "extended", the sentence or word that decided)."""
     person = bool(question and _PERSON_QUESTION.search(question))
     status, detail = "absent", ""
-    matches = list(_WORD.finditer(text))
+    matches = [m for m in _WORD.finditer(text) if _word(m.group(0)) not in _ARTICLES]
     spans = [m.span() for m in matches]
     words = [_word(m.group(0)) for m in matches]
     breaks = [m.start() for m in CLAUSE_BREAK.finditer(text)]
     for i, j in _runs(words, needle):
         start, end = spans[i][0], spans[j - 1][1]
+        if article and not re.search(rf"\b{article}\s+$", text[max(0, start - 8):start], re.IGNORECASE):
+            continue  # "Hague" is not "The Hague"
         clause_start = max((b for b in breaks if b < start), default=-1) + 1
         clause_end = min((b for b in breaks if b >= end), default=len(text))
         before = tokens(text[clause_start:start])
@@ -215,7 +239,7 @@ def find_reading(text: str, needle: tuple[str, ...], question: str | None) -> tu
             if status in ("absent", "negated"):
                 status, detail = "extended", text[max(0, start - 20):end + 20].strip()
             continue
-        cue = _hedged_sentence(text, start, end, clause_end)
+        cue = _hedged_sentence(text, start, end)
         if cue:
             status, detail = "hedged", cue
             continue
@@ -252,7 +276,7 @@ def _bare_lead(text: str) -> str | None:
     dash = _DASH_LEAD.match(sentence)
     if dash is not None:
         lead = dash.group(1) or dash.group(2) or ""
-        if 0 < len(_words(lead)) <= _SHORT_LEAD:
+        if 0 < len(_words(lead)) <= _SHORT_LEAD and "(" not in lead:
             return clean_span(lead)
     return None
 
@@ -266,8 +290,9 @@ def read_prose(spec: ExpectedSpec, view: AnswerView, question: str | None) -> Ve
     lead = _bare_lead(text)
     if lead is not None:
         text = lead  # "Niger. Nigeria borders it.": a bare answer first is the answer; the rest explains it
+    article = required_article(spec.text)
     for reading in expected_readings(spec.text):
-        status, detail = find_reading(text, reading, question)
+        status, detail = find_reading(text, reading, question, article)
         if status == "found":
             return Verdict(True, 1.0, f"prose: {' '.join(reading)!r} found as whole words in {detail!r}", detail)
     items = _list_items(spec.text) if spec.is_list or " and " in spec.text else []
