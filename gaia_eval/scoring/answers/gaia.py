@@ -62,8 +62,8 @@ from gaia_eval.scoring.answers.parse import (
     expected_spec,
     gaia_options,
 )
-from gaia_eval.scoring.answers.prose import read_prose
 from gaia_eval.scoring.answers.precision import approximation_cue, decade, foreign_unit
+from gaia_eval.scoring.answers.prose import read_prose
 from gaia_eval.scoring.answers.text import (
     answer_words,
     clean_span,

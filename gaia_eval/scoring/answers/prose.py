@@ -22,7 +22,7 @@ import re
 from functools import lru_cache
 
 from gaia_eval.scoring.answers.cues import CLAUSE_BREAK, hedge_cue, negated_tokens
-from gaia_eval.scoring.answers.extract import answer_sentence, leading_segment, sentence_around
+from gaia_eval.scoring.answers.extract import answer_sentence, sentence_around
 from gaia_eval.scoring.answers.lists import list_shaped
 from gaia_eval.scoring.answers.parse import AnswerView, ExpectedSpec, Verdict
 from gaia_eval.scoring.answers.text import clean_span, fold, tokens
