@@ -235,6 +235,7 @@ BUILTIN_MATCH_MODES: dict[str, str] = {
     "regex": f"{_ANSWERS}.modes:REGEX_MODE",
     "fuzzy": f"{_ANSWERS}.modes:FUZZY_MODE",
     "semantic": f"{_ANSWERS}.semantic:SEMANTIC_MODE",
+    "judge": f"{_ANSWERS}.modes:JUDGE_MODE",  # asks a model: check-answer --mode judge --judge PROVIDER:MODEL
 }
 MATCH_MODES = Registry("gaia_eval.match_modes", BUILTIN_MATCH_MODES)
 

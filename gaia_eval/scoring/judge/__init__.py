@@ -22,6 +22,8 @@ _LAZY = {
     "JudgeTarget": "run",
     "criterion_labels": "criteria",
     "judge_experiments": "run",
+    "EquivalencePair": "equivalence",
+    "judge_answers": "equivalence",
     "judge_journal_path": "run",
     "judge_request": "core",
     "parse_judge_spec": "core",
