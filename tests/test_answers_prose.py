@@ -112,3 +112,25 @@ def test_a_spoken_pair_reads_as_a_price_or_a_year_in_check_answer() -> None:
         assert result.exit_code == 0 and result.output.startswith("CORRECT"), result.output
     result = runner.invoke(cli, ["check-answer", "12", "the price was twelve fifty"])
     assert "INCORRECT" in result.output
+
+
+def test_an_or_inside_a_full_sentence_names_one_thing_two_ways_but_two_names_are_two_candidates() -> None:
+    # EVOUNA answers (GPT-4, ChatGPT) people judged correct
+    assert match_answer("Evaporation", "The change of state from liquid to gas is called evaporation or "
+                        "vaporization.").correct
+    assert match_answer("Not in Education Employment", "Not in education, employment or training").correct  # FiD
+    assert match_answer("Integrity", "'Mensch' refers to a person of great integrity or honor.").correct
+    assert not match_answer("Paris", "The capital city of France is Paris or Lyon.").correct
+    assert not match_answer("Paris", "Paris or Lyon").correct
+
+
+def test_a_condition_is_not_an_answer() -> None:
+    # EVOUNA, GPT-4, judged incorrect: the answer only supposes what the question meant
+    assert not match_answer("Great Barrier Reef", "The question seems to be missing some information. However, if "
+                            "you are referring to the Great Barrier Reef, it is damaged by various factors.").correct
+
+
+def test_a_name_and_its_adjective_are_one_answer_but_a_short_stem_is_not() -> None:
+    assert match_answer("Colombia", "James Rodriguez is of Colombian nationality.").correct  # EVOUNA, GPT-4
+    assert not match_answer("Peru", "After a careful perusal of the records he left for Chile.").correct
+    assert not match_answer("Colombia", "He played for Colombo in the regional league that year.").correct

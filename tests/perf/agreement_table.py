@@ -116,11 +116,38 @@ def _short_table(modes: list[str]) -> None:
             print(f"{mode:<16} {figures(pairs)}")
 
 
-def run_agreement(datasets: str, modes: list[str], limit: int = 0) -> int:
+def _judge_table(rows: list[dict[str, Any]], judge_spec: str, base_url: str | None, sample: int) -> int:
+    """The judge mode on a seeded sample of the held-out half, beside gaia and the substring baseline there."""
+    import random
+
+    from gaia_eval.providers.call_options import CallOptions
+    from gaia_eval.scoring.judge import EquivalencePair, judge_answers, parse_judge_spec
+
+    held = [row for row in rows if held_out(row["id"])]
+    chosen = sorted(random.Random(27).sample(held, min(sample, len(held))), key=lambda row: row["id"])
+    settings = parse_judge_spec(judge_spec, base_url=base_url, timeout_s=600.0, concurrency=2)
+    start = time.perf_counter()
+    verdicts = judge_answers([EquivalencePair(tuple(r["expected"]), r["answer"], r["question"]) for r in chosen],
+                             settings, CallOptions(), Path("/tmp") / "bench-answers-judge.batches.jsonl")
+    failed = sum(v.correct is None for v in verdicts)
+    print(f"\njudge {judge_spec}: {len(chosen)} answers in {time.perf_counter() - start:.0f} s, {failed} without a "
+          "verdict (counted as incorrect)")
+    _table(f"evouna_tq, a seeded sample of {len(chosen)} held-out answers: the judge mode", chosen, {
+        f"judge {settings.model}"[:16]: [bool(v.correct) for v in verdicts],
+        "gaia": [match_answer(r["expected"], r["answer"], question=r["question"]).correct for r in chosen],
+        "substring": [substring_baseline(r["expected"], r["answer"]) for r in chosen],
+    })
+    return 1 if failed == len(chosen) else 0
+
+
+def run_agreement(datasets: str, modes: list[str], limit: int = 0, judge: str | None = None,
+                  judge_base_url: str | None = None, judge_sample: int = 200) -> int:
     path = Path(datasets) / "evouna_tq" / "answers.jsonl"
     rows = [orjson.loads(line) for line in path.read_bytes().splitlines() if line.strip()]
     if limit:
         rows = rows[:limit]
+    if judge:
+        return _judge_table(rows, judge, judge_base_url, judge_sample)
     verdicts: dict[str, list[bool]] = {
         "substring": [substring_baseline(r["expected"], r["answer"]) for r in rows],
         "exact-match": [exact_baseline(r["expected"], r["answer"]) for r in rows],

@@ -6,6 +6,9 @@ match) with people's correct/incorrect labels of real systems' answers (evouna_t
 overall: agreement, Cohen's kappa, false accepts and false rejects; the same on the held-out half of the
 questions (the half the rules were not tuned on) and on the short-answer cases of tests/answer_cases.py.
 
+With --judge PROVIDER:MODEL [--judge-base-url URL] [--judge-sample N] it measures check-answer --mode judge on a
+seeded sample of the held-out half instead, beside gaia and the substring baseline on the same answers.
+
 Run: python tests/perf/bench_answers.py [--pairs N] [--mode M] [--seed S] for speed. The pairs mix what a QA or agent
 run produces -- bare numbers in several formats, short strings, sentences, FINAL ANSWER markers, lists and
 dates -- with fresh numbers and names drawn per pair, so caches on the answer side rarely hit. The issue's
@@ -84,9 +87,13 @@ def main() -> int:
     parser.add_argument("--modes", default="gaia,gaia-official,lenient,exact,f1,contains,fuzzy",
                         help="the match modes the agreement table compares (with --datasets)")
     parser.add_argument("--limit", type=int, default=0, help="with --datasets: only the first N answers")
+    parser.add_argument("--judge", help="with --datasets: measure --mode judge with this PROVIDER:MODEL instead")
+    parser.add_argument("--judge-base-url", help="the judge's endpoint, e.g. a local llama.cpp server's /v1")
+    parser.add_argument("--judge-sample", type=int, default=200, help="held-out answers the judge grades")
     args = parser.parse_args()
     if args.datasets:
-        return run_agreement(args.datasets, args.modes.split(","), args.limit)
+        return run_agreement(args.datasets, args.modes.split(","), args.limit, args.judge, args.judge_base_url,
+                             args.judge_sample)
     rng = random.Random(args.seed)
     pairs = [_pair(rng) for _ in range(args.pairs)]
     wall_start, cpu_start = time.perf_counter(), time.process_time()

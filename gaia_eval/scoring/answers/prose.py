@@ -136,7 +136,16 @@ def _same(answer_word: str, expected_word: str, last: bool) -> bool:
     if answer_word == expected_word:
         return True
     # A plural or possessive "s" on the last word: "Elephants", "Winfrey's" (tokens drop the apostrophe).
-    return last and len(expected_word) > 2 and answer_word in (expected_word + "s", expected_word + "es")
+    if not last or len(expected_word) < 3 or not answer_word.startswith(expected_word):
+        return False
+    # A plural or possessive "s" on the last word ("Elephants", "Winfrey's": tokens drop the apostrophe), and the
+    # adjective of a name ("Colombian" for Colombia, "Hydrophytic" for Hydrophyte) the way a grader hears it.
+    suffix = answer_word[len(expected_word):]
+    return suffix in ("s", "es") or (len(expected_word) >= _STEM and suffix in _ADJECTIVE_ENDINGS)
+
+
+_STEM = 5  # letters: shorter words take endings into other words ("Peru" -> "Perusal")
+_ADJECTIVE_ENDINGS = frozenset({"n", "an", "ian", "ese", "ic", "ical", "al"})
 
 
 def _runs(words: list[str], needle: tuple[str, ...]) -> list[tuple[int, int]]:
@@ -178,6 +187,8 @@ def _extends(text: str, spans: list[tuple[int, int]], i: int, j: int, person: bo
 
 
 _ALTERNATIVE = frozenset({"or", "either"})
+_CONDITION_REACH = 6  # words before the answer in which an "if" makes it a condition
+_SENTENCE_WORDS = 8  # from this many words an answer is a sentence, whose "X or Y" names one thing two ways
 _UNCERTAIN_AFTER = frozenset({"maybe", "perhaps", "possibly", "probably", "might"})
 
 
@@ -186,10 +197,23 @@ def _hedged_sentence(text: str, start: int, end: int) -> str | None:
     or Osaka"), an uncertain word after it in its clause ("Paris (possibly Lyon)"), or a sentence that hedges
     as a whole ("not sure", "maybe A, maybe B"). An "or" elsewhere in a paragraph joins other things."""
     before, after = _words(text[max(0, start - 40):start])[-2:], _words(text[end:end + 40])[:1]
-    alias = re.match(r"\s*\(or\s", text[end:end + 6]) or re.search(r"\(or\s+$", text[max(0, start - 6):start])
-    if (after[:1] == ("or",) or before[-1:] == ("or",) or "either" in before) and alias is None:
-        return "or"  # "Ghent (or Gent)" names one place twice; "Paris or Lyon" names two
     sentence = sentence_around(text, start, end)
+    if "either" in before:
+        return "either"
+    lead_in = _words(sentence[:max(0, sentence.find(text[start:end]))])[-_CONDITION_REACH:]
+    if "if" in lead_in or "whether" in lead_in:
+        return "if"  # "if you are referring to the Great Barrier Reef, ...": a condition, not an answer
+    if after[:1] == ("or",) or before[-1:] == ("or",):
+        # "Paris or Lyon" names two candidates; "Ghent (or Gent)" names one place twice, and so does the "or" of a
+        # full sentence ("The change of state is called evaporation or vaporization").
+        alias = re.match(r"\s*\(or\s", text[end:end + 6]) or re.search(r"\(or\s+$", text[max(0, start - 6):start])
+        other = re.search(r"^\s*or\s+(?:the\s+)?(\S)", text[end:end + 12]) or re.search(
+            r"(\S)\S*\s+or\s+$", text[max(0, start - 40):start])
+        names_another = other is not None and other.group(1).isupper() and text[start:start + 1].isupper()
+        # "Not in education, employment or training": the "or" ends an enumeration the found words began.
+        continues = after[:1] == ("or",) and "," in text[start:end]
+        if alias is None and not continues and (len(_words(sentence)) < _SENTENCE_WORDS or names_another):
+            return "or"  # "The capital is Paris or Lyon": two names are two candidates, however long the sentence
     rest = sentence[sentence.find(text[start:end]) + end - start:] if text[start:end] in sentence else ""
     uncertain = [w for w in _words(rest) if w in _UNCERTAIN_AFTER]
     if uncertain:
