@@ -134,3 +134,19 @@ def test_a_name_and_its_adjective_are_one_answer_but_a_short_stem_is_not() -> No
     assert match_answer("Colombia", "James Rodriguez is of Colombian nationality.").correct  # EVOUNA, GPT-4
     assert not match_answer("Peru", "After a careful perusal of the records he left for Chile.").correct
     assert not match_answer("Colombia", "He played for Colombo in the regional league that year.").correct
+
+
+def test_a_sentence_naming_every_listed_item_answers_but_a_bare_list_keeps_its_order_and_count() -> None:
+    # EVOUNA, GPT-3.5, judged correct
+    assert match_answer("George Washington, Abraham Lincoln, Theodore Roosevelt and Thomas Jefferson",
+                        "The four presidents sculpted on Mount Rushmore are George Washington, Thomas Jefferson, "
+                        "Theodore Roosevelt, and Abraham Lincoln.").correct
+    assert not match_answer("Alice, Bob", "Alice, Bob, and Carol").correct
+    assert not match_answer("apples, pears, plums", "pears, apples, plums").correct
+
+
+def test_a_possessive_or_plural_s_in_either_text_is_the_same_word() -> None:
+    # EVOUNA, ChatGPT, judged correct
+    assert match_answer("Cassini's Division", "The dark gap between the rings of the planet Saturn, discovered in "
+                        "1675, is called the Cassini Division.").correct
+    assert match_answer("Argentina", "Che Guevara was of Argentine nationality.").correct  # EVOUNA, GPT-4

@@ -132,11 +132,23 @@ _QUALIFIER_BEFORE = frozenset({
 _PERSON_QUESTION = re.compile(r"\b(?:who|whom|whose|name)\b", re.IGNORECASE)
 
 
+def _singular(word: str) -> str:
+    """A word without a possessive or plural "s" (past four letters): "cassinis" (Cassini's) -> "cassini"."""
+    return word[:-1] if len(word) > 4 and word.endswith("s") and not word.endswith("ss") else word
+
+
 def _same(answer_word: str, expected_word: str, last: bool) -> bool:
     if answer_word == expected_word:
         return True
     # A plural or possessive "s" on the last word: "Elephants", "Winfrey's" (tokens drop the apostrophe).
-    if not last or len(expected_word) < 3 or not answer_word.startswith(expected_word):
+    if len(expected_word) >= _STEM - 1 and _singular(answer_word) == _singular(expected_word):
+        return True  # "Cassini Division" for "Cassini's Division"
+    if not last or len(expected_word) < 3:
+        return False
+    if len(expected_word) >= _STEM and expected_word.endswith("a") and answer_word in (
+            expected_word[:-1] + "e", expected_word[:-1] + "ian", expected_word + "n"):
+        return True  # "Argentine" for Argentina, "Argentinian", "Colombian"
+    if not answer_word.startswith(expected_word):
         return False
     # A plural or possessive "s" on the last word ("Elephants", "Winfrey's": tokens drop the apostrophe), and the
     # adjective of a name ("Colombian" for Colombia, "Hydrophytic" for Hydrophyte) the way a grader hears it.
@@ -238,7 +250,7 @@ def required_article(expected: str) -> str | None:
 
 
 def find_reading(text: str, needle: tuple[str, ...], question: str | None,
-                 article: str | None = None) -> tuple[str, str]:
+                 article: str | None = None, item: bool = False) -> tuple[str, str]:
     """Whether a grader finds `needle` in `text` as its answer: ("found"|"absent"|"negated"|"hedged"|"listed"|
     "extended", the sentence or word that decided)."""
     person = bool(question and _PERSON_QUESTION.search(question))
@@ -268,7 +280,7 @@ def find_reading(text: str, needle: tuple[str, ...], question: str | None,
             status, detail = "hedged", cue
             continue
         sentence = sentence_around(text, start, end)
-        listed = list_shaped(sentence, needle)
+        listed = None if item else list_shaped(sentence, needle)  # an expected list's item stands in a list
         if listed:
             status, detail = "listed", ", ".join(listed)
             continue
@@ -320,8 +332,9 @@ def read_prose(spec: ExpectedSpec, view: AnswerView, question: str | None) -> Ve
         if status == "found":
             return Verdict(True, 1.0, f"prose: {' '.join(reading)!r} found as whole words in {detail!r}", detail)
     items = _list_items(spec.text) if spec.is_list or " and " in spec.text else []
-    if len(items) > 1:
-        sentences = [find_reading(text, item, question) for item in items]
+    # A bare list is the strict list rules' to judge (count and order); a sentence that names every item answers.
+    if len(items) > 1 and len(_words(text)) >= _SENTENCE_WORDS:
+        sentences = [find_reading(text, item, question, item=True) for item in items]
         if all(status == "found" for status, _ in sentences):
             shown = ", ".join(" ".join(item) for item in items)
             return Verdict(True, 1.0, f"prose: every expected item ({shown}) found in the answer", text)
