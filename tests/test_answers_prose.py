@@ -150,3 +150,9 @@ def test_a_possessive_or_plural_s_in_either_text_is_the_same_word() -> None:
     assert match_answer("Cassini's Division", "The dark gap between the rings of the planet Saturn, discovered in "
                         "1675, is called the Cassini Division.").correct
     assert match_answer("Argentina", "Che Guevara was of Argentine nationality.").correct  # EVOUNA, GPT-4
+
+
+def test_the_two_in_a_sentence_names_no_second_number() -> None:
+    assert match_answer("3", "The two had 3 kids.").correct  # issue 27, item 5
+    assert not match_answer("2", "The two met 3 times.").correct
+    assert match_answer("2", "The two of them.").correct  # alone, it is the number stated

@@ -223,6 +223,17 @@ def _number_verdict(expected: ExpectedValue, chosen: Quantity, sentence: str, ho
                    f"{_from(view)}", chosen.text)
 
 
+_DEFINITE = re.compile(r"\b(?:the|these|those|all)\s+$", re.IGNORECASE)
+
+
+def _without_definite_words(mentions: list[NumberMention], text: str) -> list[NumberMention]:
+    """"The two" in a sentence refers to things already named ("The two had 3 kids"), it states no second number:
+    such a spelled number is left out when the text states another one."""
+    definite = [m for m in mentions if m.quantity.text.isalpha() and _DEFINITE.search(text, max(0, m.start - 8),
+                                                                                       m.start)]
+    return [m for m in mentions if m not in definite] if len(definite) < len(mentions) else mentions
+
+
 _SHOWN_NUMBERS = 5  # distinct numbers named when an answer states several and marks none
 
 
@@ -234,7 +245,7 @@ def _match_number(expected: ExpectedValue, view: AnswerView, opts: GaiaOptions) 
     if not opts.extract:
         return Verdict(False, 0.0, f"number: {view.span!r} is not a bare number (extraction is off)", view.span)
     text = view.span
-    mentions = _mentions(expected, text)
+    mentions = _without_definite_words(_mentions(expected, text), text)
     breaks = clause_breaks(text)
 
     def alive(m: NumberMention) -> bool:
