@@ -2,18 +2,22 @@
 answer, its leading segment or its answer sentence) did not find the expected answer.
 
 A grader reads the whole answer: the expected answer may stand anywhere in it, after citation markers
-("Bohrium1", "[1]") and markdown emphasis are dropped. It is found as whole words (a plural or possessive "s"
-after its last word is allowed: "Elephants", "Winfrey's"), in the readings of the expected text a grader would
-take (without a parenthetical: "Caesar (disambiguation)"; an "accept ..." note: "(accept DUKE OF CAMBRIDGE)"; the
-sides of a short "A or B"; the name before a describing clause: "Robert Kennedy, who was ..."). A name inside a
-longer name counts as people count it: a first name or title before a surname ("Charlie Chaplin", "Admiral Graf
-Spee"), a possessive ("Oprah Winfrey's"), a generic noun after a name ("Sandown Park", "Duff Beer"), a surname
-after a first name when the question asks who; not a different place or thing ("South Sudan", "Georgia Tech",
-"Paris Hilton", "Apollo 11", "blue-green"). An expected list is found when every item is (in any order).
+("Bohrium1", "[1]"), markdown emphasis and an echoed end of the question are dropped. It is found as whole words,
+articles aside, a possessive or plural "s" in either text being the same word ("Cassini Division", "Elephants")
+and a name's adjective being the name ("Colombian", "Argentine"), in the readings of the expected text a grader
+would take (without a parenthetical: "Caesar (disambiguation)"; an "accept ..." note: "(accept DUKE OF
+CAMBRIDGE)"; the sides of a short "A or B"; the name before a describing clause: "Robert Kennedy, who was ...").
+A name inside a longer name counts as people count it: a first name or title before a surname ("Charlie
+Chaplin", "Admiral Graf Spee"), a possessive ("Oprah Winfrey's"), a generic noun after a name ("Sandown Park",
+"Duff Beer"), a surname after a first name when the question asks who; not a different place or thing ("South
+Sudan", "Georgia Tech", "Paris Hilton", "Apollo 11", "blue-green"). An expected list is found when a sentence
+names every item (in any order); a bare list stays with the strict list rules. A short bare answer first ("Niger.
+Nigeria borders it.") is the answer, and only it is read.
 
-Every doubt still refuses: an occurrence counts only when it is not negated in its clause, its sentence does not
-hedge ("or", "maybe ... maybe", an uncertain word after it) and it is not one of several short candidates the
-answer lists; an answer that opens with an apology or "I couldn't find" answers nothing.
+Every doubt still refuses: an occurrence counts only when it is not negated in its clause, is no condition ("if
+you are referring to X"), its sentence does not hedge (an "or" joining it to another candidate in a short answer
+or to another name, "either", "maybe ... maybe", an uncertain word after it) and it is not one of several short
+candidates the answer lists; an answer that opens with an apology or "I couldn't find" answers nothing.
 """
 
 from __future__ import annotations
@@ -61,11 +65,7 @@ _DESCRIBING = re.compile(r"^(?:who|which|where|when|whose|of|in|on|at|from|for|a
 _SHORT_ABBREVIATION = re.compile(r"^[A-Z]{1,3}(?:-[A-Z]{1,3})?$")
 _SAME_WORD = {"jnr": "jr", "junior": "jr", "snr": "sr", "st": "saint"}
 _LONGEST_OR_SIDE = 3  # words: "LESLEY SHARP or SURANNE JONES" names two answers; longer "or"s are one phrase
-
-
 _WORD = re.compile(r"[^\W_]+(?:'[^\W_]+)*[+#]*|\d+(?:[.,]\d+)*")
-
-
 _ARTICLES = frozenset({"the", "a", "an"})
 
 
@@ -78,10 +78,6 @@ def _words(text: str) -> tuple[str, ...]:
 def _word(raw: str) -> str:
     word = raw.casefold().replace("'", "")
     return _SAME_WORD.get(word, word)
-
-
-def _article_free(toks: tuple[str, ...]) -> tuple[str, ...]:
-    return toks[1:] if len(toks) > 1 and toks[0] in ("the", "a", "an") else toks
 
 
 @lru_cache(maxsize=8192)
@@ -105,7 +101,7 @@ def expected_readings(expected: str) -> tuple[tuple[str, ...], ...]:
         readings.append(parts[0])
     found: list[tuple[str, ...]] = []
     for reading in readings:
-        words = _article_free(_words(reading))
+        words = _words(reading)
         if words and words not in found:
             found.append(words)
     return tuple(found)
@@ -296,7 +292,7 @@ _SPLIT_LIST = re.compile(r"\s*(?:,|;|\band\b|&)\s*", re.IGNORECASE)
 
 def _list_items(expected: str) -> list[tuple[str, ...]]:
     """The items of an expected list ("Green, White, Orange", "Belle Fourche and Cheyenne"), as words."""
-    items = [_article_free(_words(part)) for part in _SPLIT_LIST.split(_PARENTHETICAL.sub(" ", expected))]
+    items = [_words(part) for part in _SPLIT_LIST.split(_PARENTHETICAL.sub(" ", expected))]
     return [item for item in items if item]
 
 
