@@ -316,6 +316,10 @@ def _bare_lead(text: str) -> str | None:
 def read_prose(spec: ExpectedSpec, view: AnswerView, question: str | None) -> Verdict | None:
     """A correct verdict when a grader finds the expected answer in the answer's text; None otherwise (the strict
     verdict stands)."""
+    readings = expected_readings(spec.text)
+    lowered = fold(view.span).casefold()
+    if not any(reading[0][:_STEM - 1] in lowered for reading in readings) and not spec.is_list:
+        return None  # no expected word even begins in the answer: nothing to read (most wrong answers)
     text = prose_text(view.span)
     if opens_with_refusal(text):
         return None
@@ -323,7 +327,7 @@ def read_prose(spec: ExpectedSpec, view: AnswerView, question: str | None) -> Ve
     if lead is not None:
         text = lead  # "Niger. Nigeria borders it.": a bare answer first is the answer; the rest explains it
     article = required_article(spec.text)
-    for reading in expected_readings(spec.text):
+    for reading in readings:
         status, detail = find_reading(text, reading, question, article)
         if status == "found":
             return Verdict(True, 1.0, f"prose: {' '.join(reading)!r} found as whole words in {detail!r}", detail)
