@@ -103,6 +103,7 @@ def test_the_number_a_sentence_states_but_not_a_range_or_a_list_of_numbers() -> 
     assert not match_answer("12", "12 apples and 3 oranges").correct
     assert not match_answer("4", "I think the answer is 4, but it might be 5 after all.").correct
     assert not match_answer("27", "It took 27 years.").correct  # a duration in a unit the answer lacks
+    assert not match_answer("12", "He first counted 12 boxes, but the real count was 13 boxes.").correct
 
 
 def test_a_spoken_pair_reads_as_a_price_or_a_year_in_check_answer() -> None:

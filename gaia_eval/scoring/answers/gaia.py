@@ -298,6 +298,7 @@ _PROSE_WORDS = 6  # an answer of this many words is a sentence: the number it st
 _ALPHA_WORD = re.compile(r"[^\W\d_]{2,}")
 _RANGE_BEFORE = re.compile(r"(?:\bbetween\s+(?:\S+\s+){0,2}|\d\s*(?:-|to|and)\s*)$", re.IGNORECASE)
 _RANGE_AFTER = re.compile(r"^\s*(?:-|to|and)\s*\d")
+_TURN = re.compile(r"\b(?:but|however|actually|although|though|rather|instead)\b", re.IGNORECASE)
 
 
 def _stated_in_prose(expected: ExpectedValue, text: str, mentions: list[NumberMention], alive: Any,
@@ -314,6 +315,8 @@ def _stated_in_prose(expected: ExpectedValue, text: str, mentions: list[NumberMe
                 text[mention.end:mention.end + 12]):
             continue
         sentence = sentence_around(text, mention.start, mention.end)
+        if _TURN.search(sentence[sentence.find(mention.quantity.text):]):
+            continue  # not a value its sentence then turns from ("12, but it is 13")
         verdict = _number_verdict(expected, mention.quantity, sentence, "the number the sentence states,", view,
                                   opts)
         if verdict.correct:
