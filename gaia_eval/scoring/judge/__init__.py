@@ -25,6 +25,8 @@ _LAZY = {
     "EquivalencePair": "equivalence",
     "judge_answers": "equivalence",
     "judge_journal_path": "run",
+    "judge_shard": "run",
+    "remove_judge_journals": "run",
     "judge_request": "core",
     "parse_judge_spec": "core",
 }
