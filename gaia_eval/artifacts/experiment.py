@@ -125,6 +125,13 @@ class ExperimentConfig(Strict):
         return self
 
 
+def _without_absent_import(data: dict[str, Any]) -> dict[str, Any]:
+    """`imported` is written only by import-results: other files keep the bytes they had before it existed."""
+    if data.get("imported") is None:
+        data.pop("imported", None)
+    return data
+
+
 class ImportedScore(Strict):
     """One score another tool gave an item (Inspect's scorer, a promptfoo assertion, an lm-eval metric)."""
 
@@ -193,10 +200,7 @@ class ItemResult(Strict):
 
     @model_serializer(mode="wrap")
     def _omit_absent_import(self, handler):
-        data = handler(self)
-        if data.get("imported") is None:
-            data.pop("imported", None)
-        return data
+        return _without_absent_import(handler(self))
 
     @property
     def paid_usage(self) -> Usage:
@@ -246,10 +250,7 @@ class ExperimentHeader(Artifact):
 
     @model_serializer(mode="wrap")
     def _omit_absent_import(self, handler):
-        data = handler(self)
-        if data.get("imported") is None:
-            data.pop("imported", None)
-        return data
+        return _without_absent_import(handler(self))
 
 
 class Experiment(ExperimentHeader):

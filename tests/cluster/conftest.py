@@ -8,11 +8,9 @@ from __future__ import annotations
 
 import pytest
 
+from tests.tiers import skip_unless_asked
+
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if "cluster" in (config.getoption("-m") or ""):
-        return
-    skip = pytest.mark.skip(reason="cluster tier: run it with `pytest -m cluster` (needs pip install '.[cluster]')")
-    for item in items:
-        if "cluster" in item.keywords:
-            item.add_marker(skip)
+    skip_unless_asked(config, items, "cluster",
+                      "cluster tier: run it with `pytest -m cluster` (needs pip install '.[cluster]')")

