@@ -157,3 +157,65 @@ def test_the_two_in_a_sentence_names_no_second_number() -> None:
     assert match_answer("3", "The two had 3 kids.").correct  # issue 27, item 5
     assert not match_answer("2", "The two met 3 times.").correct
     assert match_answer("2", "The two of them.").correct  # alone, it is the number stated
+
+
+@pytest.mark.parametrize(("row_id", "correct"), [
+    ("tq1053-newbing", False),  # "Rick took over from the previous ... host, Colin Murray": a former holder
+    ("tq0446-newbing", False),  # "LadBaby ... surpassing the Beatles' previous record": named in passing
+    ("tq1465-newbing", False),  # "following the death of his mother, Queen Elizabeth II": not the head of state
+    ("tq0132-gpt4", True),  # "mother of tennis player Martina Hingis, who was a former world No. 1": first sentence
+])
+def test_a_former_holder_named_in_passing_after_the_answer_sentence_is_not_the_answer(row_id: str,
+                                                                                       correct: bool) -> None:
+    assert ROWS[row_id]["human"] is correct
+    assert _gaia(row_id) is correct
+
+
+@pytest.mark.parametrize(("row_id", "correct"), [
+    ("tq1185-gpt35", False),  # "EE was originally branded as Orange": "EE" is the question's "corp EE was ..."
+    ("tq0397-newbing", True),  # "born in Warsaw, Poland" for "... born? Poland, Austria or Switzerland?"
+])
+def test_the_question_s_own_words_echoed_back_are_not_the_answer(row_id: str, correct: bool) -> None:
+    assert ROWS[row_id]["human"] is correct
+    assert _gaia(row_id) is correct
+    # Without the question nothing is echoed: the same words are then found as the answer.
+    row = ROWS[row_id]
+    assert match_answer(row["expected"], row["answer"]).correct is (row_id == "tq1185-gpt35" or correct)
+
+
+@pytest.mark.parametrize(("row_id", "correct"), [
+    ("tq0343-gpt4", True),  # "... is New York City" for "New York": the question asks "most populated city"
+    ("tq0902-chatgpt", True),  # "took place in New York City" for "In which US city ...?"
+    ("tq1871-chatgpt", True),  # "at the ExCeL London" for "In the London 2012 Olympics where ...?"
+])
+def test_a_word_the_question_uses_after_a_name_does_not_make_it_another_name(row_id: str, correct: bool) -> None:
+    assert ROWS[row_id]["human"] is correct
+    assert _gaia(row_id) is correct
+    # The same answer to a question that does not use the word: "New York City" is then a longer name.
+    assert not match_answer("New York", "The most populated city in America is New York City.",
+                            question="Which US state has the most people?").correct
+
+
+@pytest.mark.parametrize(("row_id", "correct"), [
+    ("tq0176-gpt35", True),  # "Pete Sampras did not win the French Open" for "... did Pete Sampras not win ...?"
+    ("tq1254-gpt4", True),  # "... had war not intervened was Berlin" for "Had war not intervened, which city ...?"
+])
+def test_a_denial_the_question_itself_asks_about_denies_nothing(row_id: str, correct: bool) -> None:
+    assert ROWS[row_id]["human"] is correct
+    assert _gaia(row_id) is correct
+    row = ROWS[row_id]
+    # Without that question the denial stands.
+    assert not match_answer(row["expected"], row["answer"], question="Which grand slam did he win?").correct
+
+
+@pytest.mark.parametrize(("row_id", "correct"), [
+    ("tq1290-chatgpt", True),  # "The number 17 in binary is 10001": 17 is the question's number
+    ("tq0230-gpt35", False),  # "Eighteen of the 23 track and field titles" for 21: 18 is the answer's number
+    ("tq0230-chatgpt", False),  # "All 23 track and field titles ..." for 21: the question's 23 is no answer
+])
+def test_the_numbers_the_question_names_are_not_candidates(row_id: str, correct: bool) -> None:
+    assert ROWS[row_id]["human"] is correct
+    assert _gaia(row_id) is correct
+    row = ROWS[row_id]
+    # Without the question, "17 ... 10001" states two numbers and marks none.
+    assert not match_answer(row["expected"], row["answer"]).correct

@@ -34,6 +34,7 @@ from typing import Any
 from gaia_eval.number_words import spoken_pair_readings
 from gaia_eval.scoring.answers.cues import clause_breaks, find_in_clauses, hedge_cue, is_denied
 from gaia_eval.scoring.answers.dates import CalendarDate, parse_date, scan_dates
+from gaia_eval.scoring.answers.echo import without_asked_numbers
 from gaia_eval.scoring.answers.extract import (
     answer_sentence,
     is_filler,
@@ -245,7 +246,8 @@ def _match_number(expected: ExpectedValue, view: AnswerView, opts: GaiaOptions) 
     if not opts.extract:
         return Verdict(False, 0.0, f"number: {view.span!r} is not a bare number (extraction is off)", view.span)
     text = view.span
-    mentions = _without_definite_words(_mentions(expected, text), text)
+    mentions = without_asked_numbers(_without_definite_words(_mentions(expected, text), text),
+                                     _mentions(expected, opts.question or ""), expected.number_value)
     breaks = clause_breaks(text)
 
     def alive(m: NumberMention) -> bool:

@@ -16,8 +16,10 @@ Nigeria borders it.") is the answer, and only it is read.
 
 Every doubt still refuses: an occurrence counts only when it is not negated in its clause, is no condition ("if
 you are referring to X"), its sentence does not hedge (an "or" joining it to another candidate in a short answer
-or to another name, "either", "maybe ... maybe", an uncertain word after it) and it is not one of several short
-candidates the answer lists; an answer that opens with an apology or "I couldn't find" answers nothing.
+or to another name, "either", "maybe ... maybe", an uncertain word after it), it is not the question's own words
+echoed back ("EE was originally branded as Orange"), not a former holder named in passing after the answer sentence
+("took over from the previous host, Colin Murray") and not one of several short candidates the answer lists; an
+answer that opens with an apology or "I couldn't find" answers nothing.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import re
 from functools import lru_cache
 
 from gaia_eval.scoring.answers.cues import CLAUSE_BREAK, hedge_cue, negated_tokens
+from gaia_eval.scoring.answers.echo import question_pairs, without_asked_denials
 from gaia_eval.scoring.answers.extract import answer_sentence, sentence_around
 from gaia_eval.scoring.answers.lists import list_shaped
 from gaia_eval.scoring.answers.parse import AnswerView, ExpectedSpec, Verdict
@@ -167,8 +170,11 @@ def _joined(text: str, start: int, end: int) -> bool:
     return (start > 0 and text[start - 1] in "-/") or (end < len(text) and text[end] in "-/")
 
 
-def _extends(text: str, spans: list[tuple[int, int]], i: int, j: int, person: bool) -> bool:
-    """Whether the neighbours of tokens i..j make the found words part of a different, longer name."""
+def _extends(text: str, spans: list[tuple[int, int]], i: int, j: int, person: bool,
+             asked: frozenset[str] = frozenset()) -> bool:
+    """Whether the neighbours of tokens i..j make the found words part of a different, longer name. A word after
+    them that the question itself uses names what was asked for ("New York City" for "which city?", "ExCeL London"
+    for "In the London 2012 Olympics where ...?"), not another thing."""
     has_case = text != text.lower() and text != text.upper()
     if _joined(text, spans[i][0], spans[j - 1][1]):
         return True
@@ -178,6 +184,8 @@ def _extends(text: str, spans: list[tuple[int, int]], i: int, j: int, person: bo
         right = None  # a possessive ends the name: "James Cameron's Oscar speech"
     for word, before in ((left, True), (right, False)):
         if word is None:
+            continue
+        if not before and _word(word) in asked:
             continue
         if word[0].isdigit():
             return True  # "Apollo 11"
@@ -230,6 +238,38 @@ def _hedged_sentence(text: str, start: int, end: int) -> str | None:
     return hedge_cue(toks)
 
 
+# Words that make a later mention of the expected answer a former holder, not the answer: "Rick took over from the
+# previous host, Colin Murray", "surpassing the Beatles' previous record", "following the death of his mother, Queen
+# Elizabeth II".
+_FORMER_BEFORE = re.compile(
+    r"\b(?:previous(?:ly)?|former(?:ly)?|predecessors?|took over from|taking over from|replac(?:ed|ing)|"
+    r"succeed(?:ed|ing)|following (?:the )?death of|after (?:the )?death of|surpass(?:ed|ing)|"
+    r"overtak(?:en|ing)|overtook)\b",
+    re.IGNORECASE)
+_FORMER_AFTER = re.compile(r"^\W*(?:'s?\s+)?(?:\w+\s+)?(?:previous|former)\b", re.IGNORECASE)
+_FORMER_REACH = 12  # words before the found answer in its sentence in which a "previous" or "took over from" counts
+
+
+def _in_passing(text: str, start: int, end: int, question: str | None) -> str | None:
+    """The found words are not what the answer answers: the question's own words echoed back ("EE was originally
+    branded as Orange" for "EE was originally branded?": the found word and its neighbour stand in the question),
+    or, past the answer sentence, a former holder named in passing ("took over from the previous host, Colin Murray").
+    """
+    if question:
+        pairs = question_pairs(_words(question))
+        before, after = _words(text[max(0, start - 40):start])[-1:], _words(text[end:end + 40])[:1]
+        found = _words(text[start:end])
+        if (before and (before[0], found[0]) in pairs) or (after and (found[-1], after[0]) in pairs):
+            return "echoes the question"
+    first = answer_sentence(text)
+    if text.find(first) + len(first) > start:
+        return None  # the answer sentence answers; a "previous" there still names the answer
+    sentence = sentence_around(text, start, end)
+    lead_in = " ".join(_words(sentence[:max(0, sentence.find(text[start:end]))])[-_FORMER_REACH:])
+    cue = _FORMER_BEFORE.search(lead_in) or _FORMER_AFTER.match(text[end:end + 30])
+    return f"named in passing ({cue.group(0).strip()})" if cue else None
+
+
 _LEADING_ARTICLE = re.compile(r"^\s*(the|a|an)\s+(?=\S)", re.IGNORECASE)
 
 
@@ -250,6 +290,7 @@ def find_reading(text: str, needle: tuple[str, ...], question: str | None,
     """Whether a grader finds `needle` in `text` as its answer: ("found"|"absent"|"negated"|"hedged"|"listed"|
     "extended", the sentence or word that decided)."""
     person = bool(question and _PERSON_QUESTION.search(question))
+    asked = frozenset(_words(question)) if question else frozenset()
     status, detail = "absent", ""
     matches = [m for m in _WORD.finditer(text) if _word(m.group(0)) not in _ARTICLES]
     spans = [m.span() for m in matches]
@@ -263,17 +304,21 @@ def find_reading(text: str, needle: tuple[str, ...], question: str | None,
         clause_end = min((b for b in breaks if b >= end), default=len(text))
         before = tokens(text[clause_start:start])
         after = tokens(text[end:clause_end])
-        if negated_tokens(before, after):
+        if negated_tokens(*without_asked_denials(before, after, question)):
             status, detail = ("negated", text[clause_start:clause_end].strip()) if status == "absent" else (
                 status, detail)
             continue
-        if _extends(text, spans, i, j, person):
+        if _extends(text, spans, i, j, person, asked):
             if status in ("absent", "negated"):
                 status, detail = "extended", text[max(0, start - 20):end + 20].strip()
             continue
         cue = _hedged_sentence(text, start, end)
         if cue:
             status, detail = "hedged", cue
+            continue
+        passing = _in_passing(text, start, end, question)
+        if passing:
+            status, detail = "passing", passing
             continue
         sentence = sentence_around(text, start, end)
         listed = None if item else list_shaped(sentence, needle)  # an expected list's item stands in a list
