@@ -382,7 +382,8 @@ def visualize(
     "cross_validate",
     is_flag=True,
     help="Also fit the free-text grade's criterion weights on these ratings, cross-validated by document (5 folds), "
-         "and print the held-out figures of each fold.",
+         "and print the held-out figures of each fold. With answer labels: choose the match mode or threshold on "
+         "4 folds of questions, measure it on the fifth.",
 )
 def meta_eval(
     ratings,
@@ -400,8 +401,10 @@ def meta_eval(
     cross_validate,
 ) -> None:
     """Measure how well each scorer agrees with human ratings (RATINGS.jsonl or .csv): system-level Kendall,
-    Spearman and Pearson with bootstrap intervals, summary-level correlation, pairwise accuracy. With
-    --evaluations: an evaluation's own scores against your ratings of its outputs (gaia-eval annotate)."""
+    Spearman and Pearson with bootstrap intervals, summary-level correlation, pairwise accuracy. RATINGS.jsonl of
+    answers judged correct or incorrect ("human": {"correct": true}): every match mode's agreement, Cohen's kappa,
+    false accepts and rejects, per system, beside the substring and exact-match baselines. With --evaluations: an
+    evaluation's own scores against your ratings of its outputs (gaia-eval annotate)."""
     from gaia_eval.errors import UsageError
     from gaia_eval.stages.meta_eval import run_meta_eval
 
@@ -439,6 +442,12 @@ def meta_eval(
             fix="e.g. gaia-eval meta-eval --evaluations evaluation",
         )
 
+    from gaia_eval.metaeval.labels import holds_answer_labels
+
+    if holds_answer_labels(ratings):
+        _meta_eval_labels(ratings, metrics, exclude_systems, judge_spec or judge_base_url or judge_timeout, output,
+                          markdown_file, cross_validate, limit, seed)
+        return
     judge = None
     if judge_spec is not None:
         from gaia_eval.scoring.judge import parse_judge_spec
@@ -467,3 +476,22 @@ def meta_eval(
             f"{run.failed_judge_calls} judge call(s) failed; run the same command again (answered calls come from "
             "the cache)"
         )
+
+
+def _meta_eval_labels(labels, metrics, exclude_systems, judge_given, output, markdown_file, cross_validate, limit,
+                      seed) -> None:
+    """meta-eval on answers people judged correct or incorrect (stages/meta_eval_labels.py)."""
+    from gaia_eval.errors import UsageError
+    from gaia_eval.stages.meta_eval_labels import run_meta_eval_labels
+
+    if judge_given:
+        raise UsageError("--judge does not apply to answer labels", field="--judge",
+                         fix="every registered match mode is measured; leave --judge out")
+    run = run_meta_eval_labels(
+        labels, metrics=split_types(metrics), exclude_systems=list(exclude_systems), output=output,
+        markdown=markdown_file, echo=lambda line: echo(line, err=True), cross_validate=cross_validate, limit=limit,
+        seed=seed,
+    )
+    echo(run.markdown)
+    for path in run.outputs:
+        echo(f"wrote {path}")
