@@ -199,3 +199,61 @@ def test_two_answers_by_one_system_to_one_question_are_refused(tmp_path):
     labels = _write(tmp_path / "labels.jsonl", [SYNTHETIC[0], SYNTHETIC[0]])
     done = CliRunner().invoke(cli, ["meta-eval", str(labels)])
     assert done.exit_code == 2 and "labels.jsonl:2" in done.output and "(line 1)" in done.output
+
+
+# --- the packaged figures the report quotes (gaia_eval/data/answer_agreement.json) ---------------------------------
+
+def test_answer_shapes():
+    from gaia_eval.metaeval.answer_trust import answer_shape
+
+    assert answer_shape("David Seville") == "short"
+    assert answer_shape("Ross Bagdasarian Sr. (1919-1972)") == "short"
+    assert answer_shape("The man behind The Chipmunks was Ross Bagdasarian Sr., known as David Seville") == "sentence"
+    assert answer_shape("He was born in 1919. He created The Chipmunks in 1958 as David Seville.") == "paragraph"
+    assert answer_shape("Ross Bagdasarian created them\n\nunder the stage name of David Seville") == "paragraph"
+
+
+def test_the_packaged_figures_were_measured_with_the_current_matcher():
+    """Fails when the answer matcher changed since the figures the report quotes were measured: run
+    `python scripts/measure_answer_agreement.py --datasets ../shared/datasets` and commit the data file."""
+    from gaia_eval.artifacts.answer_agreement import PackagedAnswerAgreement
+    from gaia_eval.metaeval.answer_trust import matcher_fingerprint, packaged_file
+
+    packaged = read_artifact(packaged_file(), PackagedAnswerAgreement)
+    assert packaged.matcher_fingerprint == matcher_fingerprint(), (
+        "the answer matcher changed since data/answer_agreement.json was measured: run "
+        f"`{packaged.command}` and commit the file")
+    assert [s.shape for s in packaged.shapes] == ["short", "sentence", "paragraph"]
+    assert sum(s.figures.n for s in packaged.shapes) == packaged.n_answers == 9690
+    assert packaged.dataset == "evouna_tq" and packaged.mode == "gaia"
+
+
+def test_one_command_measures_the_packaged_figures_again(tmp_path):
+    """The script, run on data in the shared dataset's shape (here the fixture's answers), writes the file the
+    report reads, and --check says it is current."""
+    import subprocess
+    import sys
+
+    dataset = tmp_path / "datasets" / "evouna_tq"
+    dataset.mkdir(parents=True)
+    rows = load_answer_labels(FIXTURE)
+    dataset.joinpath("answers.jsonl").write_text("".join(
+        json.dumps({"id": f"{r.item}-{r.system}", "question": r.question, "expected": list(r.expected),
+                    "answer": r.output, "model": r.system, "human": r.correct}) + "\n" for r in rows),
+        encoding="utf-8")
+    out = tmp_path / "answer_agreement.json"
+    script = Path(__file__).parent.parent / "scripts" / "measure_answer_agreement.py"
+    run = subprocess.run([sys.executable, str(script), "--datasets", str(tmp_path / "datasets"), "--output", str(out)],
+                         capture_output=True, text=True, check=False)
+    assert run.returncode == 0, run.stderr
+    from gaia_eval.artifacts.answer_agreement import PackagedAnswerAgreement
+    from gaia_eval.metaeval.answer_trust import answer_shape
+
+    packaged = read_artifact(out, PackagedAnswerAgreement)
+    assert packaged.n_answers == 195 and packaged.inputs["dataset"].startswith("sha256:")
+    short = [r for r in rows if answer_shape(r.output) == "short"]
+    figures_short = packaged.shapes[0].figures
+    assert figures_short.n == len(short) and figures_short.human_correct == sum(r.correct for r in short)
+    check = subprocess.run([sys.executable, str(script), "--check", "--output", str(out)], capture_output=True,
+                           text=True, check=False)
+    assert check.returncode == 0 and "current" in check.stdout

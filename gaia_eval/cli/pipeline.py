@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from gaia_eval.cli.checks import one_kind
-from gaia_eval.cli.choices import ProviderChoice, UseCaseChoice
+from gaia_eval.cli.choices import ProviderChoice, RegistryChoice, UseCaseChoice
 from gaia_eval.cli.group import DEFAULTS, cli, print_summary, split_types
 from gaia_eval.cli.lists import ListOptionsCommand
 from gaia_eval.cli.options import (
@@ -387,10 +387,17 @@ def write_sample_config_path(path: Path) -> Path:
          "path/to/file.py:function taking a ScoringInput and returning a value 0-1 (or a dict of them). Shown "
          "beside the use case's criteria; the grade stays the use case's own.",
 )
+@click.option(
+    "--match-mode",
+    type=RegistryChoice("MATCH_MODES"),
+    default=None,
+    help="How short answers to questions are matched against their expected answers: the modes of check-answer "
+         "--mode [default: gaia].",
+)
 def eval_command(
     directory, experiment_file, output_dir, groundtruth, force, regenerate_report,
     judge_spec, judge_base_url, judge_samples, judge_concurrency, judge_timeout, judge_criteria, batch_status,
-    call_options, scorers,
+    call_options, scorers, match_mode,
 ) -> None:
     """Score each experiment against ground truth (deterministic rubric), optionally also with an LLM judge."""
     from gaia_eval.errors import UsageError
@@ -427,11 +434,13 @@ def eval_command(
         judge=judge,
         call_options=call_options,
         scorers=scorers,
+        match_mode=match_mode,
     )
     if summary.standalone:
         echo(f"running standalone for {summary.standalone} experiment(s): no ground truth; {STANDALONE_NOTE}")
     if summary.long_form:
-        echo(f"question answering in {summary.long_form} experiment(s) scored as {LONG_FORM_NOTE}")
+        echo(f"question answering in {summary.long_form} experiment(s): {summary.long_form_items} of "
+             f"{summary.question_items} answers scored as {LONG_FORM_NOTE}")
     print_summary(summary)
     for line in summary.scorer_errors[:10]:
         echo(f"  {line}", err=True)

@@ -46,7 +46,7 @@ def holds_answer_labels(path: Path) -> bool:
         text = read_text_input(path)
     except InputError:
         return False
-    first = next((line for line in text.splitlines() if line.strip()), None)
+    first = next((line for line in text.split("\n") if line.strip()), None)
     if first is None:
         return False
     try:
@@ -124,7 +124,8 @@ def load_answer_labels(path: Path) -> list[LabelledAnswer]:
     """Every labelled answer of the file, validated; two answers by one system to one item are an error."""
     path = Path(path)
     rows = []
-    for number, line in enumerate(read_text_input(path).splitlines(), start=1):
+    # Lines end at \n only: str.splitlines would also cut at U+2028 or \x1c inside an answer's JSON string.
+    for number, line in enumerate(read_text_input(path).split("\n"), start=1):
         if line.strip():
             rows.append(_row(parse_json(Path(f"{path}:{number}"), line, fix="one JSON object per line"), path, number))
     seen: dict[tuple[str, str], int] = {}

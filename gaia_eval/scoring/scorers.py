@@ -22,6 +22,7 @@ if TYPE_CHECKING:
     from gaia_eval.usecases import UseCase
 
 ScoreFn = Callable[["ScoringInput"], tuple[list[CriterionResult], bool | None]]
+DEFAULT_MATCH_MODE = "gaia"  # how a short answer to a question is matched unless eval --match-mode says otherwise
 
 
 @dataclass(frozen=True)
@@ -36,6 +37,7 @@ class ScoringInput:
     # long-form qa answer's reference answer): not None selects the free-text scorers; an empty tuple means the
     # source is all there is to check against.
     references: tuple[str, ...] | None = None
+    match_mode: str = DEFAULT_MATCH_MODE  # how a short answer to a question is matched (eval --match-mode)
 
 
 @dataclass(frozen=True)
@@ -60,7 +62,7 @@ class Scorer:
 def _qa(item: ScoringInput) -> tuple[list[CriterionResult], bool | None]:
     from gaia_eval.scoring.rubric import score_qa
 
-    return score_qa(item.answer or "", item.expected)
+    return score_qa(item.answer or "", item.expected, item.match_mode)
 
 
 def _long_qa(item: ScoringInput) -> tuple[list[CriterionResult], bool | None]:

@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from gaia_eval import usecases
-from gaia_eval.artifacts.evaluation import Evaluation, InferenceSummary, ItemEvaluation
+from gaia_eval.artifacts.evaluation import NOT_APPLICABLE, Evaluation, InferenceSummary, ItemEvaluation
 from gaia_eval.artifacts.experiment import Experiment
 from gaia_eval.artifacts.groundtruth import GroundTruth
 from gaia_eval.artifacts.journal import remove_journal
@@ -24,7 +24,7 @@ from gaia_eval.errors import InputError, UsageError
 from gaia_eval.providers.call_options import CallOptions, call_options_or_defaults
 from gaia_eval.reporting.extra import extra_line
 from gaia_eval.scoring import rubric
-from gaia_eval.scoring.extra import ExtraScorer, load_extra_scorers, scorers_fingerprint, summarize_extra
+from gaia_eval.scoring.extra import load_extra_scorers, scorers_fingerprint, summarize_extra
 from gaia_eval.scoring.judge import (
     JudgeOutcome,
     JudgeSettings,
@@ -33,7 +33,7 @@ from gaia_eval.scoring.judge import (
     judge_journal_path,
     judge_request,
 )
-from gaia_eval.scoring.scorers import criteria_scored
+from gaia_eval.scoring.scorers import DEFAULT_MATCH_MODE, criteria_scored
 from gaia_eval.stages.common import StageSummary, check_output_dir, holds_output_lock
 from gaia_eval.stages.eval.index import Consolidation, update_consolidated
 from gaia_eval.stages.eval.inputs import (
@@ -63,7 +63,9 @@ JUDGE_INPUT_KEYS = ("judge", "judge_pending")
 @dataclass
 class EvalSummary(StageSummary):
     standalone: int = 0
-    long_form: int = 0  # qa evaluations whose answers were scored as long-form
+    long_form: int = 0  # qa evaluations with answers scored as long-form
+    long_form_items: int = 0  # ... their answers scored as long-form
+    question_items: int = 0  # ... and all their answers
     empty_responses: list[str] = field(default_factory=list)  # "<template>: test_id, ..." per template
     unfilled: list[str] = field(default_factory=list)  # templates with no response at all: not scored
     damaged: list[str] = field(default_factory=list)  # evaluation files left out of the index, with why
@@ -71,9 +73,12 @@ class EvalSummary(StageSummary):
 
     def note_mode(self, evaluation: Evaluation) -> None:
         self.standalone += evaluation.mode == "standalone"
-        self.long_form += usecases.get(evaluation.use_case).asks_questions and any(
-            c.criterion in rubric.REFERENCE_CRITERIA for c in evaluation.criteria
-        )
+        covered = [sum(n for rating, n in c.counts.items() if rating != NOT_APPLICABLE)
+                   for c in evaluation.criteria if c.criterion in rubric.REFERENCE_CRITERIA]
+        if usecases.get(evaluation.use_case).asks_questions and covered:
+            self.long_form += 1
+            self.long_form_items += max(covered)
+            self.question_items += evaluation.grade.n_items
 
     def line(self) -> str:
         line = super().line()
@@ -162,6 +167,7 @@ def _evaluate(pending: _Pending, gt_source: str, judged: JudgeOutcome | None) ->
         evaluated_at=datetime.now(timezone.utc),
         judge=judged.summary if judged is not None else None,
         extra_criteria=summarize_extra(scored, pending.seen.extras),
+        match_mode=pending.seen.match_mode,
     )
 
 
@@ -235,11 +241,13 @@ def run_eval(
     show_progress: bool | None = None,
     call_options: CallOptions | None = None,
     scorers: Sequence[str] = (),
+    match_mode: str | None = None,
 ) -> EvalSummary:
     """Score every experiment with the rubric and, when `judge` is given, with the LLM judge too, its calls made
     as `call_options` say (response cache, batch API; default: the environment's). Up-to-date evaluations are
     skipped; judge samples already paid for (earlier file or journal) are reused. `scorers`: extra scorers
-    (gaia_eval.scoring.extra), rated beside the use case's own criteria, outside the grade.
+    (gaia_eval.scoring.extra), rated beside the use case's own criteria, outside the grade. `match_mode`: the
+    answer-matching mode of short answers to questions (None: gaia, the default).
 
     Plan (read and check every input, decide what is current, score into spools), run (the judge's calls, all
     before anything is written), write (commit each evaluation, then the index)."""
@@ -250,6 +258,7 @@ def run_eval(
     # --incremental-update is what a plain run does: score new and changed experiments, skip up-to-date ones,
     # and re-read only the evaluation files that changed into the index.
     extras = load_extra_scorers(scorers)
+    match_mode = None if match_mode == DEFAULT_MATCH_MODE else match_mode  # the default keeps files' bytes
     root, files = experiment_files(experiment_dir, experiment_file)
     gt_paths = groundtruth_paths(groundtruth)
     by_use_case, gt_fp = load_external(gt_paths)
@@ -279,7 +288,11 @@ def run_eval(
                 **({"scorers": scorers_fingerprint(extras)} if extras else {}),
                 **usecases.settings_inputs(usecases.get(exp.use_case)),  # a package's use case: its scorers too
             }
-            planned = _plan_experiment(path, exp, out, inputs, external, judge, force, summary, extras)
+            asks = usecases.get(exp.use_case).asks_questions
+            if match_mode is not None and asks:
+                inputs["match_mode"] = match_mode  # another mode: the evaluation is redone
+            planned = _plan_experiment(path, exp, out, inputs, external, judge, force, summary,
+                                       Seen(extras=extras, match_mode=match_mode if asks else None))
             if planned is not None:
                 pending.append(planned)
         outcomes = _run_judge(pending, judge, force, show_progress, summary, call_options_or_defaults(call_options))
@@ -355,7 +368,7 @@ def _plan_experiment(
     judge: JudgeSettings | None,
     force: bool,
     summary: EvalSummary,
-    extras: tuple[ExtraScorer, ...],
+    seen: Seen,
 ) -> _Pending | None:
     """None when the evaluation is current (noted as skipped); else the experiment scored, ready to write."""
     if judge is not None:
@@ -377,7 +390,7 @@ def _plan_experiment(
     ):
         judge.check_key()  # no earlier sample to reuse, so a call will be made: fail before scoring anything
     before = Freshness.STALE if state is Freshness.CURRENT else state
-    seen, use_case = Seen(extras=extras), usecases.get(exp.use_case)
+    use_case = usecases.get(exp.use_case)
     if judge is None:
         spool, rated, mode = spool_scores(use_case, out, exp, external, path, seen)
         return _Pending(path, exp, out, inputs, before, existing, None, mode, seen, spool, rated, external)
