@@ -17,6 +17,7 @@ from gaia_eval.errors import UsageError
 # The file name in an evaluation folder the report reads for the pass rate's trust (reporting: answer_trust).
 FILE_NAME = "answer_agreement.json"
 DEFAULT_MODE = "gaia"
+CALLS_A_MODEL = frozenset({"judge"})
 
 
 @dataclass
@@ -32,7 +33,8 @@ def _selected_modes(metrics: list[str] | None) -> list[str]:
 
     modes = MATCH_MODES.names()
     if not metrics:
-        return list(modes)
+        # a mode that asks a model (check-answer --mode judge) costs calls: measured only when --metrics names it
+        return [m for m in modes if m not in CALLS_A_MODEL]
     unknown = [m for m in metrics if m not in modes and m not in BASELINES]
     if unknown:
         raise UsageError(f"--metrics {unknown[0]}: no such match mode", field="--metrics",
