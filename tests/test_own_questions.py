@@ -156,6 +156,8 @@ def test_eval_takes_the_match_mode_records_it_and_redoes_an_evaluation_made_with
     assert exact["grade"]["pass_rate"] < default["grade"]["pass_rate"]
     refused = CliRunner().invoke(cli, ["eval", "-d", str(workspace / "exp"), "-o", str(out), "--match-mode", "nope"])
     assert refused.exit_code == 2 and "gaia" in refused.output
+    pointless = CliRunner().invoke(cli, ["eval", "-o", str(out), "--regenerate-report", "--match-mode", "exact"])
+    assert pointless.exit_code == 2 and "--match-mode does nothing with --regenerate-report" in pointless.output
 
 
 # --- how far to trust the pass rate --------------------------------------------------------------------------------

@@ -68,21 +68,23 @@ class AnswerAgreement(Artifact):
 
 
 class AnswerShapeFigures(Strict):
-    """The default matcher on answers of one shape (short, sentence, paragraph)."""
+    """A match mode on answers of one shape (short, sentence, paragraph)."""
 
+    mode: str
     shape: str
     figures: LabelFigures
     substring: LabelFigures  # the substring baseline on the same answers
 
 
 class PackagedAnswerAgreement(Artifact):
-    """The default match mode measured on a public dataset of judged answers, per shape of answer, with the
-    provenance that says when the figures are stale (the matcher's fingerprint)."""
+    """The match modes measured on a public dataset of judged answers, per shape of answer, with the provenance
+    that says when the figures are stale (the matcher's fingerprint)."""
 
     dataset: str
     source: str
     licence: str
-    mode: str
+    modes: list[str]  # the default first
+    not_measured: dict[str, str] = Field(default_factory=dict)  # mode -> why it could not run there
     matcher_fingerprint: str
     measured: str  # the date, YYYY-MM-DD
     command: str  # how to measure them again

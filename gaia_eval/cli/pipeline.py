@@ -407,6 +407,9 @@ def eval_command(
     if scorers and regenerate_report:
         raise UsageError("--scorer does nothing with --regenerate-report (it only rebuilds the index)",
                          field="--scorer", fix="run eval with --scorer and without --regenerate-report")
+    if match_mode and regenerate_report:
+        raise UsageError("--match-mode does nothing with --regenerate-report (it only rebuilds the index)",
+                         field="--match-mode", fix="run eval with --match-mode and without --regenerate-report")
     from gaia_eval.scoring.judge import DEFAULT_JUDGE_CONCURRENCY, DEFAULT_JUDGE_TIMEOUT_S, parse_judge_spec
     from gaia_eval.stages.eval.run import LONG_FORM_NOTE, STANDALONE_NOTE, run_eval
 

@@ -53,22 +53,30 @@ def packaged_file() -> Path:
     return Path(str(resources.files("gaia_eval").joinpath("data").joinpath(PACKAGED_FILE)))
 
 
-def packaged_answer_trust() -> dict[str, Any] | None:
-    """The packaged figures for the report: dataset, n and agreement per shape, the substring baseline beside
-    them, and whether the matcher has changed since they were measured; None when the file is absent."""
+def packaged_answer_trust(mode: str) -> dict[str, Any] | None:
+    """The packaged figures of match mode `mode` for the report: dataset, n and agreement per shape, the
+    substring baseline beside them, and whether the matcher has changed since they were measured; None when the
+    file is absent or did not measure that mode."""
     path = packaged_file()
     if not path.is_file():
         return None
     packaged = read_artifact(path, PackagedAnswerAgreement)
+    shapes = [s for s in packaged.shapes if s.mode == mode]
+    if not shapes:
+        return None
     return {
         "dataset": packaged.dataset,
-        "mode": packaged.mode,
+        "n_answers": packaged.n_answers,
+        "mode": mode,
         "measured": packaged.measured,
         "stale": packaged.matcher_fingerprint != matcher_fingerprint(),
         "regenerate": packaged.command,
         "shapes": [{"shape": s.shape, "n": s.figures.n, "agreement": s.figures.agreement,
                     "false_accepts": s.figures.false_accepts, "false_rejects": s.figures.false_rejects,
-                    "substring": s.substring.agreement} for s in packaged.shapes],
+                    "substring": s.substring.agreement} for s in shapes],
+        # whether longer answers fare worse than short ones (the report says so only when the figures do)
+        "longer_lower": any(s.figures.agreement < shapes[0].figures.agreement for s in shapes[1:])
+        if shapes[0].shape == "short" else False,
     }
 
 

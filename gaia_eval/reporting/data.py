@@ -281,15 +281,13 @@ def _long_form(ev: Evaluation) -> bool:
 
 def _answer_trust(eval_dir: Path, entries: list[tuple[Path, Evaluation]]) -> dict[str, Any] | None:
     """How far the section's pass rates can be trusted: the user's own labels' figures for the match mode the
-    evaluations used (answer_agreement.json beside them), else the packaged figures of the default mode."""
+    evaluations used (answer_agreement.json beside them), else the packaged figures of that mode."""
     modes = sorted({ev.match_mode or "gaia" for _, ev in entries})
     own = [found for mode in modes if (found := own_answer_trust(eval_dir, mode)) is not None]
     if own:
         return {"own": own, "packaged": None}
-    packaged = packaged_answer_trust()
-    if packaged is None or packaged["mode"] not in modes:
-        return None  # the packaged figures measure another mode than the one these pass rates come from
-    return {"own": [], "packaged": packaged}
+    packaged = [found for mode in modes if (found := packaged_answer_trust(mode)) is not None]
+    return {"own": [], "packaged": packaged} if packaged else None
 
 
 def _covered(row: dict[str, Any], criterion: str | None) -> int:
