@@ -261,3 +261,10 @@ def test_one_command_measures_the_packaged_figures_again(tmp_path):
     check = subprocess.run([sys.executable, str(script), "--check", "--output", str(out)], capture_output=True,
                            text=True, check=False)
     assert check.returncode == 0 and "current" in check.stdout
+
+
+def test_answer_labels_in_a_csv_are_refused_with_the_jsonl_format(tmp_path):
+    labels = tmp_path / "labels.csv"
+    labels.write_text("question,expected,output,system,human.correct\nCapital?,Paris,Paris,A,true\n", encoding="utf-8")
+    done = CliRunner().invoke(cli, ["meta-eval", str(labels)])
+    assert done.exit_code == 2 and "read from JSONL" in done.output and "human.correct" in done.output

@@ -40,11 +40,15 @@ def holds_answer_labels(path: Path) -> bool:
     "correct" key) rather than scored summaries. A file that cannot be read this way is left to the summary
     reader, whose errors name the problem."""
     path = Path(path)
-    if path.suffix.lower() == ".csv":
-        return False
     try:
         text = read_text_input(path)
     except InputError:
+        return False
+    if path.suffix.lower() == ".csv":
+        header = text.split("\n", 1)[0]
+        if "human.correct" in [c.strip().strip('"') for c in header.split(",")]:
+            raise InputError("answer labels (a human.correct column) are read from JSONL, not CSV", file=path,
+                             field="human.correct", fix=f"write one JSON object a line: {FORMAT_FIX}")
         return False
     first = next((line for line in text.split("\n") if line.strip()), None)
     if first is None:
