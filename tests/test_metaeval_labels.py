@@ -268,3 +268,11 @@ def test_answer_labels_in_a_csv_are_refused_with_the_jsonl_format(tmp_path):
     labels.write_text("question,expected,output,system,human.correct\nCapital?,Paris,Paris,A,true\n", encoding="utf-8")
     done = CliRunner().invoke(cli, ["meta-eval", str(labels)])
     assert done.exit_code == 2 and "read from JSONL" in done.output and "human.correct" in done.output
+
+
+def test_too_few_questions_to_cross_validate_and_a_sample_are_said_not_hidden(tmp_path):
+    labels = _write(tmp_path / "labels.jsonl", SYNTHETIC)
+    result = run_meta_eval_labels(labels, metrics=["exact"], cross_validate=True).result
+    assert result.cross_validation is None and any("cross-validation not run" in n for n in result.notes)
+    sampled = run_meta_eval_labels(labels, metrics=["exact"], limit=2, seed=1).result
+    assert sampled.n_items == 2 and sampled.n_answers == 4 and any("a sample of 2 of 3" in n for n in sampled.notes)
