@@ -12,7 +12,9 @@ import pytest
 from gaia_eval.artifacts.evaluation import ItemEvaluation
 from gaia_eval.metaeval import crossval
 from gaia_eval.scoring.rubric import (
-    POINTS,
+    CRITERIA,
+    FREE_TEXT_CRITERIA,
+    LONG_FORM_CRITERIA,
     aggregate,
     item_points,
     rating_band,
@@ -21,6 +23,7 @@ from gaia_eval.scoring.rubric import (
 )
 from gaia_eval.scoring.rubric import weights as weights_module
 from gaia_eval.scoring.rubric.degenerate import degenerate_reason
+from gaia_eval.scoring.rubric.grading import criterion_result
 
 DATA = Path(__file__).parent / "data" / "qmsum"
 MEETING = (DATA / "ES2009b.txt").read_text()
@@ -67,7 +70,7 @@ def test_the_grade_reads_its_weights_from_the_file(monkeypatch: pytest.MonkeyPat
     monkeypatch.setattr(weights_module, "weights_file", lambda: document)
     after = score_summary_output("Amanda baked cookies for Jerry.", CHAT, [CHAT_REFERENCE])
     consistency = next(r for r in after.results if r.criterion == "source_consistency")
-    assert after.grade == pytest.approx((POINTS[consistency.rating] - 1) * 100 / 3)
+    assert after.grade == pytest.approx(consistency.value * 100)
     assert after.grade != before.grade
 
 
@@ -103,6 +106,86 @@ def test_eval_aggregate_is_the_mean_of_the_weighted_item_grades() -> None:
     assert [item_points(i, names) for i in items] == pytest.approx(expected)
     assert grade.quality_score == pytest.approx(sum(expected) / len(expected))
     assert grade.overall_rating == rating_band(grade.quality_score)
+
+
+# --- the grade keeps the order inside a rating band --------------------------------------------------------------
+
+def _item(item_id: str, values: dict[str, float]) -> ItemEvaluation:
+    return ItemEvaluation(
+        item_id=item_id, source="chat", status="scored",
+        criteria=[criterion_result(c, v, "measured") for c, v in values.items()],
+    )
+
+
+def test_summaries_rated_alike_are_ordered_by_their_values_and_keep_their_ratings() -> None:
+    names = list(FREE_TEXT_CRITERIA)
+    at_floor = {c: CRITERIA[c].good for c in names}  # every criterion just Good
+    inside = {c: (CRITERIA[c].good + CRITERIA[c].excellent) / 2 for c in names}  # still Good, carrying more
+    low, high = _item("low", at_floor), _item("high", inside)
+    assert {r.rating for r in low.criteria} == {r.rating for r in high.criteria} == {"Good"}
+    assert item_points(high, names) > item_points(low, names)
+    weights = weights_module.weight_set("with_reference")
+    assert item_points(high, names) == pytest.approx(100 * sum(weights[c] * inside[c] for c in names))
+    failed = ItemEvaluation(item_id="failed", source="chat", status="error", criteria=[])
+    summaries, grade = aggregate([low, high, failed], names, pass_rate=False)
+    assert grade.quality_score == pytest.approx((item_points(low, names) + item_points(high, names)) / 3)
+    assert grade.counts["Good"] == 10 and grade.counts["Poor"] == 5  # the ratings shown are unchanged
+    assert all(s.counts["Good"] == 2 for s in summaries)
+
+
+def test_the_summary_grade_is_the_weighted_mean_of_its_values() -> None:
+    scored = score_summary_output("Amanda baked about 30 cookies for Jerry.", CHAT, [CHAT_REFERENCE])
+    weights = weights_module.weight_set("with_reference")
+    assert scored.grade == pytest.approx(100 * sum(w * scored.values[c] for c, w in weights.items()), abs=1e-6)
+    alone = score_summary_output("Amanda baked about 30 cookies for Jerry.", CHAT)  # from the source only
+    weights = weights_module.weight_set("source_only")
+    assert alone.grade == pytest.approx(100 * sum(w * alone.values[c] for c, w in weights.items()), abs=1e-6)
+
+
+def test_a_long_form_answer_keeps_the_rating_points_with_equal_weights() -> None:
+    names = list(LONG_FORM_CRITERIA)  # no weights were fit on long-form answers, nor on their values
+    at_floor = _item("low", {c: CRITERIA[c].good for c in names})
+    inside = _item("high", {c: (CRITERIA[c].good + CRITERIA[c].excellent) / 2 for c in names})
+    assert item_points(at_floor, names) == item_points(inside, names) == pytest.approx(200 / 3)
+
+
+def _free_text_experiment(folder: Path) -> Path:
+    """An imported system's summaries of the chat, scored from the source alone (the source-only weights)."""
+    from gaia_eval.stages.imports.outputs import run_import_outputs
+
+    outputs = ["Amanda baked about 30 cookies and will bring Jerry some tomorrow.", "Jerry is at the office."]
+    rows = folder / "outputs.jsonl"
+    rows.write_text("".join(json.dumps({"item_id": f"chat{k}", "system": "mine", "output": text, "source": CHAT})
+                            + "\n" for k, text in enumerate(outputs)))
+    run_import_outputs(rows, folder / "exp")
+    return folder / "exp"
+
+
+def _grade(folder: Path) -> float:
+    (path,) = folder.rglob("*.experiment.eval.json")
+    return float(json.loads(path.read_text())["grade"]["quality_score"])
+
+
+def test_an_evaluation_graded_under_other_weights_or_rubric_is_scored_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from gaia_eval.scoring import rubric
+    from gaia_eval.stages.eval.run import run_eval
+
+    experiments, evaluations = _free_text_experiment(tmp_path), tmp_path / "eval"
+    with monkeypatch.context() as older:  # written by the previous rubric
+        older.setattr(rubric, "RUBRIC_VERSION", "8")
+        run_eval(experiment_dir=experiments, output_dir=evaluations)
+    rescored = run_eval(experiment_dir=experiments, output_dir=evaluations)
+    assert (rescored.skipped, rescored.redone) == (0, 1)
+    assert run_eval(experiment_dir=experiments, output_dir=evaluations).skipped == 1  # now current
+    before = _grade(evaluations)
+    document = json.loads(json.dumps(weights_module.weights_file()))
+    document["source_only"]["weights"] = {"source_coverage": 0.0, "source_consistency": 1.0, "conciseness": 0.0}
+    monkeypatch.setattr(weights_module, "weights_file", lambda: document)  # weights fit again, same rubric version
+    refit = run_eval(experiment_dir=experiments, output_dir=evaluations)
+    assert (refit.skipped, refit.redone) == (0, 1)
+    assert _grade(evaluations) != before
 
 
 # --- degenerate outputs grade Poor -------------------------------------------------------------------------------
@@ -160,13 +243,13 @@ def _synthetic(name: str, documents: int, systems: int = 5, seed: int = 0) -> cr
     import numpy as np
 
     rng = np.random.default_rng(seed)
-    a = rng.integers(1, 5, (documents, systems)).astype(float)
-    b = rng.integers(1, 5, (documents, systems)).astype(float)
-    human = a + 0.5 * b + rng.normal(0, 0.3, (documents, systems))
+    a = rng.random((documents, systems))
+    b = rng.random((documents, systems))
+    human = a + 0.5 * b + rng.normal(0, 0.1, (documents, systems))
     return crossval.Dataset(
         name=name,
         documents=[f"{name}-{k:02d}" for k in range(documents)],
-        points={"x": a, "y": b},
+        values={"x": a, "y": b},
         degenerate=np.zeros((documents, systems), dtype=bool),
         human={"relevance": human, "consistency": human},
         rivals={"length": rng.normal(size=(documents, systems)), "x": a},

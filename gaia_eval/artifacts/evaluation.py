@@ -132,7 +132,9 @@ class ExtraCriterionSummary(Strict):
 
 
 class Grade(Strict):
-    quality_score: Finite  # ((4E + 3G + 2F + 1P) / N - 1) * 100 / 3 over every rating, errors as Poor
+    # ((4E + 3G + 2F + 1P) / N - 1) * 100 / 3 over every rating, errors as Poor; a free-text summary's: the mean of
+    # its items' weighted mean of criterion values x 100 (scoring/rubric/weights.py)
+    quality_score: Finite
     overall_rating: Rating
     counts: dict[str, Count]
     n_ratings: Count

@@ -4,7 +4,8 @@ scorer behind meta-eval can change in one file.
 A rated summary is one free text, scored exactly as `eval` scores a free-text output against human references
 (`scoring.rubric.score_summary_output`): reference overlap and content coverage against the references (the
 best over several), source coverage and consistency against the source, and conciseness. A criterion whose
-input is missing is None (not applicable), and the grade is the rubric's formula over the criteria that apply.
+input is missing is None (not applicable), and the grade is the weighted mean of the values that apply
+(`scoring.rubric.weights`).
 """
 
 from __future__ import annotations
@@ -12,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from gaia_eval.scoring.rubric import FREE_TEXT_CRITERIA, POINTS, rate, score_summary_output
+from gaia_eval.scoring.rubric import FREE_TEXT_CRITERIA, score_summary_output
 
 CRITERIA: tuple[str, ...] = tuple(FREE_TEXT_CRITERIA)
 
@@ -21,17 +22,14 @@ CRITERIA: tuple[str, ...] = tuple(FREE_TEXT_CRITERIA)
 class SummaryScores:
     criteria: dict[str, float | None]  # criterion id -> value 0..1 as measured; None = not applicable
     grade: float | None  # quality score 0..100; None when no criterion applies
-    points: dict[str, int]  # criterion id -> rating points (1..4) of the measured value, applicable criteria only
     degenerate: bool  # the grade rated the output Poor as not a summary (empty, loop, copy, ...)
 
 
 def score_summary(output: str, source: str | None, references: Sequence[str] = ()) -> SummaryScores:
-    """Every criterion as measured (None where its input is missing), its rating points, and the grade of one
-    free-text summary."""
+    """Every criterion as measured (None where its input is missing) and the grade of one free-text summary."""
     usable = [r for r in references if r.strip()]
     scored = score_summary_output(output, source if source and source.strip() else None, usable)
     measured = scored.measured or scored.values
     values = {name: measured.get(name) for name in CRITERIA}
-    points = {name: POINTS[rate(name, value)] for name, value in values.items() if value is not None}
     degenerate = scored.degenerate is not None or not output.strip()
-    return SummaryScores(values, scored.grade, points, degenerate)
+    return SummaryScores(values, scored.grade, degenerate)

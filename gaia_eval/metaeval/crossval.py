@@ -2,8 +2,9 @@
 
 The method (what `tests/perf/bench_metaeval.py --write-weights` ran to write gaia_eval/data/freetext_weights.json,
 and what `meta-eval --cross-validate` runs on one ratings file):
-1. Each criterion of each summary is rated as the rubric rates it (points 1..4, thresholds unchanged).
-2. A candidate grade is the weighted mean of those points on 0..100; 0 for a degenerate output (degenerate.py).
+1. Each criterion of each summary is measured as the rubric measures it (its value 0..1; the rating the
+   thresholds give it is for reading, the grade takes the value, so it keeps the order inside a rating band).
+2. A candidate grade is the weighted mean of those values times 100; 0 for a degenerate output (degenerate.py).
 3. Candidates: every weight vector on a grid over the simplex (weights >= 0 summing to 1; step 0.1 for five
    criteria, 0.05 for three).
 4. Objective on a set of documents: the mean over relevance and consistency of the summary-level Kendall tau
@@ -36,7 +37,7 @@ class Dataset:
 
     name: str
     documents: list[str]
-    points: dict[str, Any]  # criterion -> rating points 1..4
+    values: dict[str, Any]  # criterion -> measured value 0..1
     degenerate: Any  # True where the grade rates the output Poor as not a summary
     human: dict[str, Any]  # dimension -> mean human rating
     rivals: dict[str, Any] = field(default_factory=dict)  # components and baselines (LENGTH at least)
@@ -79,12 +80,14 @@ def fold_of(documents: list[str], folds: int = FOLDS) -> dict[str, int]:
 
 
 def grade_matrix(data: Dataset, criteria: list[str], weights: tuple[float, ...]) -> Any:
+    """The grade of every summary under `weights`, as weights.weighted_grade computes it (equal weights when they
+    sum to 0)."""
     np = stats._np()
     total = sum(weights)
-    points = sum(w * data.points[c] for c, w in zip(criteria, weights, strict=False)) / total if total else None
-    if points is None:
-        points = sum(data.points[c] for c in criteria) / len(criteria)
-    return np.where(data.degenerate, 0.0, (points - 1) * 100 / 3)
+    if not total:
+        weights, total = (1.0,) * len(criteria), float(len(criteria))
+    mean = sum(w * np.clip(data.values[c], 0.0, 1.0) for c, w in zip(criteria, weights, strict=False)) / total
+    return np.where(data.degenerate, 0.0, mean * 100)
 
 
 def _rows(data: Dataset, documents: list[str]) -> list[int]:
@@ -167,7 +170,7 @@ def dataset_from(name: str, rows: list, scores: list, baselines: dict[str, list[
     from gaia_eval.metaeval.analysis import Grid
 
     grid = Grid(rows)
-    criteria = [c for c in scores[0].points if all(c in s.points for s in scores)]
+    criteria = [c for c in scores[0].criteria if all(s.criteria.get(c) is not None for s in scores)]
     human = {
         d: grid.matrix([r.human_mean(d) for r in rows])
         for d in dict.fromkeys(d for r in rows for d in r.human)
@@ -177,7 +180,7 @@ def dataset_from(name: str, rows: list, scores: list, baselines: dict[str, list[
     return Dataset(
         name=name,
         documents=grid.items,
-        points={c: grid.matrix([float(s.points[c]) for s in scores]) for c in criteria},
+        values={c: grid.matrix([float(s.criteria[c]) for s in scores]) for c in criteria},
         degenerate=grid.matrix([1.0 if s.degenerate else 0.0 for s in scores]) == 1.0,
         human=human,
         rivals=rivals,

@@ -82,7 +82,7 @@ def _cross_validated(rows: list, table: Any, ratings: Path) -> str:
             b for b in ("length", "rouge1_recall", "rougeL") if b in table.values and (key == "grade" or b == "length")
         ]
         data = crossval.dataset_from(ratings.name, rows, scores, {b: table.values[b] for b in baselines})
-        criteria = list(data.points)
+        criteria = list(data.values)
         if not criteria or "length" not in data.rivals:
             continue
         parts.append(

@@ -14,6 +14,7 @@ _LAZY = {
     "rate": "grading",
     "weights_file": "weights",
     "weight_set": "weights",
+    "grade_inputs": "weights",
     "degenerate_reason": "degenerate",
     "not_applicable": "grading",
     "with_not_applicable": "grading",

@@ -32,7 +32,7 @@ from gaia_eval.artifacts.evaluation import CriterionResult
 from gaia_eval.artifacts.groundtruth import Summaries
 from gaia_eval.number_words import spelled_numbers
 from gaia_eval.scoring.rubric.degenerate import degenerate_reason, repeated_trigram_share
-from gaia_eval.scoring.rubric.grading import POINTS, criterion_result, not_applicable
+from gaia_eval.scoring.rubric.grading import criterion_result, not_applicable
 from gaia_eval.scoring.rubric.weights import weighted_grade
 from gaia_eval.scoring.text import STOPWORDS, content_tokens, is_figure, quote_list, stem, surface_forms, tokenize
 
@@ -106,7 +106,8 @@ class SummaryScore:
 
     values: dict[str, float | None]  # criterion id -> measured value 0..1; None = not applicable
     results: list[CriterionResult]  # the stored results, with ratings and explanations (N/A included)
-    grade: float | None  # 0..100, the weighted grade of the applicable criteria (weights.py); None if none applies
+    # 0..100, the weighted mean of the applicable criteria's values (weights.py); None if none applies
+    grade: float | None
     # "rouge1", "rouge2", "rougeL": F1, and "<key>_recall": recall (best or mean over references); {} without refs
     rouge: dict[str, float]
     # the criteria as measured, before a degenerate output (degenerate.py) is rated Poor on every one
@@ -346,7 +347,7 @@ def score_summary_output(
             for r in results
         ]
     values = {r.criterion: (r.value if r.rating != "N/A" else None) for r in results}
-    grade = weighted_grade({r.criterion: POINTS[r.rating] for r in results if r.rating != "N/A"})
+    grade = weighted_grade({r.criterion: r.value for r in results if r.rating != "N/A"})
     return SummaryScore(values=values, results=results, grade=grade, rouge=rouge, measured=measured, degenerate=reason)
 
 

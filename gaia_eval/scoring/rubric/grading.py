@@ -4,8 +4,9 @@ that turn a measurement into Excellent/Good/Fair/Poor, and the grade of a model 
 Grade (the reference tool's formula, with its defect fixed): quality_score = ((4E + 3G + 2F + 1P) / N - 1) * 100 / 3
 over every rating of every item, where an item the model failed (status "error") counts as Poor on every criterion;
 the reference left failed items out of N, so a model failing 9 of 10 items could score 100 %.
-Free-text summaries (mode "reference") weigh their criteria by weights fit on human ratings (weights.py): their
-grade is the mean over items of each item's weighted mean of points, on the same 0..100 scale.
+Free-text summaries (mode "reference") weigh their criteria's measured values by weights fit on human ratings
+(weights.py): their grade is the mean over items of each item's weighted mean of values, times 100, so it keeps
+the order of summaries inside a rating band; the criteria's ratings are shown beside it as for any use case.
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ from gaia_eval.artifacts.evaluation import (
     ItemEvaluation,
     Rating,
 )
-from gaia_eval.scoring.rubric.weights import criterion_weights
+from gaia_eval.scoring.rubric.weights import by_value, criterion_weights, share
 
 # Bump on any change to a threshold, a measure or the tokenizer: it is part of the eval fingerprint, so
 # evaluations made under an older rubric are recomputed instead of being compared with new ones.
@@ -33,9 +34,11 @@ from gaia_eval.scoring.rubric.weights import criterion_weights
 # is scored with the free-text criteria (long-form answers), not the short-answer matcher; 7: free-text criteria
 # weighted by weights fit on human ratings (data/freetext_weights.json), degenerate outputs (degenerate.py) Poor;
 # 8: Fair starts at 33, so a grade made of Fair ratings alone (33.3) is Fair, as one of Good ratings alone (66.7)
-# is Good; 9: a long-form answer carrying none of its reference's content (reference overlap and content coverage
-# Poor) earns nothing for consistency and conciseness, and is checked against every reference answer of its question
-RUBRIC_VERSION = "9"
+# is Good; 9: a free-text summary's grade is the weighted mean of its criteria's measured values, not of their
+# rating points (it keeps the order inside a band), with weights refit on that grade; 10: a long-form answer
+# carrying none of its reference's content (reference overlap and content coverage Poor) earns nothing for
+# consistency and conciseness, and is checked against every reference answer of its question
+RUBRIC_VERSION = "10"
 
 POINTS: dict[str, int] = {"Excellent": 4, "Good": 3, "Fair": 2, "Poor": 1}
 
@@ -382,10 +385,15 @@ def _ratings_of(item: ItemEvaluation, criteria: list[str]) -> list[tuple[str, st
 def _weighted_points(item: ItemEvaluation, criteria: list[str]) -> tuple[float, float]:
     """(sum of weight x (points - 1), sum of weights) over the item's applicable ratings (weights.py: the free-text
     criteria's fitted weights, summing to 1 per item, for a summary's free-text criteria (source_coverage among
-    them; a long-form qa answer has none); every other criterion 1.0)."""
-    ratings = {c: r for c, r, _ in _ratings_of(item, criteria) if r != NOT_APPLICABLE}
-    weights = criterion_weights(ratings, learned="source_coverage" in criteria)
-    return sum(weights[c] * (POINTS[r] - 1) for c, r in ratings.items()), sum(weights.values())
+    them; a long-form qa answer has none); every other criterion 1.0). A summary's free-text criterion counts its
+    measured value instead of its rating: 3 x value on the same 0..3 scale (an errored item's None is 0)."""
+    rated = {c: (r, v) for c, r, v in _ratings_of(item, criteria) if r != NOT_APPLICABLE}
+    learned = "source_coverage" in criteria
+    weights = criterion_weights(rated, learned=learned)
+    points = sum(
+        weights[c] * (3 * share(v) if by_value(c, learned) else POINTS[r] - 1) for c, (r, v) in rated.items()
+    )
+    return points, sum(weights.values())
 
 
 def item_points(item: ItemEvaluation, criteria: list[str]) -> float:
@@ -500,18 +508,21 @@ def rubric_markdown() -> str:
         "Grade: quality_score = ((4E + 3G + 2F + 1P) / N − 1) × 100 / 3 over every rating of every item, where an "
         "item the model failed counts as Poor on every criterion (N includes it) and an N/A rating (the ground "
         "truth gives nothing to check, e.g. no action items in a human reference) is left out of N. Free-text "
-        "summaries weigh their criteria instead (weights fit on human ratings, gaia_eval/data/freetext_weights.json: "
-        f"with a reference {_weights_text('with_reference')}; from the source only {_weights_text('source_only')}): "
-        "their grade is the mean over items of each item's weighted mean of points on the same scale, and an output "
+        "summaries weigh their criteria's measured values instead (weights fit on human ratings, "
+        "gaia_eval/data/freetext_weights.json: with a reference "
+        f"{_weights_text('with_reference')}; from the source only {_weights_text('source_only')}): their grade is "
+        "the mean over items of each item's weighted mean of values (0–1) × 100, so two summaries rated alike are "
+        "still told apart by how much each carries, and an output "
         "that is not a summary (empty, under 3 words, a repetition loop, cut off mid-sentence, transcript speech, "
         "a verbatim copy of a source of 60+ words) is Poor on every criterion. Overall rating, "
         "from the grade rounded to a whole number: 85–100 Excellent, 67–84 Good, 33–66 Fair, 0–32 Poor. QA pass "
         "rate = passed / the items that have a pass/fail (failed items count as not passed; a long-form answer has "
         f"none). A qa answer whose expected answers are all prose (more than {SHORT_ANSWER_WORDS} words, not a list "
         "of short items nor a number) is a long-form answer: scored on the free-text criteria reference overlap, "
-        "content coverage, consistency with the source and conciseness (equal weights; the not-a-summary rules "
-        "apply; against the reference answer it comes closest to), never by the short-answer matcher; one whose "
-        "reference overlap and content coverage are both Poor is Poor on consistency and conciseness too."
+        "content coverage, consistency with the source and conciseness (their ratings' points, equal weights; the "
+        "not-a-summary rules apply; against the reference answer it comes closest to), never by the short-answer "
+        "matcher; one whose reference overlap and content coverage are both Poor is Poor on consistency and "
+        "conciseness too."
     ]
     return "\n".join(lines) + "\n"
 

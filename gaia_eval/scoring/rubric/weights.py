@@ -1,12 +1,15 @@
 """The weights of the free-text summary grade, read from `gaia_eval/data/freetext_weights.json`, where they were
 written with their provenance (datasets, folds, date, method and the cross-validated agreement with human
-ratings) by `tests/perf/fit_freetext_weights.py`; and the weighted grade of one item.
+ratings) by `tests/perf/bench_metaeval.py --write-weights`; and the weighted grade of one item.
 
-A free-text item's grade is the weighted mean of its criteria's rating points (Excellent 4 .. Poor 1), mapped to
-0..100 as the rubric's formula maps them; criteria that are N/A drop out and the others' weights are renormalized.
-With a reference the `with_reference` weights apply, from the source alone the `source_only` ones. Every other
-use case weighs its criteria equally (the reference tool's formula, unchanged), and so does a long-form qa answer
-(scored with four of the free-text criteria, never fit on its own ratings).
+A free-text summary's grade is the weighted mean of its criteria's measured values (0..1), times 100: each
+criterion enters with its exact value, not only its rating, so two summaries rated alike on every criterion are
+still ordered by how much each carries (the four-level ratings threw that ordering away, and with it agreement
+with human rankings of summaries of one document). The ratings (Excellent .. Poor, by the thresholds) are shown
+beside the grade as before. Criteria that are N/A drop out and the others' weights are renormalized. With a
+reference the `with_reference` weights apply, from the source alone the `source_only` ones. Every other use case
+weighs its criteria's rating points equally (the reference tool's formula, unchanged), and so does a long-form qa
+answer (scored with four of the free-text criteria, never fit on its own ratings).
 """
 
 from __future__ import annotations
@@ -32,6 +35,12 @@ def weight_set(name: str) -> dict[str, float]:
     return dict(weights_file()[name]["weights"])
 
 
+def grade_inputs() -> dict[str, dict[str, float]]:
+    """Both weight sets: with the rubric version, what eval's scorer fingerprint is made of, so that weights fit
+    again re-score the evaluations graded with the old ones instead of reading as current."""
+    return {name: weight_set(name) for name in ("with_reference", "source_only")}
+
+
 @lru_cache(maxsize=1)
 def _free_text_criteria() -> frozenset[str]:
     return frozenset(weight_set("with_reference")) | frozenset(weight_set("source_only"))
@@ -54,10 +63,23 @@ def criterion_weights(applicable: Iterable[str], learned: bool = True) -> dict[s
     return {c: raw.get(c, 0.0) / total for c in applicable}
 
 
-def weighted_grade(points: dict[str, int]) -> float | None:
-    """0..100 from criterion id -> rating points (1..4) of the applicable criteria; None when there are none."""
-    if not points:
+def by_value(criterion: str, learned: bool = True) -> bool:
+    """Whether `criterion` enters an item's grade by its measured value (a free-text summary's criteria: their
+    weights were fit on those values) rather than by its rating's points (every other criterion, and all of a
+    long-form qa answer's: `learned` False)."""
+    return learned and criterion in _free_text_criteria()
+
+
+def share(value: float | None) -> float:
+    """A measured value as it enters the grade: 0..1 (an errored or unmeasured criterion 0)."""
+    return 0.0 if value is None else min(1.0, max(0.0, value))
+
+
+def weighted_grade(values: dict[str, float | None]) -> float | None:
+    """0..100 from criterion id -> measured value (0..1) of a free-text summary's applicable criteria: their
+    weighted mean times 100; None when none applies."""
+    if not values:
         return None
-    weights = criterion_weights(points)
+    weights = criterion_weights(values)
     total = sum(weights.values())
-    return sum(weights[c] * (p - 1) for c, p in points.items()) * 100 / (3 * total)
+    return sum(weights[c] * share(v) for c, v in values.items()) * 100 / total

@@ -266,7 +266,8 @@ def run_eval(
     loaded, made_from = _load_experiments(files, gt_paths, by_use_case, summary)
     check_output_dir(output_dir)
 
-    scorer_fp = fingerprint({"scorer": SCORER, "rubric": rubric.RUBRIC_VERSION})
+    # the rubric's version and the free-text grade's weights: a change in either re-scores every evaluation
+    scorer_fp = fingerprint({"scorer": SCORER, "rubric": rubric.RUBRIC_VERSION, "weights": rubric.grade_inputs()})
     pending: list[_Pending] = []
     claimed: dict[Path, Path] = {}
     try:  # a spool not committed (an error in a later experiment, an interrupt) leaves nothing behind
