@@ -134,7 +134,7 @@ LAYERS: tuple[tuple[str, ...], ...] = (
     ("gaia_eval.usecases",),
     ("gaia_eval.scoring", "gaia_eval.generation", "gaia_eval.baselines"),
     ("gaia_eval.providers",),
-    ("gaia_eval.extract",),
+    ("gaia_eval.extract", "gaia_eval.interop"),
     ("gaia_eval.concurrency", "gaia_eval.progress", "gaia_eval.prompts", "gaia_eval.plotting", "gaia_eval.cells",
      "gaia_eval.number_words"),
     ("gaia_eval.artifacts", "gaia_eval.safe_text"),

@@ -16,10 +16,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 # The stage sections' commands that run offline on the shipped sample (the others need a key, a server or a
-# user's own file).
+# user's own file, or, like byod/ and imported/, run as a whole block by their own test).
 STAGES = ("generate", "groundtruth", "batch-experiment", "eval", "report")
 NEEDS_MORE = re.compile(
-    r"-c (?!configs/basic)|--provider|--judge|--batch|--create-sample-config|byod|templates|\.\./|FILE|DIR|my_documents"
+    r"-c (?!configs/basic)|--provider|--judge|--batch|--create-sample-config|byod|imported/|templates|\.\./|FILE|DIR"
+    r"|my_documents"
 )
 
 

@@ -25,6 +25,7 @@ class Opened:
     sample_path: Path
     drawn: bool  # the sample was drawn now (else: the saved one)
     ratings: Path
+    shortfall: str | None = None  # why the sample holds fewer outputs than --size asked for
 
 
 def pick_use_case(eval_root: Path, use_case: str | None) -> str:
@@ -67,6 +68,14 @@ def load_for_rating(eval_root: Path, use_case: str | None, experiments_dir: Path
     return load_evaluated(eval_root, use_case, experiments_dir)
 
 
+def meta_eval_command(eval_root: Path, use_case: str, ratings: Path | None) -> str:
+    """The command that reads these ratings: what the done page and the terminal name."""
+    import shlex
+
+    words = ["gaia-eval", "meta-eval", "--evaluations", str(eval_root), "-u", use_case]
+    return shlex.join(words + ([str(ratings)] if ratings is not None else []))
+
+
 def open_session(
     eval_root: Path,
     *,
@@ -79,7 +88,7 @@ def open_session(
     ratings: Path | None = None,
     experiments_dir: Path | None = None,
 ) -> Opened:
-    from gaia_eval.annotate.sample import load_or_draw, ratings_path
+    from gaia_eval.annotate.sample import load_or_draw, ratings_path, size_shortfall
     from gaia_eval.annotate.session import Session
 
     rater = check_rater(rater)
@@ -88,8 +97,11 @@ def open_session(
     if mode == "pairwise" and not sample.pairs:
         raise UsageError(f"use case '{evaluated.use_case}': no item has outputs of two models to compare",
                          field="--pairwise", fix="evaluate a second model, or rate outputs one at a time")
-    ratings = Path(ratings) if ratings is not None else ratings_path(eval_root, evaluated.use_case)
-    return Opened(Session(sample, evaluated, ratings, rater, mode), sample, path, drawn, ratings)
+    default = ratings_path(eval_root, evaluated.use_case)
+    ratings = Path(ratings) if ratings is not None else default
+    command = meta_eval_command(Path(eval_root), evaluated.use_case, None if ratings == default else ratings)
+    return Opened(Session(sample, evaluated, ratings, rater, mode, command), sample, path, drawn, ratings,
+                  size_shortfall(size, sample, evaluated) if mode == "single" else None)
 
 
 def run_annotate(
@@ -105,13 +117,17 @@ def run_annotate(
             field="--port",
             fix="pick another port, or 0 for any free one",
         ) from None
-    units = len(opened.sample.units if opened.session.mode == "single" else opened.sample.pairs)
-    echo(f"{'drew and saved' if opened.drawn else 'rating the saved'} sample {opened.sample_path} ({units} to rate)")
-    echo(f"ratings go to {opened.ratings} (rater {opened.session.rater})")
-    echo(f"open {server.url}  (Ctrl-C to stop; the token in the URL is what lets the page save ratings)")
-    if open_browser:
-        webbrowser.open(server.url)
     try:
+        units = len(opened.sample.units if opened.session.mode == "single" else opened.sample.pairs)
+        drew = "drew and saved" if opened.drawn else "rating the saved"
+        echo(f"{drew} sample {opened.sample_path} ({units} to rate)")
+        if opened.shortfall:
+            echo(opened.shortfall)
+        echo(f"ratings go to {opened.ratings} (rater {opened.session.rater})")
+        echo(f"open {server.url}  (Ctrl-C to stop; the token in the URL is what lets the page save ratings)")
+        echo(f"when done: {opened.session.next_command}")
+        if open_browser:
+            webbrowser.open(server.url)
         server.serve_forever()
     finally:
         server.server_close()

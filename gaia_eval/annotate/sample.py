@@ -13,11 +13,11 @@ from typing import Any
 from gaia_eval.artifacts.ratings import AnnotationSample, SamplePair, SampleReason, SampleUnit
 from gaia_eval.artifacts.store import fingerprint, read_artifact, write_artifact
 from gaia_eval.errors import UsageError
-from gaia_eval.metaeval.evaluated import GRADE, EvaluatedSet
+from gaia_eval.metaeval.estimate import percentiles, score_bands
+from gaia_eval.metaeval.evaluated import EvaluatedSet
 from gaia_eval.reporting.use_case_view import rating_dimensions
 
 DEFAULT_SIZE = 20
-SCORE_BANDS = 3  # low, middle, high grade: every band of every model is drawn from
 
 
 def annotation_dir(eval_root: Path, use_case: str) -> Path:
@@ -32,21 +32,6 @@ def ratings_path(eval_root: Path, use_case: str) -> Path:
     return annotation_dir(eval_root, use_case) / "ratings.jsonl"
 
 
-def _percentiles(values: dict[tuple[str, str], float]) -> dict[tuple[str, str], float]:
-    """Each output's mid-rank among the others, 0..1 (ties share their mean rank)."""
-    ordered = sorted(values, key=lambda k: values[k])
-    out: dict[tuple[str, str], float] = {}
-    i = 0
-    while i < len(ordered):
-        j = i
-        while j + 1 < len(ordered) and values[ordered[j + 1]] == values[ordered[i]]:
-            j += 1
-        for k in ordered[i:j + 1]:
-            out[k] = ((i + j) / 2) / max(1, len(ordered) - 1)
-        i = j + 1
-    return out
-
-
 def disagreement(evaluated: EvaluatedSet) -> dict[tuple[str, str], float]:
     """Per output, how far apart its scorers place it: the spread (max - min) of its percentile rank under each
     scorer that scored every output (the judge's mean counts as one scorer); 0 with fewer than two."""
@@ -55,13 +40,8 @@ def disagreement(evaluated: EvaluatedSet) -> dict[tuple[str, str], float]:
     full = [s for s in full if all(s in evaluated.outputs[k].scores for k in keys)]
     if len(full) < 2:
         return dict.fromkeys(keys, 0.0)
-    ranks = [_percentiles({k: evaluated.outputs[k].scores[s] for k in keys}) for s in full]
+    ranks = [percentiles({k: evaluated.outputs[k].scores[s] for k in keys}) for s in full]
     return {k: max(r[k] for r in ranks) - min(r[k] for r in ranks) for k in keys}
-
-
-def _bands(evaluated: EvaluatedSet) -> dict[tuple[str, str], int]:
-    grades = _percentiles({k: o.scores[GRADE] for k, o in evaluated.outputs.items()})
-    return {k: min(SCORE_BANDS - 1, int(p * SCORE_BANDS)) for k, p in grades.items()}
 
 
 def draw_sample(evaluated: EvaluatedSet, size: int, seed: int, dimensions: list[str]) -> AnnotationSample:
@@ -79,7 +59,7 @@ def draw_sample(evaluated: EvaluatedSet, size: int, seed: int, dimensions: list[
     for key in sorted(keys, key=lambda k: (-spread[k], rng.random()))[:n_disagree]:
         chosen.append(key)
         reasons[key] = "disagreement"
-    bands = _bands(evaluated)
+    bands = score_bands(evaluated)
     strata: dict[tuple[str, int], list[tuple[str, str]]] = {}
     for key in keys:
         if key not in reasons:
@@ -141,6 +121,16 @@ def _pairs(evaluated: EvaluatedSet, chosen: list[tuple[str, str]], size: int, rn
             pairs.append(SamplePair(id=f"p{len(pairs) + 1:03d}", item_id=item, left=left, right=right,
                                     left_fingerprint=a.fingerprint, right_fingerprint=b.fingerprint))
     return pairs
+
+
+def size_shortfall(asked: int | None, sample: AnnotationSample, evaluated: EvaluatedSet) -> str | None:
+    """Why the sample holds fewer outputs than `--size` asked for (there are no more to draw), or None."""
+    drawn = sum(1 for u in sample.units if not u.repeat_of)
+    if asked is None or drawn >= asked:
+        return None
+    items = len({k[0] for k in evaluated.outputs})
+    return (f"--size {asked}: drew {drawn}, every answered and scored output there is ({items} item(s) x "
+            f"{len(evaluated.models)} model(s)); evaluate more items or models for a larger sample")
 
 
 def parse_dimensions(text: str | None, use_case: str) -> list[str]:

@@ -37,9 +37,11 @@ class BadAction(ValueError):
 
 class Session:
     def __init__(
-        self, sample: AnnotationSample, evaluated: EvaluatedSet, ratings: Path, rater: str, mode: Mode
+        self, sample: AnnotationSample, evaluated: EvaluatedSet, ratings: Path, rater: str, mode: Mode,
+        next_command: str = "gaia-eval meta-eval --evaluations DIR",
     ) -> None:
         self.sample, self.evaluated, self.path, self.rater, self.mode = sample, evaluated, Path(ratings), rater, mode
+        self.next_command = next_command  # the full meta-eval command the done page names
         self.units: dict[str, SampleUnit | SamplePair] = {
             u.id: u for u in (sample.units if mode == "single" else sample.pairs)
         }
@@ -91,6 +93,7 @@ class Session:
                 "comment": comments.get(current, "") if current else "",
                 "torn_lines": len(self.torn_lines),
                 "can_undo": bool(live_records(self.mine)),
+                "next_command": self.next_command,
             }
 
     def _shown(self, item_id: str, model: str) -> dict[str, Any]:

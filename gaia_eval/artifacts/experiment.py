@@ -7,7 +7,7 @@ from datetime import datetime
 from pathlib import Path
 from typing import Any, Literal
 
-from pydantic import Field, field_validator, model_validator
+from pydantic import Field, JsonValue, field_validator, model_serializer, model_validator
 
 from gaia_eval.artifacts.base import Artifact, Count, Finite, NonNegative, Strict, Usage
 from gaia_eval.artifacts.groundtruth import QAPair, SourceDocument, Summaries, UseCase
@@ -102,6 +102,39 @@ class ExperimentConfig(Strict):
         return self
 
 
+class ImportedScore(Strict):
+    """One score another tool gave an item (Inspect's scorer, a promptfoo assertion, an lm-eval metric)."""
+
+    name: str
+    value: Finite | None  # the number the tool's own metrics average; None when its value is no number
+    passed: bool | None = None  # the tool's own verdict, where it says one
+    raw: JsonValue = None  # the value (or score object) as the tool wrote it
+    explanation: str | None = None
+
+
+class ImportedItem(Strict):
+    """What `import-results` keeps of a foreign sample beyond gaia-eval's own fields: the tool's scores, shown
+    beside gaia-eval's under the tool's name, and everything else it recorded, verbatim (`extra`)."""
+
+    tool: str  # "inspect", "promptfoo", "lm-eval"
+    sample_id: str
+    epoch: Count = 1
+    scores: list[ImportedScore] = Field(default_factory=list)
+    extra: dict[str, JsonValue] = Field(default_factory=dict)
+
+
+class ImportedRun(Strict):
+    """The run-level record of an imported experiment: the tool's task, model and headline figures, and what else
+    its file said."""
+
+    tool: str
+    task: str
+    model: str
+    file: str  # the source file as given
+    aggregates: dict[str, Finite] = Field(default_factory=dict)  # "scorer/metric" -> value, as the tool computed
+    extra: dict[str, JsonValue] = Field(default_factory=dict)
+
+
 class ItemResult(Strict):
     item_id: str  # "<doc>" for summarization, "<doc>#<qa id>" for qa
     source: str  # key into Experiment.sources
@@ -133,6 +166,14 @@ class ItemResult(Strict):
     chunked: str | None = None
     # The provider batch (--batch) that answered the item's calls, priced at the batch price; None: synchronous.
     batch_id: str | None = None
+    imported: ImportedItem | None = None  # import-results only (absent elsewhere, so other files keep their bytes)
+
+    @model_serializer(mode="wrap")
+    def _omit_absent_import(self, handler):
+        data = handler(self)
+        if data.get("imported") is None:
+            data.pop("imported", None)
+        return data
 
     @property
     def paid_usage(self) -> Usage:
@@ -178,6 +219,14 @@ class ExperimentHeader(Artifact):
     totals: ExperimentTotals
     started_at: datetime
     finished_at: datetime
+    imported: ImportedRun | None = None  # import-results only
+
+    @model_serializer(mode="wrap")
+    def _omit_absent_import(self, handler):
+        data = handler(self)
+        if data.get("imported") is None:
+            data.pop("imported", None)
+        return data
 
 
 class Experiment(ExperimentHeader):

@@ -64,6 +64,37 @@ class RaterConsistency(Strict):
     within_one: float | None
 
 
+class Interval(Strict):
+    """An estimate of a mean human rating (1-5) or of a difference between two, with its 95 % interval."""
+
+    value: float
+    ci95: tuple[float, float]
+    method: str  # "ppi++" (the automatic score corrected by the ratings) or "human-only" (the ratings alone)
+    n_rated: int  # rated outputs it rests on
+    n_outputs: int  # outputs it speaks for
+
+
+class HumanEstimate(Strict):
+    """What people would rate one system on one dimension, over all its outputs (gaia_eval/metaeval/ppi.py)."""
+
+    system: str
+    dimension: str
+    scorer: str  # the automatic score the ratings correct
+    human_estimate: Interval
+    human_only: Interval  # the same ratings alone, for comparison
+
+
+class SystemDifference(Strict):
+    """System a minus system b on one dimension, with its interval: the ranking is sure when it excludes 0."""
+
+    a: str
+    b: str
+    dimension: str
+    scorer: str
+    human_estimate: Interval
+    human_only: Interval
+
+
 class MetaEvaluation(Artifact):
     ratings_file: str
     n_items: int
@@ -85,3 +116,7 @@ class MetaEvaluation(Artifact):
     preferences: list[PreferenceAgreement] = Field(default_factory=list)
     rater_consistency: list[RaterConsistency] = Field(default_factory=list)
     stale_ratings: int = 0  # ratings of an output that has changed since: not used
+    # Why no scorer is named best on a dimension (too few rated outputs, not separated from the runner-up).
+    best_withheld: dict[str, str] = Field(default_factory=dict)
+    human_estimates: list[HumanEstimate] = Field(default_factory=list)
+    system_differences: list[SystemDifference] = Field(default_factory=list)

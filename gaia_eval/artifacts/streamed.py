@@ -198,8 +198,11 @@ class ListSpool:
         self._tmp: str | None = None
         self._made: list[Path] = []  # folders the spool created: removed again if it is discarded
 
-    def add(self, element: BaseModel) -> None:
-        data = orjson.dumps(element.model_dump(mode="json"), option=_ELEMENT).replace(b"\n", _INDENT)
+    def add(self, element: BaseModel | dict[str, Any]) -> None:
+        """Spool one element: a model, or the plain JSON of one (its model_dump(mode="json"), for a caller that adds
+        a large already-JSON part without validating it again)."""
+        plain = element if isinstance(element, dict) else element.model_dump(mode="json")
+        data = orjson.dumps(plain, option=_ELEMENT).replace(b"\n", _INDENT)
         try:
             if self._fh is None:
                 self._made = [p for p in (self.target.parent, *self.target.parent.parents) if not p.exists()]

@@ -1,5 +1,6 @@
 """Commands that bring a user's data in and out: import-groundtruth, import-outputs (own references and
-systems' outputs), create-template and import-template (hand-filled answer sheets)."""
+systems' outputs), import-results (other tools' results), create-template and import-template (hand-filled answer
+sheets)."""
 
 from __future__ import annotations
 
@@ -95,6 +96,28 @@ def import_outputs(file, output_dir, groundtruth, use_case) -> None:
     print_summary(run_import_outputs(file, output_dir, groundtruth=groundtruth, use_case=use_case), show_outputs=True)
 
 
+@cli.command("import-results")
+@click.argument("paths", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("-o", "--output-dir", type=click.Path(path_type=Path), required=True,
+              help="Folder to write into: groundtruth/ and experiments/ are made in it.")
+@click.option("--from", "tool", type=click.Choice(["inspect", "promptfoo", "lm-eval"]), default=None,
+              help="The tool that wrote the files [default: read from each file].")
+@click.option("--target-var", default=None,
+              help="promptfoo: the test variable holding the expected answer [default: the value of each test's "
+                   "first equals/contains/icontains/starts-with assertion].")
+def import_results(paths, output_dir, tool, target_var) -> None:
+    """Import results other tools wrote: Inspect logs (.eval, .json), promptfoo results (.json), lm-eval
+    samples_*.jsonl (with their results_*.json); a folder is read whole.
+
+    Writes qa ground truth (each sample's input and targets) and one experiment per task and model, each item
+    keeping the tool's own scores (shown beside gaia-eval's under the tool's name) and everything else the tool
+    recorded. Then: `gaia-eval eval -d DIR/experiments -g DIR/groundtruth/consolidated_qa_groundtruth.json`.
+    """
+    from gaia_eval.stages.imports.results import run_import_results
+
+    print_summary(run_import_results(list(paths), output_dir, tool=tool, target_var=target_var))
+
+
 @cli.command("create-template")
 @click.option(
     "-d",
@@ -171,6 +194,8 @@ def create_template(
         made = run_ratings_template(eval_root, output_dir, use_case=use_case, size=size, seed=seed,
                                     dimensions=dimensions, experiments_dir=experiments_dir)
         echo(f"{'drew and saved' if made.drawn else 'used the saved'} sample {made.sample_path}")
+        if made.shortfall:
+            echo(made.shortfall)
         echo(f"wrote {made.path} ({made.rows} outputs to rate 1-5; put your name in `rater`)")
         echo(f"  then: gaia-eval meta-eval --evaluations {eval_root} -u {made.use_case} {made.path}")
         return

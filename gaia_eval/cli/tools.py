@@ -378,6 +378,14 @@ def visualize(
 )
 @click.option("--seed", type=int, default=0, show_default=True, help="Which items --limit draws.")
 @click.option(
+    "--estimate-with",
+    "estimate_with",
+    default=None,
+    metavar="SCORE",
+    help="With --evaluations: the automatic score your ratings correct into each model's human-scale estimate, "
+         "e.g. grade [default: the one that agrees best with your ratings].",
+)
+@click.option(
     "--cross-validate",
     "cross_validate",
     is_flag=True,
@@ -399,6 +407,7 @@ def meta_eval(
     limit,
     seed,
     cross_validate,
+    estimate_with,
 ) -> None:
     """Measure how well each scorer agrees with human ratings (RATINGS.jsonl or .csv): system-level Kendall,
     Spearman and Pearson with bootstrap intervals, summary-level correlation, pairwise accuracy. RATINGS.jsonl of
@@ -430,11 +439,15 @@ def meta_eval(
                     "markdown goes beside -o",
             )
 
-        own = run_meta_eval_evaluations(eval_root, use_case=use_case, ratings=ratings, output=output)
+        own = run_meta_eval_evaluations(eval_root, use_case=use_case, ratings=ratings, output=output,
+                                        estimate_with=estimate_with)
         echo(own.markdown)
         for path in own.outputs:
             echo(f"wrote {path}")
         return
+    if estimate_with is not None:
+        raise UsageError("--estimate-with needs --evaluations", field="--estimate-with",
+                         fix="e.g. gaia-eval meta-eval --evaluations evaluation --estimate-with grade")
     if ratings is None:
         raise UsageError(
             "give RATINGS (a .jsonl or .csv of rated summaries), or --evaluations DIR for your own ratings of an "

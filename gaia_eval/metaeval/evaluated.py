@@ -59,10 +59,17 @@ class EvaluatedSet:
 
 
 def summaries_sections(summaries: Summaries) -> list[dict[str, Any]]:
+    """The sections a rater reads. A text that an earlier section already holds is shown once: an imported
+    system's one output fills both summary styles (executive and detailed), and "X\n\nX" would be rated as
+    another output than the one the system wrote."""
     out: list[dict[str, Any]] = []
+    seen: set[str] = set()
     for name, title in _SUMMARY_SECTIONS:
         value = getattr(summaries, name)
         if isinstance(value, str) and value.strip():
+            if value.strip() in seen:
+                continue
+            seen.add(value.strip())
             out.append({"title": title, "text": value})
         elif isinstance(value, list) and value:
             out.append({"title": title, "items": list(value)})

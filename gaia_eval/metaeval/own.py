@@ -141,13 +141,28 @@ def output_level(
     n = len(x)
     if n < 3 or np.ptp(x) == 0 or np.ptp(y) == 0:
         return None, None, n
+    tau, resampled = tau_resamples(x, y, kept_items, seed)
+    if resampled is None:
+        return tau, None, n
+    resampled = resampled[np.isfinite(resampled)]
+    alpha = (1 - stats.CONFIDENCE) / 2
+    low, high = np.quantile(resampled, [alpha, 1 - alpha])
+    return tau, (round(float(low), 4), round(float(high), 4)), n
+
+
+def tau_resamples(x: Any, y: Any, items: list[str], seed: int = stats.BOOTSTRAP_SEED) -> tuple[float, Any]:
+    """Kendall tau-b of x and y (no NaN) and its item-bootstrap resamples (None with fewer than 2 items or too many
+    undefined resamples). The draws depend only on the items and the seed: two scorers over the same rows are
+    resampled alike, so their difference can be read resample by resample."""
+    np = stats._np()
     sx, sy = _sign_matrix(x), _sign_matrix(y)
     concordance, ties_x, ties_y = sx * sy, sx * sx, sy * sy
-    tau = float(concordance.sum() / math.sqrt(ties_x.sum() * ties_y.sum()))
-    names = list(dict.fromkeys(kept_items))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        tau = float(concordance.sum() / math.sqrt(ties_x.sum() * ties_y.sum()))
+    names = list(dict.fromkeys(items))
     if len(names) < 2:
-        return tau, None, n
-    index = np.array([names.index(i) for i in kept_items])
+        return tau, None
+    index = np.array([names.index(i) for i in items])
     rng = np.random.default_rng(seed)
     draws = rng.integers(0, len(names), size=(stats.BOOTSTRAP_RESAMPLES, len(names)))
     counts = np.zeros((stats.BOOTSTRAP_RESAMPLES, len(names)))
@@ -159,12 +174,9 @@ def output_level(
 
     with np.errstate(invalid="ignore", divide="ignore"):
         resampled = pair_sum(concordance) / np.sqrt(pair_sum(ties_x) * pair_sum(ties_y))
-    resampled = resampled[np.isfinite(resampled)]
-    if len(resampled) < stats.BOOTSTRAP_RESAMPLES // 2:
-        return tau, None, n
-    alpha = (1 - stats.CONFIDENCE) / 2
-    low, high = np.quantile(resampled, [alpha, 1 - alpha])
-    return tau, (round(float(low), 4), round(float(high), 4)), n
+    if np.isfinite(resampled).sum() < stats.BOOTSTRAP_RESAMPLES // 2:
+        return tau, None
+    return tau, resampled
 
 
 def preference_agreement(

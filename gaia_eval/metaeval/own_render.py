@@ -4,7 +4,7 @@ pairwise preferences each scorer reproduces, and each rater's consistency on rep
 
 from __future__ import annotations
 
-from gaia_eval.artifacts.metaeval import MetaEvaluation, PreferenceAgreement, ScorerAgreement
+from gaia_eval.artifacts.metaeval import HumanEstimate, MetaEvaluation, PreferenceAgreement, ScorerAgreement
 from gaia_eval.safe_text import markdown_text
 
 
@@ -18,6 +18,49 @@ def _with_ci(value: float | None, ci: tuple[float, float] | None) -> str:
 
 def _name(row: ScorerAgreement | PreferenceAgreement) -> str:
     return f"{row.scorer} (baseline)" if getattr(row, "baseline", False) else row.scorer
+
+
+def _range(ci: tuple[float, float]) -> str:
+    return f"{ci[0]:.1f}–{ci[1]:.1f}"
+
+
+def estimate_sentence(e: HumanEstimate) -> str:
+    """"people would rate K 3.9 (3.6–4.2) on relevance; from 10 of your ratings and the grade on 50 outputs"."""
+    h = e.human_estimate
+    return (f"people would rate {e.system} {h.value:.1f} ({_range(h.ci95)}) on {e.dimension}; from {h.n_rated} of "
+            f"your ratings and {'the grade' if e.scorer == 'grade' else e.scorer} on {h.n_outputs} outputs")
+
+
+def estimates_markdown(result: MetaEvaluation) -> list[str]:
+    """Each model's estimated mean human rating beside the ratings alone, and which differences are sure."""
+    if not result.human_estimates:
+        return []
+    lines = [
+        "## What people would rate each model (1–5, over all its outputs)",
+        "",
+        "The automatic score on every output, corrected by your ratings of the sample (PPI++: valid whatever the "
+        "score's quality, narrower when it agrees with you), beside your ratings alone; 95 % intervals.",
+        "",
+        "| Model | Dimension | Estimate [95 % CI] | Your ratings alone [95 % CI] | Rated / outputs | Corrected score |",
+        "|---|---|---|---|---|---|",
+    ]
+    for e in result.human_estimates:
+        h, o = e.human_estimate, e.human_only
+        lines.append(f"| {markdown_text(e.system)} | {e.dimension} | {h.value:.2f} [{h.ci95[0]:.2f}, {h.ci95[1]:.2f}] "
+                     f"| {o.value:.2f} [{o.ci95[0]:.2f}, {o.ci95[1]:.2f}] | {h.n_rated} / {h.n_outputs} | "
+                     f"{markdown_text(e.scorer)} |")
+    lines += [""] + [f"- {markdown_text(estimate_sentence(e))}" for e in result.human_estimates] + [""]
+    if result.system_differences:
+        lines += ["| Models | Dimension | Difference [95 % CI] | Your ratings alone [95 % CI] | Sure? |",
+                  "|---|---|---|---|---|"]
+        for d in result.system_differences:
+            h, o = d.human_estimate, d.human_only
+            sure = "yes" if h.ci95[0] > 0 or h.ci95[1] < 0 else "no (the interval holds 0)"
+            lines.append(f"| {markdown_text(d.a)} − {markdown_text(d.b)} | {d.dimension} | {h.value:+.2f} "
+                         f"[{h.ci95[0]:+.2f}, {h.ci95[1]:+.2f}] | {o.value:+.2f} [{o.ci95[0]:+.2f}, {o.ci95[1]:+.2f}] "
+                         f"| {sure} |")
+        lines.append("")
+    return lines
 
 
 def own_markdown(result: MetaEvaluation) -> str:
@@ -52,7 +95,9 @@ def own_markdown(result: MetaEvaluation) -> str:
         if human is not None and human.krippendorff_alpha is not None:
             lines += ["", f"Raters' agreement ({human.n_annotators} raters): Krippendorff's α (ordinal) "
                           f"{human.krippendorff_alpha:.2f}: the ceiling a score can reach."]
-        if dimension in result.best:
+        if dimension in result.best_withheld:
+            lines += ["", f"On {dimension}: {result.best_withheld[dimension]}."]
+        elif dimension in result.best:
             best = next(r for r in rows if r.scorer == result.best[dimension])
             length = next((r for r in rows if r.scorer == "length"), None)
             caveat = ""
@@ -66,9 +111,10 @@ def own_markdown(result: MetaEvaluation) -> str:
             lines += [
                 "",
                 f"Agrees best with you on {dimension}: **{best.scorer}** (τ "
-                f"{_with_ci(best.output_kendall, best.output_kendall_ci)}){caveat}.",
+                f"{_with_ci(best.output_kendall, best.output_kendall_ci)}, {best.n_outputs} rated outputs){caveat}.",
             ]
         lines.append("")
+    lines += estimates_markdown(result)
     if result.preferences:
         lines += [
             "## Pairwise preferences",

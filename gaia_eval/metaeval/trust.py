@@ -8,8 +8,9 @@ from pathlib import Path
 from typing import Any
 
 from gaia_eval import usecases
-from gaia_eval.artifacts.metaeval import MetaEvaluation
+from gaia_eval.artifacts.metaeval import MetaEvaluation, SystemDifference
 from gaia_eval.artifacts.store import read_artifact
+from gaia_eval.metaeval.own_render import estimate_sentence
 
 FILE_NAME = "meta_eval.json"
 
@@ -67,6 +68,9 @@ def trust_for(eval_dir: Path, use_case: str, mode: str) -> dict[str, Any] | None
                 "alpha": human.krippendorff_alpha if human else None,
                 "best": result.best.get(dimension) if result.raters else None,
                 "best_kendall": (best_kendall := _output_kendall(result, result.best.get(dimension), dimension)),
+                "best_n": _best_n(result, result.best.get(dimension), dimension),
+                # why no score is named best: too few rated outputs, or not separated from the runner-up (with n)
+                "best_withheld": result.best_withheld.get(dimension) if result.raters else None,
                 # meta-eval's own caveat, carried to the report and the viewer: a best score no better than length
                 "best_above_length": None if best_kendall is None or length is None or length.output_kendall is None
                 else best_kendall > length.output_kendall,
@@ -81,7 +85,30 @@ def trust_for(eval_dir: Path, use_case: str, mode: str) -> dict[str, Any] | None
         "rows": rows,
         "raters": result.raters,
         "n_outputs": result.n_summaries,
+        # what people would rate each model (meta-eval --evaluations): one sentence each, with the n behind it
+        "estimates": [
+            {"system": e.system, "dimension": e.dimension, "value": e.human_estimate.value,
+             "ci95": e.human_estimate.ci95, "n_rated": e.human_estimate.n_rated,
+             "n_outputs": e.human_estimate.n_outputs, "scorer": e.scorer, "sentence": estimate_sentence(e)}
+            for e in result.human_estimates
+        ],
+        # the pairs of models whose order on a dimension the ratings make sure (the interval excludes 0)
+        "sure_differences": [_difference_sentence(d) for d in result.system_differences
+                             if d.human_estimate.ci95[0] > 0 or d.human_estimate.ci95[1] < 0],
+        "n_differences": len(result.system_differences),
     }
+
+
+def _difference_sentence(d: SystemDifference) -> str:
+    h = d.human_estimate
+    first, second, sign = (d.a, d.b, 1) if h.value > 0 else (d.b, d.a, -1)
+    low, high = sorted((sign * h.ci95[0], sign * h.ci95[1]))
+    return f"{first} above {second} on {d.dimension} by {abs(h.value):.1f} ({low:.1f}–{high:.1f})"
+
+
+def _best_n(result: MetaEvaluation, scorer: str | None, dimension: str) -> int | None:
+    row = next((r for r in result.results if r.scorer == scorer and r.dimension == dimension), None)
+    return row.n_outputs if row else None
 
 
 def _output_kendall(result: MetaEvaluation, scorer: str | None, dimension: str) -> float | None:

@@ -33,10 +33,11 @@ def _shown_path(path: Path, root: Path) -> str:
 
 def run_meta_eval_evaluations(
     eval_root: Path, *, use_case: str | None = None, ratings: Path | None = None, experiments_dir: Path | None = None,
-    output: Path | None = None,
+    output: Path | None = None, estimate_with: str | None = None,
 ) -> OwnMetaEvalRun:
     from gaia_eval.annotate import load_for_rating
     from gaia_eval.metaeval import analysis, own
+    from gaia_eval.metaeval.estimate import human_estimates
     from gaia_eval.metaeval.own_render import own_markdown
 
     eval_root = Path(eval_root)
@@ -64,7 +65,9 @@ def run_meta_eval_evaluations(
         )
     grid, dimensions, results = analysis.compare(rows, scores) if rows else (analysis.Grid([]), [], [])
     dimensions = [d for d in sample.dimensions if d in dimensions]
-    best = _output_level_agreement(results, rows, scores, baselines, dimensions)
+    best, withheld = _output_level_agreement(results, rows, scores, baselines, dimensions)
+    estimates = human_estimates(evaluated, sample, rows, dimensions, estimate_with)
+    notes += estimates.notes
     with_references = all(o.reference for o in evaluated.outputs.values())
     baselines = list(dict.fromkeys([*baselines, own.BASELINE_LENGTH, *(["rouge1_recall"] if with_references else [])]))
     names = dict.fromkeys([*evaluated.scorers, *scores, *baselines])
@@ -89,6 +92,9 @@ def run_meta_eval_evaluations(
         results=results,
         annotator_agreement={d: analysis.annotator_agreement(rows, grid, d) for d in dimensions},
         best=best,
+        best_withheld=withheld,
+        human_estimates=estimates.systems,
+        system_differences=estimates.differences,
         notes=notes,
         raters=raters,
         preferences=preference_rows if prefs else [],
@@ -119,26 +125,20 @@ def _sample_and_ratings(eval_root: Path, use_case: str, ratings: Path | None) ->
 
 def _output_level_agreement(
     results: list, rows: list, scores: dict, baselines: list[str], dimensions: list[str]
-) -> dict[str, str]:
-    """Each result's Kendall tau over single outputs (filled in), and the best scorer of each dimension by it
-    (baselines aside)."""
+) -> tuple[dict[str, str], dict[str, str]]:
+    """Each result's Kendall tau over single outputs (filled in); the best scorer of each dimension when the
+    ratings show one, else why not (gaia_eval/metaeval/best.py)."""
     from gaia_eval.metaeval import own
+    from gaia_eval.metaeval.best import pick_best
 
     items = [r.item_id for r in rows]
+    human = {d: [r.human_mean(d) for r in rows] for d in dimensions}
     for result in results:
         result.baseline = result.scorer in baselines
-        human = [r.human_mean(result.dimension) for r in rows]
-        tau, ci, n = own.output_level(scores[result.scorer], human, items)
+        tau, ci, n = own.output_level(scores[result.scorer], [r.human_mean(result.dimension) for r in rows], items)
         result.output_kendall, result.output_kendall_ci, result.n_outputs = (
             (None if tau is None else round(tau, 4)),
             ci,
             n,
         )
-    best = {}
-    for dimension in dimensions:
-        candidates = [
-            r for r in results if r.dimension == dimension and not r.baseline and r.output_kendall is not None
-        ]
-        if candidates:
-            best[dimension] = max(candidates, key=lambda r: r.output_kendall or 0.0).scorer
-    return best
+    return pick_best(results, scores, human, items, dimensions)

@@ -85,7 +85,8 @@ function render() {
     `${state.rater} · ${state.done} of ${state.total} done` + (state.position ? ` · showing ${state.position}` : "");
   if (state.torn_lines) main.append(el("p", {class: "warn", text: `The ratings file had ${state.torn_lines} unreadable line(s) (a crash mid-write); they are ignored.`}));
   if (!state.unit) {
-    main.append(el("p", {class: "done", text: `All ${state.total} done. Thank you! Run gaia-eval meta-eval to see which score agrees with you.`}));
+    main.append(el("p", {class: "done", text: `All ${state.total} done. Thank you! To see which score agrees with you and what people would rate each model, run:`}),
+      el("pre", {class: "next-command", text: state.next_command}));
     renderKeys();
     return;
   }

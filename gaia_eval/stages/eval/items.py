@@ -15,6 +15,7 @@ from gaia_eval.artifacts.streamed import ListSpool, StreamedExperiment
 from gaia_eval.errors import InputError
 from gaia_eval.scoring import rubric
 from gaia_eval.scoring.extra import ExtraScorer, score_extra
+from gaia_eval.scoring.imported import imported_criteria
 from gaia_eval.scoring.rubric import IMPORTED_PROVIDER, free_text_references
 from gaia_eval.scoring.scorers import DEFAULT_MATCH_MODE, ScoringInput, scorer_for, scorers_of
 from gaia_eval.stages.eval.inputs import external_for
@@ -137,7 +138,7 @@ def score_items(
         criteria, passed = scorer.score(scoring)
         criteria = rubric.with_not_applicable(criteria, every_item_criteria, scorer.kind_note())
         modes.add(mode)
-        extra = score_extra(seen.extras, scoring, item.item_id, seen.scorer_errors)
+        extra = score_extra(seen.extras, scoring, item.item_id, seen.scorer_errors) + imported_criteria(item.imported)
         yield ItemEvaluation(item_id=item.item_id, source=item.source, status="scored", criteria=criteria,
                              passed=passed, extra_criteria=extra)
 

@@ -195,7 +195,7 @@ def run_import_groundtruth(
     ensure_output_dir(Path(output_dir))
     for name, gts in built.items():
         if gts:
-            _write_groundtruth(gts, name, Path(output_dir), summary)
+            write_groundtruth(gts, name, Path(output_dir), summary)
     return summary
 
 
@@ -253,7 +253,7 @@ def _read_groundtruth(
     return built
 
 
-def _write_groundtruth(gts: list[GroundTruth], use_case: str, output_dir: Path, summary: StageSummary) -> None:
+def write_groundtruth(gts: list[GroundTruth], use_case: str, output_dir: Path, summary: StageSummary) -> None:
     """Each item's file and the use case's consolidated file."""
     writes: list[tuple[Path, bytes]] = []
     known: dict[Path, tuple[GroundTruth, str]] = {}

@@ -249,21 +249,23 @@ def _imported_experiment(
         pricing="imported",
         sources={r.source: s for _, r, s in results},
         items=items,
-        totals=_imported_totals(items),
+        totals=imported_totals(items),
         started_at=now,
         finished_at=now,
     )
 
 
-def _imported_totals(items: list[ItemResult]) -> ExperimentTotals:
-    """Totals of imported rows: every row ok, the costs summed when every row has one, latencies as given."""
+def imported_totals(items: list[ItemResult]) -> ExperimentTotals:
+    """Totals of imported rows (an item the source run failed counts as an error), the costs summed when every row
+    has one, latencies as given."""
     costs = [r.cost_usd for r in items]
     latencies = sorted(r.latency_s for r in items)
+    errors = sum(r.status == "error" for r in items)
     total_cost = sum(costs) if all(c is not None for c in costs) else None  # type: ignore[arg-type]
     return ExperimentTotals(
         items=len(items),
-        ok=len(items),
-        errors=0,
+        ok=len(items) - errors,
+        errors=errors,
         usage=sum((r.usage for r in items), Usage()),
         cost_usd=total_cost,
         input_cost_usd=None,

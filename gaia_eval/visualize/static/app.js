@@ -126,14 +126,30 @@ function benchSection(runs) {
     el("table", { class: "bench" }, el("thead", {}, el("tr", {}, head.map((h) => el("th", {}, h)))), el("tbody", {}, rows)), charts);
 }
 
-// How far the ranking agrees with the user's own blind ratings (gaia-eval annotate, then meta-eval --evaluations).
+// How far the ranking agrees with the user's own blind ratings (gaia-eval annotate, then meta-eval --evaluations),
+// the best score only with its n (or why none is named), and what people would rate each model.
 function ownTrust(t) {
   if (!t) return null;
   const ci = (c) => (c ? ` [${fmt(c[0], 2)}, ${fmt(c[1], 2)}]` : "");
-  return el("p", { class: "own-trust" }, el("strong", {}, "Against your own ratings: "),
+  const withheld = [...new Set(t.rows.map((r) => r.best_withheld).filter(Boolean))];
+  const line = el("p", { class: "own-trust" }, el("strong", {}, "Against your own ratings: "),
     `${t.n_outputs} outputs rated blind by ${t.raters.join(", ")}. `,
     t.rows.map((r) => `${r.dimension}: ${t.scorer} τ ${r.output_kendall === null ? "—" : fmt(r.output_kendall, 2)}${ci(r.output_kendall_ci)}` +
-      (r.best ? `, agrees best: ${r.best} (${fmt(r.best_kendall, 2)}${r.best_above_length === false ? ", not above the length baseline" : ""})` : "")).join("; ") + ".");
+      (r.best ? `, agrees best: ${r.best} (${fmt(r.best_kendall, 2)} over ${r.best_n} rated outputs${r.best_above_length === false ? ", not above the length baseline" : ""})` : "")).join("; ") + ".",
+    withheld.length ? [" Best score: ", withheld.join("; "), "."] : []);
+  if (!t.estimates || !t.estimates.length) return line;
+  const dims = [...new Set(t.estimates.map((e) => e.dimension))];
+  const models = [...new Set(t.estimates.map((e) => e.system))];
+  const cell = (m, d) => {
+    const e = t.estimates.find((x) => x.system === m && x.dimension === d);
+    return el("td", { title: e ? e.sentence : null }, e ? `${fmt(e.value, 1)} (${fmt(e.ci95[0], 1)}–${fmt(e.ci95[1], 1)})` : "—");
+  };
+  const first = t.estimates[0];
+  return el("div", { class: "own-trust-block" }, line,
+    el("p", { class: "own-estimates" }, el("strong", {}, "What people would rate each model"),
+      ` (1–5, 95 % interval; from ${first.n_rated} of your ratings and ${first.scorer === "grade" ? "the grade" : first.scorer} on ${first.n_outputs} outputs per model — hover a cell for its own n):`),
+    el("table", { class: "own-estimates" }, el("thead", {}, el("tr", {}, el("th", {}, "Model"), dims.map((d) => el("th", {}, d)))),
+      el("tbody", {}, models.map((m) => el("tr", {}, el("td", {}, m), dims.map((d) => cell(m, d)))))));
 }
 
 async function dashboard() {
