@@ -121,10 +121,10 @@ def test_charts_asked_for_at_once_are_all_drawn(viewer):
     """A page asks for all its charts at once; the server draws them in threads, and pyplot is not thread-safe."""
     import concurrent.futures
 
-    from gaia_eval.visualize import data
+    from gaia_eval.visualize import charts
 
-    data._CHART_CACHE.clear()
-    kinds = ["grade", "ratings", "tradeoff", "items"] * 3
+    charts._CHART_CACHE.clear()
+    kinds = ["grade", "ratings", "items"] * 4
     with concurrent.futures.ThreadPoolExecutor(max_workers=len(kinds)) as pool:
         statuses = list(pool.map(lambda k: _status(viewer, f"/chart.svg?use_case=qa&kind={k}"), kinds))
     assert statuses == [200] * len(kinds)

@@ -491,9 +491,20 @@ def eval_command(
     default=DEFAULTS["report"],
     help="Markdown file (or an existing folder: FOLDER/report.md); .csv and .json are written beside it.",
 )
-def report(eval_dir, output_file) -> None:
+@click.option(
+    "--format",
+    "formats",
+    type=click.Choice(["md", "eee", "inspect"]),
+    multiple=True,
+    default=("md",),
+    show_default=True,
+    help="What to write (repeatable): md (the report, .csv, .json), eee (Every Eval Ever records in FOLDER/eee/data/"
+    "..., FOLDER being -o's folder), inspect (one Inspect log per evaluation in FOLDER/inspect/; `import-results` "
+    "of one restores the experiment and ground truth it came from).",
+)
+def report(eval_dir, output_file, formats) -> None:
     """Write the markdown report (plus CSV and JSON) with the model performance table."""
     from gaia_eval.stages.report.run import run_report
 
-    summary = run_report(eval_dir, output_file)
+    summary = run_report(eval_dir, output_file, formats)
     print_summary(summary, show_outputs=True)

@@ -79,6 +79,12 @@ def _read_with_inspect_ai(path: Path) -> tuple[dict[str, Any], Iterator[dict[str
     return header, samples()
 
 
+def read_log(path: Path) -> tuple[dict[str, Any], Iterator[dict[str, Any]]]:
+    """The log's header and its samples (read one at a time from a `.eval`), as plain dictionaries: for a reader
+    that wants more of a log than a `ForeignRun` holds (the gaia-eval artifacts an exported log carries)."""
+    return _read_fallback(path)
+
+
 def _read_fallback(path: Path) -> tuple[dict[str, Any], Iterator[dict[str, Any]]]:
     if path.suffix == ".json":
         log = parse_json(path, read_input_bytes(path, "an Inspect log"), fix="pass a log written by `inspect eval`")
@@ -114,7 +120,7 @@ def _sample_members(header: dict[str, Any], names: set[str]) -> list[str]:
     found = []
     for name in names:
         stem = name[len("samples/"):-len(".json")] if name.startswith("samples/") and name.endswith(".json") else None
-        if stem is None or "/" in stem:
+        if stem is None:  # an id with "/" is a nested member name (Inspect writes it so)
             continue
         sample_id, _, epoch = stem.rpartition("_epoch_")
         found.append((int(epoch) if epoch.isdigit() else 0, order.get(sample_id, len(order)), name))

@@ -1,13 +1,12 @@
 """What the viewer shows, read only through gaia_eval.artifacts (and the report stage's data): the dashboard of
-every evaluation, one item across models, live progress from journals, charts, and report.md as HTML.
-Nothing here writes a file."""
+every evaluation (its tables first; grade intervals and charts asked for after), one item across models, the
+item × system matrix (visualize/matrix.py), live progress from journals, and report.md as HTML. Charts are
+visualize/charts.py. Nothing here writes a file."""
 
 from __future__ import annotations
 
-import threading
 import time
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -15,57 +14,83 @@ import orjson
 
 from gaia_eval import cells
 from gaia_eval.artifacts.evaluation import Evaluation
-from gaia_eval.artifacts.experiment import Experiment
 from gaia_eval.artifacts.journal import read_journal, read_run_info
 from gaia_eval.artifacts.store import read_artifact
-from gaia_eval.artifacts.streamed import StreamedExperiment, read_experiment
+from gaia_eval.artifacts.streamed import read_evaluation_listing
 from gaia_eval.errors import GaiaEvalError
 from gaia_eval.reporting import use_case_view
 from gaia_eval.reporting.extra import extra_cells, extra_label
 from gaia_eval.visualize.index import IndexRegistry
+from gaia_eval.visualize.outputs import (
+    experiment_index,  # noqa: F401  (its index, where callers look for it)
+    experiments_by_name,
+    output_of,
+    result_of,
+    template_answers,
+)
 
 LIVE_WINDOW_S = 120  # a journal touched this recently belongs to a run in progress
 
 
-@dataclass(frozen=True)
 class _Indexed:
-    """One evaluation file as the viewer keeps it: the artifact, its dashboard row and each item's points."""
+    """One evaluation file as the viewer keeps it: its header and dashboard row, read when the file is indexed
+    (the items neither validated nor kept: at 1,000 files validating them was most of the tables' first load);
+    the whole evaluation, each item's points and the grade's bootstrap interval, worked out when first asked
+    for (the interval is 1,000 resamples: at 1,000 evaluations it took 11 s, so the tables never wait for it).
+    Two threads may both work one out: the same value, so no lock."""
 
-    evaluation: Evaluation
-    summary: dict[str, Any]
-    points: Sequence[tuple[str, float, str]]  # (item_id, rubric points, status) per item, in file order
+    def __init__(self, path: Path, header: Evaluation, summary: dict[str, Any]) -> None:
+        self.path, self.header, self.summary = path, header, summary
+        self._evaluation: Evaluation | None = None
+        self._points: list[tuple[str, float, str]] | None = None
+        self._interval: tuple[list[float] | None] | None = None
+
+    @property
+    def evaluation(self) -> Evaluation:
+        """The evaluation with its items; its header alone (no items) when they no longer read as valid."""
+        if self._evaluation is None:
+            try:
+                self._evaluation = read_artifact(self.path, Evaluation)
+            except GaiaEvalError:
+                self._evaluation = self.header  # a damaged item: the row stays, with nothing per item
+        return self._evaluation
+
+    @property
+    def points(self) -> Sequence[tuple[str, float, str]]:
+        """(item_id, rubric points, status) per item, in file order."""
+        if self._points is None:
+            from gaia_eval.scoring import rubric
+
+            ev = self.evaluation
+            names = [c.criterion for c in ev.criteria]
+            self._points = [(i.item_id, rubric.item_points(i, names), i.status) for i in ev.items]
+        return self._points
+
+    @property
+    def interval(self) -> list[float] | None:
+        """The grade's 95 % bootstrap interval (the report's), rounded as the dashboard shows it."""
+        if self._interval is None:
+            from gaia_eval.scoring import rubric
+
+            ci = rubric.bootstrap_ci([p for _, p, _ in self.points])
+            self._interval = ([round(ci[0], 1), round(ci[1], 1)] if ci else None,)
+        return self._interval[0]
 
 
 def _evaluation_loader(root: Path):
-    from gaia_eval.scoring import rubric
-
     def load(path: Path) -> _Indexed | None:
         try:
-            ev = read_artifact(path, Evaluation)
+            header = read_evaluation_listing(path)
         except GaiaEvalError:
             return None  # a broken file is listed by the files view, not the dashboard
-        names = [c.criterion for c in ev.criteria]
-        points = [(i.item_id, rubric.item_points(i, names), i.status) for i in ev.items]
-        return _Indexed(ev, _model_summary(path, root, ev, [p for _, p, _ in points]), points)
-
-    return load
-
-
-def _experiment_loader(_root: Path):
-    def load(path: Path) -> Experiment | StreamedExperiment | None:
-        """The experiment as a stream: its header now, an item or a source when asked for."""
-        try:
-            return read_experiment(path)
-        except GaiaEvalError:
-            return None
+        return _Indexed(path, header, _model_summary(path, root, header))
 
     return load
 
 
 # Per folder, kept across requests and refreshed by file fingerprints (visualize/index.py): a request re-reads
-# only the evaluations and experiment headers that changed since the last one.
+# only the evaluations that changed since the last one (experiments: visualize/outputs.py).
 evaluation_index = IndexRegistry("*.experiment.eval.json", _evaluation_loader)
-experiment_index = IndexRegistry("*.experiment.json", _experiment_loader)
 
 
 def _indexed(eval_root: Path) -> list[tuple[Path, _Indexed]]:
@@ -76,14 +101,14 @@ def _by_use_case(eval_root: Path) -> dict[str, list[_Indexed]]:
     """The indexed evaluations grouped by the use case each file names, in file order."""
     groups: dict[str, list[_Indexed]] = {}
     for _path, entry in _indexed(eval_root):
-        groups.setdefault(entry.evaluation.use_case, []).append(entry)
+        groups.setdefault(entry.header.use_case, []).append(entry)
     return groups
 
 
-def _model_summary(path: Path, root: Path, ev: Evaluation, points: list[float]) -> dict[str, Any]:
+def _model_summary(path: Path, root: Path, ev: Evaluation) -> dict[str, Any]:
+    """The evaluation's dashboard row: what its header holds, nothing worked out over its items."""
     from gaia_eval.scoring import rubric
 
-    ci = rubric.bootstrap_ci(points)
     judge = ev.judge
     return {
         "file": path.relative_to(root).as_posix(),
@@ -92,7 +117,6 @@ def _model_summary(path: Path, root: Path, ev: Evaluation, points: list[float]) 
         "use_case": ev.use_case,
         "mode": ev.mode,
         "grade": round(ev.grade.quality_score, 1),
-        "ci": [round(ci[0], 1), round(ci[1], 1)] if ci else None,
         "rating": rubric.rating_band(ev.grade.quality_score),  # the documented band, whatever wrote the file
         "pass_rate": ev.grade.pass_rate,
         "items": ev.grade.n_items,
@@ -131,6 +155,24 @@ def dashboard(eval_root: Path, reports_root: Path | None = None) -> dict[str, An
     }
 
 
+def intervals(eval_root: Path, use_case: str) -> dict[str, list[float] | None]:
+    """Each evaluation's grade interval (95 % bootstrap, the report's) by file: asked for after the tables are
+    shown, so that 1,000 evaluations' resampling never holds them back."""
+    return {entry.summary["file"]: entry.interval for entry in _by_use_case(eval_root).get(use_case, [])}
+
+
+def matrix(eval_root: Path, exp_root: Path, use_case: str, **params: Any) -> dict[str, Any] | None:
+    """A page of the use case's item × system matrix (visualize/matrix.py), its systems in the dashboard's
+    order (best grade first); None when no evaluation has that use case."""
+    from gaia_eval.visualize.matrix import matrix_page
+
+    indexed = sorted(_by_use_case(eval_root).get(use_case, []),
+                     key=lambda e: (-e.summary["grade"], e.summary["experiment_name"]))
+    if not indexed:
+        return None
+    return matrix_page(eval_root, exp_root, use_case, indexed, evaluation_index(eval_root).fingerprint(), **params)
+
+
 def _own_trust(eval_root: Path, use_case: str, models: list[dict[str, Any]]) -> dict[str, Any] | None:
     """What the report says of the ranking from the user's own ratings (meta-eval --evaluations), if any."""
     from gaia_eval.metaeval.trust import trust_for
@@ -145,15 +187,18 @@ def _own_trust(eval_root: Path, use_case: str, models: list[dict[str, Any]]) -> 
 MAX_BENCH_FILE_BYTES = 50 * 1024 * 1024
 
 
-def _bench_results(path: Path) -> dict[str, Any] | None:
-    from gaia_eval.bench.exports import is_bench_results
-
+def bench_results(path: Path) -> dict[str, Any] | None:
     try:
         if path.stat().st_size > MAX_BENCH_FILE_BYTES:
             return None
         data = orjson.loads(path.read_bytes())
     except (OSError, orjson.JSONDecodeError):
         return None
+    # bench's package is imported only for a file that may be one (report.json is not): 0.3 s of the first load
+    if not (isinstance(data, dict) and "suite_fingerprint" in data):
+        return None
+    from gaia_eval.bench.exports import is_bench_results
+
     return data if is_bench_results(data) else None
 
 
@@ -162,7 +207,7 @@ def bench_runs(reports_root: Path) -> list[dict[str, Any]]:
     when the run was gated."""
     runs = []
     for path in sorted(reports_root.rglob("*.json")) if reports_root.is_dir() else []:
-        data = _bench_results(path)
+        data = bench_results(path)
         if data is None:
             continue
         rel = path.relative_to(reports_root).as_posix()
@@ -176,48 +221,6 @@ def bench_runs(reports_root: Path) -> list[dict[str, Any]]:
             "junit": junit.relative_to(reports_root).as_posix() if junit.is_file() else None,
         })
     return runs
-
-
-_BENCH_CACHE: dict[tuple[str, int], str] = {}
-
-
-def bench_chart(reports_root: Path, rel: str, resolve: Any) -> str | None:
-    """The bench chart of one results file (inside the reports root: `resolve` keeps it there), drawn once per
-    version of the file."""
-    from gaia_eval.bench.exports import bench_chart_svg
-
-    path = resolve("reports", rel)
-    data = _bench_results(path) if path is not None else None
-    if data is None:
-        return None
-    key = (str(path), path.stat().st_mtime_ns)
-    with _CHART_LOCK:
-        if key not in _BENCH_CACHE:
-            _BENCH_CACHE.clear()
-            _BENCH_CACHE[key] = bench_chart_svg(data).decode("utf-8")
-        return _BENCH_CACHE[key]
-
-
-def _experiments_by_name(exp_root: Path) -> dict[tuple[str, str], Experiment | StreamedExperiment]:
-    """(experiment_name, use_case) -> the experiment; the first file by path wins, as the dashboard lists them."""
-    found: dict[tuple[str, str], Experiment | StreamedExperiment] = {}
-    for _path, exp in experiment_index(exp_root).current():
-        found.setdefault((exp.experiment_name, exp.use_case), exp)
-    return found
-
-
-def _result_of(exp: Experiment | StreamedExperiment, item_id: str) -> Any:
-    if isinstance(exp, StreamedExperiment):
-        return exp.items.find(item_id)  # one element parsed, not the whole file
-    return next((r for r in exp.items if r.item_id == item_id), None)
-
-
-def _output(result: Any) -> Any:
-    if result is None:
-        return None
-    if result.answer is not None:
-        return result.answer
-    return result.summaries.model_dump() if result.summaries is not None else None
 
 
 def _criterion_label(criterion: str) -> str:
@@ -235,9 +238,9 @@ def item_view(eval_root: Path, exp_root: Path, use_case: str, item_id: str | Non
         return None
     ids = sorted({iid for entry in indexed for iid, _score, _status in entry.points})
     points: dict[str, list[tuple[str, float, str]]] = {i: [] for i in ids}
-    for entry in indexed:  # each item's points were computed once, when the file was indexed
+    for entry in indexed:  # each item's points are worked out once per version of the file
         for iid, score, status in entry.points:
-            points[iid].append((entry.evaluation.experiment_name, score, status))
+            points[iid].append((entry.header.experiment_name, score, status))
     from gaia_eval.scoring import rubric
 
     spread = {i: (max(p[1] for p in v) - min(p[1] for p in v)) if v else 0.0 for i, v in points.items()}
@@ -250,11 +253,12 @@ def item_view(eval_root: Path, exp_root: Path, use_case: str, item_id: str | Non
 
     models, source, truth = [], None, None
     asks_questions = use_case_view.asks_questions(use_case)
-    experiments = _experiments_by_name(exp_root)
+    experiments = experiments_by_name(exp_root)
     for ev in (entry.evaluation for entry in indexed):
         ev_item = next((i for i in ev.items if i.item_id == item_id), None)
         exp = experiments.get((ev.experiment_name, ev.use_case))
-        result = _result_of(exp, item_id) if exp else None
+        result = result_of(exp, item_id) if exp else None
+        filled = template_answers(ev, eval_root).get(item_id, {}) if result is None else {}
         if exp is not None and result is not None:
             if source is None:  # read once: an experiment kept in the index holds the documents it was asked for
                 doc = exp.sources.get(result.source)
@@ -278,8 +282,8 @@ def item_view(eval_root: Path, exp_root: Path, use_case: str, item_id: str | Non
                 "model": f"{ev.provider}:{ev.model}",
                 "status": ev_item.status if ev_item else "missing",
                 "error": (ev_item.error if ev_item else None) or (result.error if result else None),
-                "query": result.query if result else None,
-                "output": _output(result),
+                "query": result.query if result else filled.get("query"),
+                "output": output_of(result) if result is not None else filled.get("output"),
                 "score": next((round(p[1], 1) for p in points[item_id] if p[0] == ev.experiment_name), None),
                 "passed": ev_item.passed if ev_item else None,
                 "criteria": [{**c.model_dump(), "label": _criterion_label(c.criterion)} for c in ev_item.criteria]
@@ -311,13 +315,36 @@ def with_external_expected(compared: dict[str, Any] | None, eval_root: Path) -> 
         return compared
     gts: dict[str, Any] = {}
     for entry in _by_use_case(eval_root).get(compared["use_case"], []):
-        ev = entry.evaluation
+        ev = entry.header
         if ev.experiment_name in (compared["a"], compared["b"]):
             gts = {**external_groundtruth(ev, eval_root), **gts}
     for row in compared["rows"]:
         if row["expected"] is None:
             row["expected"] = reference_for(gts, row["item_id"], None)[0]
     return compared
+
+
+def with_verdicts(compared: dict[str, Any] | None, eval_root: Path) -> dict[str, Any] | None:
+    """The compare view's two sides with each item's verdict (pass / fail / error, or the rating band where the
+    use case has no pass/fail) and score, from the evaluations of the two experiments (none when one was not
+    evaluated); `scored` says which sides were."""
+    from gaia_eval.visualize.matrix import verdict_of
+
+    if compared is None:
+        return None
+    scored = {}
+    for entry in _by_use_case(eval_root).get(compared["use_case"], []):
+        name = entry.header.experiment_name
+        for side in ("a", "b"):
+            if name == compared[side] and side not in scored:
+                items = {i.item_id: i for i in entry.evaluation.items}
+                scored[side] = {iid: (verdict_of(items[iid].status, items[iid].passed, score), round(score, 1))
+                                for iid, score, _status in entry.points}
+    for row in compared["rows"]:
+        for side in ("a", "b"):
+            verdict, score = scored.get(side, {}).get(row["item_id"], (None, None))
+            row[side] = {**row[side], "verdict": verdict, "score": score}
+    return {**compared, "scored": sorted(scored)}
 
 
 def _judge_records(path: Path) -> list[dict[str, Any]]:
@@ -410,50 +437,6 @@ def live_progress(exp_root: Path, eval_root: Path | None = None, now: float | No
             except FileNotFoundError:
                 continue  # finished between listing and reading
     return {"runs": runs}
-
-
-# per version of the evaluation folder: the report's data, and each use case's charts once one was asked for
-_CHART_CACHE: dict[tuple, tuple[dict[str, Any], dict[str, dict[str, str]]]] = {}
-# The server answers requests in threads, and a page asks for its charts at once; matplotlib's pyplot is not
-# thread-safe and the cache is shared, so drawing and caching happen one request at a time.
-_CHART_LOCK = threading.Lock()
-
-
-def charts(eval_root: Path, use_case: str) -> dict[str, str] | None:
-    """The report's charts (SVG) for one use case, drawn from the evaluation folder when first asked for; redrawn
-    only when an evaluation file changes (drawing takes about a second, tens of seconds at 1,000 models)."""
-    with _CHART_LOCK:
-        return _charts_locked(eval_root, use_case)
-
-
-def _charts_locked(eval_root: Path, use_case: str) -> dict[str, str] | None:
-    from gaia_eval.reporting.charts import CHARTS
-    from gaia_eval.reporting.data import build_report_data
-
-    index = evaluation_index(eval_root)
-    index.current()
-    key = index.fingerprint()
-    if key not in _CHART_CACHE:
-        try:
-            data = build_report_data(eval_root)
-        except GaiaEvalError:
-            return None
-        _CHART_CACHE.clear()
-        _CHART_CACHE[key] = (data, {})
-    data, drawn = _CHART_CACHE[key]
-    if use_case not in drawn:  # drawn when first asked for: at 1,000 models a use case's charts take seconds
-        # the use case's first section: the comparative one comes before a standalone one
-        section = next((s for s in data["sections"] if s["use_case"] == use_case), None)
-        if section is None:
-            return None
-        svgs = {kind: draw(section) for kind, _title, draw in CHARTS} if section["models"] else {}
-        drawn[use_case] = {k: v.decode("utf-8") for k, v in svgs.items() if v is not None}
-    return drawn[use_case]
-
-
-def is_wide(kind: str, svg: str) -> bool:
-    """The trade-off chart with both panels (cost and latency) gets a row of its own in the viewer's grid."""
-    return kind == "tradeoff" and 'id="axes_2"' in svg
 
 
 # The only markup a report page keeps from its file: the bare tags report.md.j2 folds the per-item table with. Each

@@ -30,14 +30,35 @@ def _files_below(workspace: Path) -> list[Path]:
     return found
 
 
-def _common_folder(files: list[Path]) -> Path:
-    return Path(os.path.commonpath([str(f.parent) for f in files]))
+def _folder_of(file: Path, use_cases: set[str]) -> Path:
+    """The folder a stage wrote `file` into: its own, or the one above when it sits in a use case's subfolder
+    (`eval/qa/x.experiment.eval.json` belongs to `eval/`)."""
+    return file.parent.parent if file.parent.name in use_cases else file.parent
+
+
+def _choose_folder(files: list[Path]) -> tuple[Path, int, list[Path]]:
+    """The output folder holding most of `files` (the most recently written on a tie), how many it holds, and
+    the other folders that hold some. Two evaluation folders side by side are two sets of results, never one
+    folder above both (which mixed them and lost each one's meta-evaluation)."""
+    from gaia_eval import usecases
+
+    use_cases = set(usecases.names())
+    groups: dict[Path, list[Path]] = {}
+    for file in files:
+        groups.setdefault(_folder_of(file, use_cases), []).append(file)
+
+    def newest(group: list[Path]) -> float:
+        return max((f.stat().st_mtime for f in group if f.exists()), default=0.0)
+
+    ranked = sorted(groups, key=lambda f: (-len(groups[f]), -newest(groups[f]), str(f)))
+    return ranked[0], len(groups[ranked[0]]), ranked[1:]
 
 
 def discover_roots(workspace: Path, folders: dict[str, Path]) -> tuple[dict[str, Path], list[str]]:
     """`folders` (the standard `workspace/<name>` ones, or the options given) with every standard folder that does
-    not exist replaced by the folder below the workspace that holds its files (the closest common folder of all
-    of them); and notes saying what was found, or where the viewer looked and which option points at it."""
+    not exist replaced by the folder below the workspace that holds its files (the one holding most of them,
+    when they are in several); and notes saying what was found, or where the viewer looked and which option
+    points at it."""
     missing = [name for name in MARKERS if name in folders and not folders[name].is_dir()]
     if not missing:
         return folders, []
@@ -49,9 +70,10 @@ def discover_roots(workspace: Path, folders: dict[str, Path]) -> tuple[dict[str,
         if name == "reports":
             matches = [f for f in files if f.suffix == ".md" and f.with_suffix(".json").is_file()]
         if matches:
-            out[name] = _common_folder(matches)
-            notes.append(f"{name}: no {folders[name]}, so {out[name]} (it holds the {len(matches)} *{suffix} files "
-                         f"below {workspace}; {option} DIR to choose another)")
+            out[name], held, others = _choose_folder(matches)
+            notes.append(f"{name}: no {folders[name]}, so {out[name]} (it holds {held} of the {len(matches)} *{suffix} "
+                         f"files below {workspace}; {option} DIR to choose another"
+                         + (f": also {', '.join(map(str, others))}" if others else "") + ")")
         elif name == "evaluation":
             notes.append(f"no evaluations to show: looked in {folders[name]} and for *{suffix} files below "
                          f"{workspace}; run `gaia-eval eval -d EXPERIMENTS -o FOLDER`, then point the viewer at "

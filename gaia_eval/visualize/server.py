@@ -2,9 +2,12 @@
 Content-Security-Policy so no script from shown text runs). What is shown comes from visualize/data.py; the page
 and its script are static/. Served by the standard library (no Node, no CDN).
 
-Pages (/, /eval/…, /item/…, /report/…, /compare, /files) all serve static/index.html, whose script renders the
-view named by the URL from a read-only JSON API:
-  GET /api/dashboard, /api/live, /api/item?use_case=U&item=I, /api/charts?use_case=U, /api/report?path=P
+Pages (/, /eval/…, /item/…, /matrix/…, /report/…, /compare, /files) all serve static/index.html, whose script
+renders the view named by the URL from a read-only JSON API:
+  GET /api/dashboard (the tables: nothing worked out over items), /api/intervals?use_case=U (grade intervals),
+      /api/charts?use_case=U (drawn when first asked for), /api/live, /api/item?use_case=U&item=I,
+      /api/matrix?use_case=U[&filter=failing|disagree][&q=TEXT][&sort=id|spread|-spread][&page=N][&size=N],
+      /api/report?path=P
   GET /chart.svg?use_case=U&kind=K, /bench.svg?path=P (a bench results file), /raw?root=R&path=P[&download=1]
   GET /api/files, /api/file?root=R&path=P, /api/compare?a=...&b=...   (visualize/files.py)
 Paths are resolved inside their root folder only; anything else is a 404. The server binds to --host
@@ -26,13 +29,14 @@ import orjson
 
 from gaia_eval.errors import UsageError
 from gaia_eval.visualize.files import BadRequest, Roots, compare, list_files, make_roots, read_file
+from gaia_eval.visualize.matrix import MatrixRequestError
 
 __all__ = ["Roots", "ViewerServer", "make_roots"]
 
 STATIC_DIR = Path(__file__).parent / "static"
 
 
-PAGE_PREFIXES = ("/eval/", "/item/", "/compare", "/report/", "/files")
+PAGE_PREFIXES = ("/eval/", "/item/", "/matrix/", "/compare", "/report/", "/files")
 STATIC_TYPES = {".js": "text/javascript; charset=utf-8", ".css": "text/css; charset=utf-8"}
 RAW_TYPES = {".md": "text/markdown; charset=utf-8", ".csv": "text/csv; charset=utf-8", ".json": "application/json",
              ".xml": "application/xml", ".svg": "image/svg+xml", ".txt": "text/plain; charset=utf-8"}
@@ -106,6 +110,18 @@ def host_name(header: str | None) -> str | None:
     return name or None
 
 
+def _matrix_params(query: dict[str, str]) -> dict[str, Any]:
+    """The matrix request's filter, search, sort and page; a page or size that is not a number is a 400."""
+    from gaia_eval.visualize.matrix import PAGE_SIZE
+
+    try:
+        page, size = int(query.get("page") or 1), int(query.get("size") or PAGE_SIZE)
+    except ValueError:
+        raise BadRequest("page and size are whole numbers") from None
+    return {"filter_": query.get("filter", ""), "query": query.get("q", ""), "sort": query.get("sort") or "id",
+            "page": page, "size": size}
+
+
 class _Handler(BaseHTTPRequestHandler):
     server: ViewerServer
 
@@ -121,7 +137,7 @@ class _Handler(BaseHTTPRequestHandler):
             self._route()
         except (BrokenPipeError, ConnectionResetError):
             raise  # the browser went away; handle_error stays quiet about it
-        except BadRequest as exc:
+        except (BadRequest, MatrixRequestError) as exc:
             self._send(HTTPStatus.BAD_REQUEST, orjson.dumps({"error": str(exc)}), "application/json")
         except Exception as exc:
             self._send(
@@ -129,7 +145,7 @@ class _Handler(BaseHTTPRequestHandler):
             )
 
     def _route(self) -> None:
-        from gaia_eval.visualize import data
+        from gaia_eval.visualize import charts, data
 
         url = urlparse(self.path)
         query = {k: v[0] for k, v in parse_qs(url.query).items()}
@@ -148,38 +164,54 @@ class _Handler(BaseHTTPRequestHandler):
         elif path == "/api/files":
             self._json(list_files(roots))
         elif path == "/api/file":
-            self._json(read_file(roots, query.get("root", ""), query.get("path", "")))
+            root, rel = query.get("root", ""), query.get("path", "")
+            self._json(read_file(roots, root, rel), f"no file {rel!r} in the {root} folder "
+                       f"({roots.folders.get(root, 'not a folder the viewer serves')})")
         elif path == "/api/compare":
-            self._json(data.with_external_expected(compare(roots, query.get("root", "experiments"), query.get("a", ""),
-                                                           query.get("b", "")), ev_root))
+            compared = compare(roots, query.get("root", "experiments"), query.get("a", ""), query.get("b", ""))
+            self._json(data.with_verdicts(data.with_external_expected(compared, ev_root), ev_root),
+                       "compare needs two experiment files of the experiments folder: ?a=PATH&b=PATH (see Files)")
         elif path == "/api/dashboard":
             self._json(data.dashboard(ev_root, roots.folders["reports"]))
         elif path == "/api/live":
             self._json(data.live_progress(exp_root, ev_root))
         elif path == "/api/item":
-            self._json(data.item_view(ev_root, exp_root, query.get("use_case", ""), query.get("item") or None))
+            use_case, item = query.get("use_case", ""), query.get("item") or None
+            self._json(data.item_view(ev_root, exp_root, use_case, item),
+                       f"no item {item!r} of use case {use_case!r} in the evaluations under {ev_root}" if item
+                       else f"no evaluation of use case {use_case!r} under {ev_root}")
+        elif path == "/api/intervals":
+            self._json(data.intervals(ev_root, query.get("use_case", "")))
+        elif path == "/api/matrix":
+            use_case = query.get("use_case", "")
+            self._json(data.matrix(ev_root, exp_root, use_case, **_matrix_params(query)),
+                       f"no evaluation of use case {use_case!r} in {ev_root}")
         elif path == "/api/charts":
-            drawn = data.charts(ev_root, query.get("use_case", ""))
+            use_case = query.get("use_case", "")
+            drawn = charts.charts(ev_root, use_case)
             self._json(
                 None
                 if drawn is None
-                else {"kinds": list(drawn), "wide": [k for k, svg in drawn.items() if data.is_wide(k, svg)]}
+                else {"kinds": list(drawn), "wide": [k for k, svg in drawn.items() if charts.is_wide(k, svg)],
+                      "left_out": charts.charts_left_out(ev_root, use_case)}
             )
         elif path == "/chart.svg":
-            svg = (data.charts(ev_root, query.get("use_case", "")) or {}).get(query.get("kind", ""))
+            svg = (charts.charts(ev_root, query.get("use_case", "")) or {}).get(query.get("kind", ""))
             if svg is None:
                 self._json(None)
                 return
             self._send(HTTPStatus.OK, svg.encode("utf-8"), "image/svg+xml")
         elif path == "/bench.svg":
-            svg = data.bench_chart(roots.folders["reports"], query.get("path", ""), roots.resolve)
+            svg = charts.bench_chart(roots.folders["reports"], query.get("path", ""), roots.resolve)
             if svg is None:
                 self._json(None)
                 return
             self._send(HTTPStatus.OK, svg.encode("utf-8"), "image/svg+xml")
         elif path == "/api/report":
             report = roots.resolve("reports", query.get("path", "report.md"))
-            self._json(None if report is None or report.suffix != ".md" else {"html": data.report_html(report)})
+            self._json(None if report is None or report.suffix != ".md" else {"html": data.report_html(report)},
+                       f"no report {query.get('path', 'report.md')!r} in the reports folder "
+                       f"({roots.folders['reports']})")
         elif path == "/raw":
             raw = roots.resolve(query.get("root", ""), query.get("path", ""))
             if raw is None or raw.suffix not in RAW_TYPES:
@@ -189,9 +221,11 @@ class _Handler(BaseHTTPRequestHandler):
         else:
             self._send(HTTPStatus.NOT_FOUND, b"not found", "text/plain")
 
-    def _json(self, payload: Any) -> None:
+    def _json(self, payload: Any, missing: str = "nothing here") -> None:
+        """The payload as JSON, or a 404 whose `error` says what was not found and where it was looked for."""
         if payload is None:
-            self._send(HTTPStatus.NOT_FOUND, b'{"error": "not found"}', "application/json")
+            self._send(HTTPStatus.NOT_FOUND, orjson.dumps({"error": "not found", "message": missing}),
+                       "application/json")
         else:
             self._send(HTTPStatus.OK, orjson.dumps(payload), "application/json")
 

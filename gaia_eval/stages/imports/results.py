@@ -39,6 +39,7 @@ from gaia_eval.scoring.rubric import IMPORTED_PROVIDER
 from gaia_eval.stages.common import StageSummary, ensure_output_dir
 from gaia_eval.stages.imports.groundtruth import write_groundtruth
 from gaia_eval.stages.imports.outputs import imported_totals
+from gaia_eval.stages.imports.restore import plan_carried, split_exported, write_carried
 
 QUESTION_ID = "answer"  # each imported sample is one document with one question: `<task>/<sample id>#answer`
 MEAN_METRICS = ("accuracy", "mean", "pass_rate")  # headline figures that are the mean of the items' values
@@ -59,8 +60,14 @@ def run_import_results(
     file named (or found in a folder named). `tool` forces the format ("inspect", "promptfoo", "lm-eval");
     otherwise each file says which it is; `target_var`: the promptfoo variable holding the expected answer."""
     summary = StageSummary("import-results")
+    restored, paths = split_exported(list(paths)) if tool in (None, "inspect") else ([], list(paths))
+    planned = plan_carried(restored, Path(output_dir))  # logs gaia-eval exported: their files come back as they were
     runs = [(run.file or path, run) for path in map(Path, paths)
             for run in read_results(path, tool, target_var=target_var)]
+    if not runs:
+        ensure_output_dir(Path(output_dir))
+        write_carried(restored, planned, summary)
+        return summary
     use_case = usecases.default_for("answer")
     groundtruth: dict[str, GroundTruth] = {}
     checked = [_first_pass(path, run, use_case, groundtruth) for path, run in runs]
@@ -71,6 +78,7 @@ def run_import_results(
     ensure_output_dir(out)
     write_groundtruth(list(groundtruth.values()), use_case, out / "groundtruth", summary)
     summary.made, summary.outputs = 0, []  # counted as one ground truth below, not one file per sample
+    write_carried(restored, planned, summary)
     summary.notes.append(f"ground truth: {len(groundtruth)} samples -> {out / 'groundtruth'}")
     for (path, run), seen in zip(runs, checked, strict=True):
         for epoch in sorted(seen.epochs):

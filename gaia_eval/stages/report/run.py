@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +12,7 @@ from gaia_eval.reporting.data import build_report_data, load_evaluations
 from gaia_eval.safe_text import csv_document, markdown_code, markdown_text
 from gaia_eval.scoring import rubric
 from gaia_eval.stages.common import StageSummary, check_output_dir
+from gaia_eval.stages.report.exports import EXPORT_FORMATS, write_exports
 from gaia_eval.stages.report.junit import junit_xml
 
 
@@ -103,8 +105,11 @@ def viewer_command(eval_dir: Path, reports_dir: Path, experiment_files: list[str
     return command
 
 
-def run_report(eval_dir: Path, output_file: Path = Path("reports/report.md")) -> StageSummary:
-    """Write FILE.md, FILE.csv and FILE.json. Unchanged content is not rewritten (mtimes stay)."""
+def run_report(eval_dir: Path, output_file: Path = Path("reports/report.md"),
+               formats: Sequence[str] = ("md",)) -> StageSummary:
+    """Write FILE.md, FILE.csv and FILE.json (format "md"), and the evaluations as Every Eval Ever records
+    ("eee": FOLDER/eee/) and Inspect logs ("inspect": FOLDER/inspect/) in FILE's folder. Unchanged content is not
+    rewritten (mtimes stay)."""
     output_file = Path(output_file)
     if output_file.is_dir() or str(output_file).endswith(("/", "\\")):
         output_file = output_file / "report.md"  # `-o reports`: an existing folder is written into
@@ -113,6 +118,11 @@ def run_report(eval_dir: Path, output_file: Path = Path("reports/report.md")) ->
     data = build_report_data(Path(eval_dir))
     check_output_dir(output_file.parent, "-o/--output-file")
     summary = StageSummary("report")
+    exports = [f for f in formats if f in EXPORT_FORMATS]
+    if exports:
+        write_exports(load_evaluations(Path(eval_dir)), Path(eval_dir), output_file.parent, exports, summary)
+    if "md" not in formats:
+        return summary
     from gaia_eval.reporting.charts import write_charts  # matplotlib loads only when a report is written
 
     charts = write_charts(data, output_file)

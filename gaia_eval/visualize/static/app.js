@@ -14,7 +14,12 @@ function el(tag, attrs, ...kids) {
 }
 async function api(path) {
   const r = await fetch(path);
-  if (!r.ok) throw new Error((await r.text()) || r.status);
+  if (!r.ok) { // the server says what it did not find and where it looked ({"error", "message"})
+    const text = await r.text();
+    let said = null;
+    try { said = JSON.parse(text); } catch (e) { /* plain text */ }
+    throw new Error((said && (said.message || said.error)) || text || String(r.status));
+  }
   return r.json();
 }
 const fmt = (v, d = 1) => (v === null || v === undefined ? "—" : Number(v).toFixed(d));
@@ -22,9 +27,14 @@ const money = (v) => (v === null || v === undefined ? "—" : "$" + Number(v).to
 const pct = (v) => (v === null || v === undefined ? "—" : Math.round(100 * v) + " %");
 const badge = (r) => (r ? el("span", { class: "badge " + r }, r) : "—");
 const itemUrl = (uc, id, q) => "/item/" + encodeURIComponent(uc) + "/" + (id ? encodeURIComponent(id) : "") + (q || "");
+const matrixUrl = (uc, params) => "/matrix/" + encodeURIComponent(uc) + (params ? "?" + new URLSearchParams(params) : "");
+const verdictBadge = (v) => (!v || v === "missing" ? el("span", { class: "muted" }, "—")
+  : el("span", { class: "badge verdict " + ({ pass: "Excellent", fail: "Poor", error: "Poor" }[v] || v) }, v));
 
-function sortable(table, rows, columns, render) {
-  let key = null, dir = 1;
+// A table sorted by a click on its header. With `limit`, only that many rows are drawn until "show all" is
+// clicked: at 1,000 evaluations the first paint draws a screenful, not every row.
+function sortable(table, rows, columns, render, limit) {
+  let key = null, dir = 1, shown = limit || Infinity;
   const head = el("tr", {}, columns.map((c) => {
     const th = el("th", { class: "sortable" + (c.num ? " num" : ""), title: "sort" }, c.label);
     th.addEventListener("click", () => { dir = key === c.key ? -dir : (c.num ? -1 : 1); key = c.key; draw(); });
@@ -33,25 +43,34 @@ function sortable(table, rows, columns, render) {
   const body = el("tbody");
   function draw() {
     const sorted = key ? [...rows].sort((a, b) => { const x = a[key] ?? -Infinity, y = b[key] ?? -Infinity; return (x > y ? 1 : x < y ? -1 : 0) * dir; }) : rows;
-    body.replaceChildren(...sorted.map(render));
+    body.replaceChildren(...sorted.slice(0, shown).map(render));
+    if (sorted.length > shown) {
+      const more = el("button", { type: "button", class: "show-all" }, `show all ${sorted.length} rows`);
+      more.addEventListener("click", () => { shown = Infinity; draw(); });
+      body.append(el("tr", { class: "more" }, el("td", { colspan: String(columns.length) },
+        el("span", { class: "muted" }, `${shown} of ${sorted.length} shown (sorted over all) `), more)));
+    }
   }
   table.replaceChildren(el("thead", {}, head), body);
   draw();
+  return draw; // to redraw when rows gain a value (the grade intervals come after the table)
 }
 
-async function chartsFor(useCase) {
-  const box = el("div", { class: "charts" });
-  api("/api/charts?use_case=" + encodeURIComponent(useCase)).then((charts) => {
+// Asked for after every table is on screen: drawing takes seconds the first time, and the tables never wait for it.
+function chartsFor(useCase) {
+  const box = el("div", { class: "charts" }, el("p", { class: "muted charts-loading" }, "drawing charts…"));
+  return [box, () => api("/api/charts?use_case=" + encodeURIComponent(useCase)).then((charts) => {
+    box.replaceChildren();
     const titles = { grade: "Grade (95 % interval)", ratings: "Criterion × model", tradeoff: "Quality vs cost and latency (Pareto front dashed)", items: "Items per rating band" };
     for (const kind of charts.kinds) {
       // An <img>: the SVG (drawn by the server with matplotlib) is its own document and can run nothing here.
       const src = "/chart.svg?use_case=" + encodeURIComponent(useCase) + "&kind=" + encodeURIComponent(kind);
       // The SVG carries its own title; the tile links to it full size.
       box.append(el("div", { class: "chart" + ((charts.wide || []).includes(kind) ? " wide" : ""), "data-kind": kind },
-        el("a", { href: src, target: "_blank", title: "open full size" }, el("img", { src, alt: titles[kind] || kind }))));
+        el("a", { href: src, target: "_blank", title: "open full size" }, el("img", { src, alt: titles[kind] || kind, loading: "lazy" }))));
     }
-  }).catch(() => box.append(el("p", { class: "muted" }, "no charts")));
-  return box;
+    for (const [kind, why] of Object.entries(charts.left_out || {})) box.append(el("p", { class: "muted chart-left-out", "data-kind": kind }, why));
+  }).catch(() => box.replaceChildren(el("p", { class: "muted" }, "no charts")))];
 }
 
 const duration = (s) => (s === null || s === undefined ? "—" : s < 90 ? Math.round(s) + " s" : s < 5400 ? Math.round(s / 60) + " min" : (s / 3600).toFixed(1) + " h");
@@ -152,9 +171,12 @@ function ownTrust(t) {
       el("tbody", {}, models.map((m) => el("tr", {}, el("td", {}, m), dims.map((d) => cell(m, d)))))));
 }
 
+const DASHBOARD_ROWS = 100; // per use case at first; "show all" draws the rest
+
 async function dashboard() {
   const data = await api("/api/dashboard");
   const m = main();
+  const later = [], drawing = []; // every use case's grade intervals, then the charts: once every table is shown
   m.replaceChildren(el("h1", {}, "Evaluations"), liveBox());
   if (!data.use_cases.length) m.append(el("p", { class: "muted" }, "No evaluation files yet: run gaia-eval eval."));
   for (const uc of data.use_cases) {
@@ -173,22 +195,31 @@ async function dashboard() {
       { key: "tokens_in", label: "Tokens in / out", num: 1 }, { key: "latency_p50_s", label: "Latency p50 / p95", num: 1 },
       ...(extra ? [{ key: "extra", label: "Extra (not in grade)" }] : []),
     ];
-    sortable(table, uc.models, cols, (r) => el("tr", {},
+    const redraw = sortable(table, uc.models, cols, (r) => el("tr", { "data-file": r.file },
       el("td", {}, el("a", { href: "/eval/" + r.file }, r.experiment_name)), el("td", {}, r.model),
-      el("td", { class: "num" }, fmt(r.grade) + (r.ci ? ` (${fmt(r.ci[0], 0)}–${fmt(r.ci[1], 0)})` : "")),
+      el("td", { class: "num grade" }, fmt(r.grade) + (r.ci ? ` (${fmt(r.ci[0], 0)}–${fmt(r.ci[1], 0)})` : r.ci === undefined ? " (…)" : "")),
       el("td", {}, badge(r.rating)), ...(qa ? [el("td", { class: "num" }, pct(r.pass_rate))] : []),
       el("td", { class: "num" }, r.items), el("td", { class: "num" }, r.errors),
       ...(judged ? [el("td", { class: "num" }, r.unscored ?? "—")] : []),
       el("td", { class: "num" }, r.cost_text), ...(judged ? [el("td", { class: "num" }, money(r.judge_cost_usd))] : []),
       el("td", { class: "num" }, `${r.tokens_in} / ${r.tokens_out}`), el("td", { class: "num" }, r.latency_p50_s === null ? "—" : `${fmt(r.latency_p50_s, 3)} / ${fmt(r.latency_p95_s, 3)} s`),
-      ...(extra ? [el("td", { class: "extra" }, r.extra.length ? r.extra.join("; ") : "—")] : [])));
+      ...(extra ? [el("td", { class: "extra" }, r.extra.length ? r.extra.join("; ") : "—")] : [])), DASHBOARD_ROWS);
+    const [charts, drawCharts] = chartsFor(uc.use_case);
+    later.push(() => api("/api/intervals?use_case=" + encodeURIComponent(uc.use_case)).then((iv) => {
+      for (const r of uc.models) r.ci = iv[r.file] ?? null;
+      redraw();
+    }).catch(() => { for (const r of uc.models) r.ci = null; redraw(); }));
+    drawing.push(drawCharts);
     m.append(el("section", { class: "card" },
       el("h2", {}, uc.title, " ", el("span", { class: "muted" }, `(${uc.models.length} models)`)),
-      el("div", { class: "toolbar" }, el("a", { href: itemUrl(uc.use_case, "") }, "Items side by side"),
-        el("a", { href: itemUrl(uc.use_case, "", "?filter=disagree") }, "Items where models disagree most")),
-      ownTrust(uc.trust), table, await chartsFor(uc.use_case)));
+      el("div", { class: "toolbar" }, el("a", { href: matrixUrl(uc.use_case), class: "matrix-link" }, "Every item × system (matrix)"),
+        el("a", { href: matrixUrl(uc.use_case, { filter: "disagree", sort: "spread" }) }, "Items where systems disagree"),
+        el("a", { href: itemUrl(uc.use_case, "") }, "One item at a time")),
+      ownTrust(uc.trust), table, charts)); // the card scrolls sideways when the table is wider
   }
   if (data.bench.length) m.append(benchSection(data.bench));
+  // the tables are painted before anything slower is asked for
+  requestAnimationFrame(() => setTimeout(async () => { for (const next of [...later, ...drawing]) await next(); }, 0));
 }
 
 function outputBlock(out) {
@@ -241,7 +272,8 @@ function sideBySide(d) {
   const text = (v) => (v === null || v === undefined || v === "" ? el("p", { class: "muted" }, "—")
     : el("pre", { class: "out" }, Array.isArray(v) ? (v.length ? v.map((x) => "• " + x).join("\n") : "(none)") : String(v)));
   const grid = el("div", { class: "grid", id: "side-by-side" });
-  grid.style.gridTemplateColumns = `150px repeat(${d.models.length + 1}, minmax(260px, 1fr))`; // CSSOM: allowed by the CSP
+  // CSSOM (allowed by the CSP). Four systems and the ground truth fit 1,400 px; more scroll sideways in the grid.
+  grid.style.gridTemplateColumns = `130px repeat(${d.models.length + 1}, minmax(210px, 1fr))`;
   const row = (label, truth, perModel, cls) => grid.append(el("div", { class: "rowlabel " + (cls || "") }, label),
     el("div", { class: "truth " + (cls || "") }, truth), ...d.models.map((mm) => el("div", { class: "out-cell " + (cls || ""), "data-model": mm.experiment_name }, perModel(mm))));
   row("", el("b", {}, "Ground truth"), (mm) => el("div", { class: "model-output", "data-model": mm.experiment_name },
@@ -273,17 +305,69 @@ async function evalPage(rel) {
   const d = await api("/api/file?root=evaluation&path=" + encodeURIComponent(rel));
   const ev = d.json;
   const extra = ev.extra_criteria || []; // eval --scorer
+  const qa = ev.items.some((it) => it.passed !== null && it.passed !== undefined);
   main().replaceChildren(el("h1", {}, ev.experiment_name, " ", el("span", { class: "muted" }, `${ev.provider}:${ev.model}`)),
     el("p", {}, `grade ${fmt(ev.grade.quality_score)} `, badge(ev.grade.overall_rating), ` · ${ev.grade.n_items} items · ${ev.grade.n_errors} errors · `,
       el("a", { href: "/raw?root=evaluation&path=" + encodeURIComponent(rel) }, "JSON")),
-    el("table", { class: "eval-items" }, el("thead", {}, el("tr", {}, el("th", {}, "Item"), el("th", {}, "Status"),
+    el("p", { class: "toolbar" }, "Questions, answers and references of every item beside the other systems: ",
+      el("a", { href: matrixUrl(ev.use_case), class: "matrix-link" }, "matrix"), el("a", { href: matrixUrl(ev.use_case, { filter: "failing" }) }, "failing items")),
+    el("div", { class: "table-scroll" }, el("table", { class: "eval-items" }, el("thead", {}, el("tr", {}, el("th", {}, "Item"), el("th", {}, "Status"), qa ? el("th", {}, "Verdict") : "",
       ev.criteria.map((c) => el("th", {}, c.criterion.replaceAll("_", " "))), ev.judge ? el("th", {}, "LLM judge (per criterion)") : "",
       extra.map((c) => el("th", { class: "extra", title: "eval --scorer: not in the grade" }, "extra: " + (c.scorer === c.criterion ? c.criterion : `${c.scorer}: ${c.criterion}`))))),
       el("tbody", {}, ev.items.map((it) => el("tr", {}, el("td", {}, el("a", { href: itemUrl(ev.use_case, it.item_id) }, it.item_id)),
         el("td", {}, it.status === "error" ? el("span", { class: "error", title: it.error || "" }, "error") : it.status),
+        qa ? el("td", {}, verdictBadge(it.status === "error" ? "error" : it.passed === null || it.passed === undefined ? null : it.passed ? "pass" : "fail")) : "",
         ev.criteria.map((c) => el("td", {}, badge((it.criteria.find((x) => x.criterion === c.criterion) || {}).rating))),
         ev.judge ? el("td", {}, it.judge && it.judge.criteria ? it.judge.criteria.map((c) => badge(c.rating)) : "—") : "",
-        extra.map((c) => el("td", {}, badge(((it.extra_criteria || []).find((x) => x.scorer === c.scorer && x.criterion === c.criterion) || {}).rating))))))));
+        extra.map((c) => el("td", {}, badge(((it.extra_criteria || []).find((x) => x.scorer === c.scorer && x.criterion === c.criterion) || {}).rating)))))))));
+}
+
+// Every item × every system of one use case: the question (or the document's opening) and reference per row,
+// per system its output (folded), verdict and score. Filtering, search, sorting and paging are done by the
+// server (a form: each view has its own URL), so 1,000 items come a page at a time.
+async function matrixPage(useCase) {
+  const p = new URLSearchParams(location.search);
+  const asked = { filter: p.get("filter") || "", q: p.get("q") || "", sort: p.get("sort") || "id", page: p.get("page") || "1" };
+  const d = await api("/api/matrix?use_case=" + encodeURIComponent(useCase) + "&" + new URLSearchParams(asked));
+  const form = el("form", { class: "toolbar matrix-controls", method: "get", action: matrixUrl(useCase) },
+    el("label", {}, "Show ", el("select", { name: "filter", id: "matrix-filter" },
+      el("option", { value: "" }, "all items"), el("option", { value: "failing" }, "failing (some system fails)"),
+      el("option", { value: "disagree" }, "disagreeing (systems differ on pass/fail)"))),
+    el("label", {}, "Sort ", el("select", { name: "sort", id: "matrix-sort" }, el("option", { value: "id" }, "by item id"),
+      el("option", { value: "spread" }, "largest score spread first"), el("option", { value: "-spread" }, "smallest score spread first"))),
+    el("input", { type: "search", name: "q", id: "matrix-search", placeholder: "search questions, references, outputs", value: d.q }),
+    el("button", { type: "submit" }, "Search"));
+  form.elements.filter.value = d.filter;
+  form.elements.sort.value = d.sort;
+  for (const s of form.querySelectorAll("select")) s.addEventListener("change", () => form.requestSubmit());
+  const pageLink = (n, label, id) => (n >= 1 && n <= d.pages && n !== d.page
+    ? el("a", { href: matrixUrl(useCase, { ...asked, page: n }), id }, label) : el("span", { class: "muted" }, label));
+  const pager = () => el("div", { class: "toolbar pager" }, pageLink(d.page - 1, "← previous page", "matrix-prev"),
+    el("span", { class: "matrix-count" }, d.total ? `items ${(d.page - 1) * d.size + 1}–${Math.min(d.total, d.page * d.size)} of ${d.total}` + (d.total < d.n_items ? ` (${d.n_items} in all)` : "") : `no items of ${d.n_items} match`),
+    el("span", { class: "muted" }, `page ${d.page} of ${d.pages}`), pageLink(d.page + 1, "next page →", "matrix-next"));
+  const needle = d.q.trim().toLowerCase();
+  const folded = (text, more, cls) => {
+    if (text === null || text === undefined) return el("p", { class: "muted" }, "—");
+    const first = text.split("\n")[0];
+    const hit = needle && text.toLowerCase().includes(needle); // a searched text is shown unfolded where it is
+    return el("details", { class: "fold " + (cls || ""), ...(hit ? { open: "" } : {}) }, el("summary", {}, first.length > 90 ? first.slice(0, 90) + "…" : first),
+      el("pre", { class: "out" }, text + (more ? `\n… (${more} more characters on the item page)` : "")));
+  };
+  const head = el("tr", {}, el("th", { class: "item-col" }, "Item"), el("th", { class: "input-col" }, d.asks_questions ? "Question" : "Input (document)"),
+    el("th", { class: "ref-col" }, "Reference"), d.systems.map((s) => el("th", { class: "system-col", "data-system": s.experiment_name },
+      el("a", { href: "/eval/" + s.file }, s.experiment_name), el("br"), el("span", { class: "muted" }, s.model))));
+  const rows = d.rows.map((r) => el("tr", { "data-item": r.item_id, class: r.disagree ? "disagree" : "" },
+    el("td", { class: "item-col" }, el("a", { href: itemUrl(useCase, r.item_id) }, r.item_id),
+      el("div", { class: "muted spread" }, `spread ${fmt(r.spread)}`), r.disagree ? el("div", { class: "badge Fair" }, "disagree") : ""),
+    el("td", { class: "input-col" }, r.is_question ? el("p", { class: "question" }, r.input) : folded(r.input, 0, "input")),
+    el("td", { class: "ref-col" }, r.reference && r.reference.length < 120 && !r.reference.includes("\n") ? el("p", {}, r.reference) : folded(r.reference, 0, "reference")),
+    r.cells.map((c, i) => el("td", { class: "cell", "data-system": d.systems[i].experiment_name, "data-verdict": c ? c.verdict : "missing" },
+      c ? [el("div", { class: "verdict-line" }, verdictBadge(c.verdict), " ", el("b", { class: "score" }, fmt(c.score))),
+        c.status === "error" ? el("p", { class: "error" }, "error: " + (c.error || "")) : folded(c.output, c.output_cut, "output")]
+        : el("span", { class: "muted" }, "not evaluated")))));
+  main().replaceChildren(el("h1", {}, `${d.title}: items × systems`),
+    el("p", { class: "muted" }, "Each cell: the system's verdict (pass/fail, or the rating band where there is none: then Poor counts as failing), its item score and its output (click to unfold). Spread: the highest item score minus the lowest. The item link opens every check and rationale."),
+    form, pager(), el("div", { class: "table-scroll matrix-scroll" }, el("table", { class: "matrix", id: "matrix" }, el("thead", {}, head), el("tbody", {}, rows))), pager());
 }
 
 async function reportPage(rel) {
@@ -313,10 +397,12 @@ async function comparePage() {
   const p = new URLSearchParams(location.search);
   const d = await api("/api/compare?a=" + encodeURIComponent(p.get("a") || "") + "&b=" + encodeURIComponent(p.get("b") || ""));
   const text = (v) => (v === null || v === undefined ? "—" : typeof v === "string" ? v : outputBlock(v));
-  const side = (s) => el("td", {}, s.status === "error" ? el("p", { class: "error" }, "error: " + s.error) : typeof s.answer === "string" || s.answer === null || s.answer === undefined ? el("pre", { class: "out" }, s.answer ?? "—") : outputBlock(s.answer),
+  const side = (s) => el("td", { "data-verdict": s.verdict || "" }, s.verdict ? el("div", { class: "verdict-line" }, verdictBadge(s.verdict), " ", el("b", {}, fmt(s.score))) : "", s.status === "error" ? el("p", { class: "error" }, "error: " + s.error) : typeof s.answer === "string" || s.answer === null || s.answer === undefined ? el("pre", { class: "out" }, s.answer ?? "—") : outputBlock(s.answer),
     el("p", { class: "muted" }, `${s.status ?? "missing"} · cost ${money(s.cost_usd)} · ${fmt(s.latency_s, 3)} s · ${s.tokens_out ?? "—"} tokens out`));
   main().replaceChildren(el("h1", {}, `${d.a} vs ${d.b}`),
-    el("p", { class: "muted" }, "Scores per criterion for each item are on its item page (follow the item link)."),
+    el("p", { class: "muted" }, (d.scored || []).length < 2 ? `Verdicts and scores show for an experiment that was evaluated (${(d.scored || []).length ? "only " + d[d.scored[0]] : "neither was"}). ` : "",
+      "Scores per criterion for each item are on its item page (follow the item link); every system at once: ",
+      el("a", { href: matrixUrl(d.use_case), class: "matrix-link" }, "matrix"), "."),
     el("table", { class: "compare" }, el("tr", {}, el("th", {}, "Item"), el("th", {}, "Expected"), el("th", {}, d.a), el("th", {}, d.b)),
       d.rows.map((r) => el("tr", {}, el("td", {}, el("a", { href: itemUrl(d.use_case, r.item_id) }, r.item_id), r.query ? el("p", { class: "muted" }, r.query) : ""),
         el("td", {}, r.expected && r.expected.answer !== undefined ? r.expected.answer : text(r.expected)), side(r.a), side(r.b)))));
@@ -336,9 +422,14 @@ async function route() {
     if (p === "/" || p === "/index.html") await dashboard();
     else if (p.startsWith("/eval/")) await evalPage(p.slice(6));
     else if (p.startsWith("/item/")) { const [uc, ...rest] = p.slice(6).split("/"); await itemPage(uc, rest.join("/")); }
+    else if (p.startsWith("/matrix/")) await matrixPage(p.slice(8).replace(/\/$/, ""));
     else if (p.startsWith("/report/")) await reportPage(p.slice(8));
     else if (p.startsWith("/compare")) await comparePage();
     else if (p.startsWith("/files")) await filesPage();
-  } catch (e) { main().replaceChildren(el("p", { class: "error" }, "Could not load: " + e.message)); }
+  } catch (e) { // what was not found and where the viewer looked, with the ways back
+    main().replaceChildren(el("h1", {}, "Nothing to show here"), el("p", { class: "error not-found" }, e.message),
+      el("p", {}, "This address (", el("code", {}, p), ") names something the viewer's folders do not hold. Start from the ",
+        el("a", { href: "/" }, "dashboard"), " or the ", el("a", { href: "/files" }, "list of files"), "."));
+  }
 }
 document.addEventListener("DOMContentLoaded", route);
