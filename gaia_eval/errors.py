@@ -61,6 +61,12 @@ class ConfigError(UsageError):
     """An experiment config (or other settings file) does not validate."""
 
 
+class PluginError(ConfigError):
+    """An installed package's code (or a `module:attr` a user named) failed while it was imported or called: a
+    provider factory, a use case, scorer, match mode or runner that raises. Where one item or experiment uses it,
+    that item or experiment fails with this reason and the others go on."""
+
+
 class ArtifactError(UsageError):
     """An artifact file does not parse or validate against its schema."""
 

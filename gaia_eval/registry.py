@@ -1,23 +1,28 @@
 """THE registries: which providers, use cases, scorers, answer-matching modes and bench runners exist, by name,
 and where their code is.
 
-Every built-in name maps to a `"module:attr"` string (a provider to a `ProviderEntry`, which names its code the
-same way), so listing or checking names imports nothing heavy; the code behind a name is imported when it is
-used (`load`, which also takes `path/to/file.py:attr`). Every registry is open: a package adds names through
-its entry-point group (`gaia_eval.providers`, `gaia_eval.usecases`, `gaia_eval.scorers`, `gaia_eval.match_modes`,
-`gaia_eval.bench_runners`), read only when a name is not built in or when every name is listed.
+Every name comes from an entry point: gaia-eval declares its own in its pyproject.toml under the groups
+`gaia_eval.providers`, `gaia_eval.usecases`, `gaia_eval.scorers`, `gaia_eval.match_modes` and
+`gaia_eval.bench_runners`, exactly as another package declares its own, so nothing here names a module of a layer
+above it. Each value is a `"module:attr"` string, imported when the name is used (`load`, which also takes
+`path/to/file.py:attr`), so listing or checking names imports nothing heavy. gaia-eval's own entry points are read
+from its installed metadata (one small file, once per process); other packages' only when a name is not
+gaia-eval's or when every name is listed (one scan per registry and process).
 """
 
 from __future__ import annotations
 
+import functools
 import importlib
 import importlib.util
+import os
+import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gaia_eval.errors import ConfigError
+from gaia_eval.errors import ConfigError, PluginError
 
 
 def load(target: str, *, what: str = "entry", field: str | None = None) -> Any:
@@ -39,13 +44,16 @@ def load(target: str, *, what: str = "entry", field: str | None = None) -> Any:
             spec.loader.exec_module(module)
         else:
             module = importlib.import_module(module_name)
+    except ConfigError:
+        raise
     except ImportError as exc:
-        raise ConfigError(
+        raise PluginError(
             f"cannot import {what} '{target}': {exc}", field=field, fix="check the module name and that it is installed"
         ) from None
-    except (Exception, SystemExit) as exc:  # the module fails while imported (a syntax error, a name it lacks)
-        reason = " ".join(f"{type(exc).__name__}: {exc}".split())[:300]
-        raise ConfigError(f"cannot load {what} '{target}': {reason}", field=field,
+    # The module fails while imported (a syntax error, a name it lacks, a sys.exit()): SystemExit too, or a plugin
+    # would end the whole CLI silently.
+    except (Exception, SystemExit) as exc:
+        raise PluginError(f"cannot load {what} '{target}': {one_line_reason(exc)}", field=field,
                           fix=f"fix that error in {module_name}") from None
     try:
         return getattr(module, attr)
@@ -55,14 +63,86 @@ def load(target: str, *, what: str = "entry", field: str | None = None) -> Any:
         ) from None
 
 
-class Registry:
-    """Built-in names plus those third-party packages declare under an entry-point group, loaded on first need."""
+def one_line_reason(exc: BaseException, limit: int = 300) -> str:
+    """`Type: message` of an exception a package's code raised, on one line, at most `limit` characters."""
+    line = " ".join(f"{type(exc).__name__}: {exc}".split())
+    return line if len(line) <= limit else line[: limit - 1] + "…"
 
-    def __init__(self, group: str, builtin: dict[str, Any]) -> None:
+
+DISTRIBUTION = "gaia_eval"  # the name of gaia-eval's metadata folder: gaia_eval-<version>.dist-info
+GROUPS = ("gaia_eval.providers", "gaia_eval.usecases", "gaia_eval.scorers", "gaia_eval.match_modes",
+          "gaia_eval.bench_runners")
+
+
+@functools.cache
+def shipped_entry_points() -> dict[str, dict[str, str]]:
+    """gaia-eval's own entry points, by group: read from its installed metadata's entry_points.txt (found on
+    sys.path without importing importlib.metadata, which costs more than the rest of a lookup); a checkout whose
+    metadata predates these groups (installed before they were added, not reinstalled) reads its pyproject.toml."""
+    for folder in sys.path:
+        try:
+            names = os.listdir(folder or ".")
+        except OSError:
+            continue
+        for name in names:
+            if name.startswith(f"{DISTRIBUTION}-") and name.endswith(".dist-info"):
+                found = _parse_entry_points(Path(folder or ".") / name / "entry_points.txt")
+                if any(found.get(g) for g in GROUPS):
+                    return found
+    return _pyproject_entry_points(Path(__file__).resolve().parent.parent / "pyproject.toml")
+
+
+def _parse_entry_points(path: Path) -> dict[str, dict[str, str]]:
+    """An entry_points.txt (`[group]` lines, then `name = module:attr` lines)."""
+    groups: dict[str, dict[str, str]] = {}
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError:
+        return groups
+    current: dict[str, str] | None = None
+    for raw in text.splitlines():
+        line = raw.strip()
+        if line.startswith("[") and line.endswith("]"):
+            current = groups.setdefault(line[1:-1].strip(), {})
+        elif current is not None and "=" in line and not line.startswith(("#", ";")):
+            name, _, value = line.partition("=")
+            current[name.strip()] = value.strip()
+    return groups
+
+
+def _pyproject_entry_points(path: Path) -> dict[str, dict[str, str]]:
+    try:
+        tomllib = importlib.import_module("tomllib")
+    except ImportError:  # Python 3.10: the installed metadata is the only source
+        return {}
+    try:
+        declared = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    found = declared.get("project", {}).get("entry-points", {})
+    return {group: dict(found[group]) for group in GROUPS if isinstance(found.get(group), dict)}
+
+
+class Registry:
+    """gaia-eval's own names (its entry points) plus those other packages declare under the same entry-point group,
+    loaded on first need. `order`: how gaia-eval's own names are listed (entry-point metadata is sorted by name);
+    any it leaves out follow, by name."""
+
+    def __init__(self, group: str, order: tuple[str, ...] = ()) -> None:
         self.group = group
-        self.builtin = builtin
+        self.order = order
+        self._builtin: dict[str, Any] | None = None
         self._plugins: dict[str, str] | None = None
         self._loaded: dict[str, Any] = {}
+
+    @property
+    def builtin(self) -> dict[str, Any]:
+        """gaia-eval's own names, each a `"module:attr"` (tests may add values: a UseCase, a ProviderEntry)."""
+        if self._builtin is None:
+            shipped = shipped_entry_points().get(self.group, {})
+            rank = {name: i for i, name in enumerate(self.order)}
+            self._builtin = {n: shipped[n] for n in sorted(shipped, key=lambda n: (rank.get(n, len(rank)), n))}
+        return self._builtin
 
     def plugins(self) -> dict[str, str]:
         if self._plugins is None:
@@ -78,19 +158,17 @@ class Registry:
         return name in self.builtin or name in self.plugins()
 
     def target(self, name: str) -> str | None:
-        """The `"module:attr"` a name points at, when it is one (None for a built-in value such as a ProviderEntry)."""
+        """The `"module:attr"` a name points at, when it is one (None for a value a test registered)."""
         value = self.builtin.get(name, self.plugins().get(name))
         return value if isinstance(value, str) else None
 
     def entry(self, name: str) -> Any:
-        """The built-in entry, or the loaded object a `"module:attr"` value or plugin entry point names; KeyError
-        when unknown."""
+        """The loaded object a name's `"module:attr"` names (or the value registered); KeyError when unknown."""
         if name in self._loaded:
             return self._loaded[name]
         value = self.builtin[name] if name in self.builtin else self.plugins()[name]
         # an error names the entry point as a package declares it: `gaia_eval.providers entry point acme = 'm:attr'`
-        what = self.group if name in self.builtin else f"{self.group} entry point {name} ="
-        loaded = load(value, what=what) if isinstance(value, str) else value
+        loaded = load(value, what=f"{self.group} entry point {name} =") if isinstance(value, str) else value
         self._loaded[name] = loaded
         return loaded
 
@@ -135,8 +213,17 @@ class BatchPrice:
 
 @dataclass(frozen=True)
 class ProviderEntry:
-    """What the registry knows about a provider. `factory(settings, api_key)` builds it; `batch(provider)` builds
-    its batch adapter (None: the provider has no batch API)."""
+    """What the registry knows about a provider: a package registers one under the entry-point group
+    `gaia_eval.providers` (gaia-eval's own are in gaia_eval/providers/entries.py).
+
+    `factory` names `(settings: ProviderSettings, api_key: str | None) -> Provider` (gaia_eval.providers.base);
+    one that raises is one line naming it (a batch's other experiments still run). `batch` names
+    `(provider) -> BatchAPI` (None: no batch API). The other fields are described beside them.
+
+    Example:
+        >>> ProviderEntry("my_pkg.provider:create", key_env="MY_API_KEY", local=False).key_env
+        'MY_API_KEY'
+    """
 
     factory: str  # "module:attr" of a callable (ProviderSettings, api_key | None) -> Provider
     key_env: str | None = None  # environment variable holding its API key (None: no key)
@@ -152,25 +239,9 @@ class ProviderEntry:
     batch_price: BatchPrice | None = None
 
 
-_OPENAI = "gaia_eval.providers.openai_api:OpenAIProvider"
-_OPENAI_BATCH = "gaia_eval.providers.batch.openai_batch:OpenAIBatchAPI"
-
-# Built-in providers. The values are entries, not imports: nothing here loads an SDK.
-BUILTIN_PROVIDERS: dict[str, ProviderEntry] = {
-    "baseline": ProviderEntry("gaia_eval.baselines.provider:create", local=True, follows_prompts=False),
-    "anthropic": ProviderEntry("gaia_eval.providers.anthropic_api:AnthropicProvider", key_env="ANTHROPIC_API_KEY",
-                               base_url="https://api.anthropic.com", base_url_env="ANTHROPIC_BASE_URL",
-                               batch="gaia_eval.providers.batch.anthropic_batch:AnthropicBatchAPI"),
-    "openai": ProviderEntry(_OPENAI, key_env="OPENAI_API_KEY", base_url="https://api.openai.com/v1",
-                            base_url_env="OPENAI_BASE_URL", batch=_OPENAI_BATCH, key_optional_with_base_url=True),
-    # OpenAI-compatible local servers: no key needed, $0 cost, base URL overridable in the config.
-    "lemonade": ProviderEntry(_OPENAI, base_url="http://localhost:8000/api/v1", local=True, batch=_OPENAI_BATCH),
-    "ollama": ProviderEntry(_OPENAI, base_url="http://localhost:11434/v1", local=True, batch=_OPENAI_BATCH),
-    "vllm": ProviderEntry(_OPENAI, base_url="http://localhost:8000/v1", local=True, batch=_OPENAI_BATCH),
-    "lmstudio": ProviderEntry(_OPENAI, base_url="http://localhost:1234/v1", local=True, batch=_OPENAI_BATCH),
-    "llamacpp": ProviderEntry(_OPENAI, base_url="http://localhost:8080/v1", local=True, batch=_OPENAI_BATCH),
-}
-PROVIDERS = Registry("gaia_eval.providers", BUILTIN_PROVIDERS)
+# Built-in providers: gaia_eval/providers/entries.py and gaia_eval/baselines/entry.py, through pyproject.toml.
+PROVIDERS = Registry("gaia_eval.providers", order=("baseline", "anthropic", "openai", "lemonade", "ollama", "vllm",
+                                                   "lmstudio", "llamacpp", "fake"))
 
 
 def provider_entry(name: str) -> ProviderEntry:
@@ -201,51 +272,41 @@ def _follows_prompts(name: str) -> bool | None:
 
 # ---- use cases, scorers, answer-matching modes, bench runners ----------------------------------------------------
 
-# Built-in use cases: one module each, holding a `USE_CASE` (gaia_eval.usecases.UseCase).
-BUILTIN_USE_CASES: dict[str, str] = {
-    "summarization": "gaia_eval.usecases.summarization:USE_CASE",
-    "email": "gaia_eval.usecases.email:USE_CASE",
-    "qa": "gaia_eval.usecases.qa:USE_CASE",
-}
-USE_CASES = Registry("gaia_eval.usecases", dict(BUILTIN_USE_CASES))  # its own table: BUILTIN_* is what ships
-
-# Built-in scorers (gaia_eval.scoring.scorers.Scorer): which a use case uses in each mode is the use case's say.
-BUILTIN_SCORERS: dict[str, str] = {
-    "summaries": "gaia_eval.scoring.scorers:SUMMARIES",
-    "summaries_standalone": "gaia_eval.scoring.scorers:SUMMARIES_STANDALONE",
-    "free_text": "gaia_eval.scoring.scorers:FREE_TEXT",
-    "qa": "gaia_eval.scoring.scorers:QA",
-    "long_form_qa": "gaia_eval.scoring.scorers:LONG_FORM_QA",
-}
-SCORERS = Registry("gaia_eval.scorers", BUILTIN_SCORERS)
-
-
+# Use cases: one module each holding a `USE_CASE` (gaia_eval.usecases.UseCase); listed, and reported, in this order.
+USE_CASES = Registry("gaia_eval.usecases", order=("summarization", "email", "qa"))
+# Scorers (gaia_eval.scoring.scorers.Scorer): which a use case uses in each mode is the use case's say.
+SCORERS = Registry("gaia_eval.scorers", order=("summaries", "summaries_standalone", "free_text", "qa", "long_form_qa"))
 # Answer-matching modes (`check-answer --mode`, a `--jsonl` line's "mode", a bench task's kind): each name points at
 # a `gaia_eval.scoring.answers.MatchMode` (its matching function and the options it takes) or at a bare matching
-# function `(expected, answer, options) -> Verdict`; packages add more under `gaia_eval.match_modes`.
-_ANSWERS = "gaia_eval.scoring.answers"
-BUILTIN_MATCH_MODES: dict[str, str] = {
-    "gaia": f"{_ANSWERS}.gaia:GAIA_MODE",
-    "gaia-official": f"{_ANSWERS}.official:GAIA_OFFICIAL_MODE",
-    "lenient": f"{_ANSWERS}.modes:LENIENT_MODE",
-    "exact": f"{_ANSWERS}.modes:EXACT_MODE",
-    "f1": f"{_ANSWERS}.modes:F1_MODE",
-    "numeric": f"{_ANSWERS}.modes:NUMERIC_MODE",
-    "contains": f"{_ANSWERS}.modes:CONTAINS_MODE",
-    "regex": f"{_ANSWERS}.modes:REGEX_MODE",
-    "fuzzy": f"{_ANSWERS}.modes:FUZZY_MODE",
-    "semantic": f"{_ANSWERS}.semantic:SEMANTIC_MODE",
-}
-MATCH_MODES = Registry("gaia_eval.match_modes", BUILTIN_MATCH_MODES)
-
+# function `(expected, answer, options) -> Verdict`.
+MATCH_MODES = Registry("gaia_eval.match_modes", order=("gaia", "gaia-official", "lenient", "exact", "f1", "numeric",
+                                                       "contains", "regex", "fuzzy", "semantic"))
 # Bench runners by name (`bench --runner calculator`, or `builtin:calculator`): each a function prompt -> EvalRun,
-# str or dict (gaia_eval.bench.runs); packages add more under `gaia_eval.bench_runners`.
-BUILTIN_BENCH_RUNNERS: dict[str, str] = {
-    "calculator": "gaia_eval.bench.arithmetic_solver:solve_arithmetic",
-}
-BENCH_RUNNERS = Registry("gaia_eval.bench_runners", BUILTIN_BENCH_RUNNERS)
+# str or dict (gaia_eval.bench.runs).
+BENCH_RUNNERS = Registry("gaia_eval.bench_runners")
+
+
+def shipped(registry: Registry) -> dict[str, str]:
+    """What gaia-eval itself declares in a registry's group (never a test's or another package's additions)."""
+    return dict(shipped_entry_points().get(registry.group, {}))
+
 
 __all__ = [
-    "BENCH_RUNNERS", "BUILTIN_PROVIDERS", "BUILTIN_USE_CASES", "MATCH_MODES", "PROVIDERS", "SCORERS", "USE_CASES",
-    "BatchPrice", "ModelPrice", "ProviderEntry", "Registry", "check_name", "load", "provider_entry", "provider_names",
+    "BENCH_RUNNERS",
+    "GROUPS",
+    "MATCH_MODES",
+    "PROVIDERS",
+    "SCORERS",
+    "USE_CASES",
+    "BatchPrice",
+    "ModelPrice",
+    "ProviderEntry",
+    "Registry",
+    "check_name",
+    "load",
+    "one_line_reason",
+    "provider_entry",
+    "provider_names",
+    "shipped",
+    "shipped_entry_points",
 ]

@@ -4,6 +4,7 @@ where it should be split, and no code reaching into another package's modules pa
 from __future__ import annotations
 
 import ast
+import re
 from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "gaia_eval"
@@ -210,3 +211,45 @@ def test_the_layer_check_sees_an_upward_import_even_inside_a_function(tmp_path: 
         (package / name).write_text(text)
     assert upward_imports(package) == ["gaia_eval.providers.api imports gaia_eval.stages.run, a layer above it",
                                        "gaia_eval.stray is in no layer: add it to LAYERS (and to ARCHITECTURE.md)"]
+
+
+# A `"module:attr"` string names code as surely as an import does (the registries load it): it points down too.
+TARGET = re.compile(r"^(gaia_eval(?:\.\w+)+):\w+$")
+
+
+def upward_targets(package: Path = PACKAGE) -> list[str]:
+    """Every `"gaia_eval.x:attr"` string literal that names a module a layer above the module holding it."""
+    modules = _modules(package)
+    found = []
+    for name, path in sorted(modules.items()):
+        here = _layer(name)
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Constant) and isinstance(node.value, str) and (match := TARGET.match(node.value)):
+                there = _layer(match.group(1))
+                if there is not None and here is not None and there < here:
+                    found.append(f"{name} names {node.value}, a layer above it")
+    return found
+
+
+def test_module_attr_strings_point_down_the_layers_too():
+    assert upward_targets() == [], "\n".join(upward_targets())
+
+
+def test_the_target_check_sees_a_registry_naming_a_higher_layer(tmp_path: Path):
+    package = tmp_path / "gaia_eval"
+    (package / "stages").mkdir(parents=True)
+    for name in ("__init__.py", "stages/__init__.py", "stages/run.py"):
+        (package / name).write_text("")
+    (package / "registry.py").write_text('BUILTIN = {"x": "gaia_eval.stages.run:run_x"}\n')
+    assert upward_targets(package) == ["gaia_eval.registry names gaia_eval.stages.run:run_x, a layer above it"]
+
+
+def test_every_entry_point_gaia_eval_declares_names_a_module_it_has():
+    from gaia_eval.registry import GROUPS, _pyproject_entry_points
+
+    declared = _pyproject_entry_points(PACKAGE.parent / "pyproject.toml")
+    assert set(declared) == set(GROUPS)
+    modules = _modules()
+    missing = [f"{group}: {name} = {value}" for group, names in declared.items() for name, value in names.items()
+               if value.partition(":")[0] not in modules]
+    assert missing == []

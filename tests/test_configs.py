@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from gaia_eval.registry import BUILTIN_PROVIDERS
+from gaia_eval.registry import PROVIDERS, shipped
 from gaia_eval.stages.experiment.run import load_config
 
 CONFIGS = sorted((Path(__file__).parent.parent / "configs").glob("*.json"))
@@ -19,7 +19,7 @@ def test_shipped_config_validates(path: Path):
 
 def test_there_is_an_example_for_each_provider():
     providers = {e.provider for p in CONFIGS for e in load_config(p).experiments}
-    assert set(BUILTIN_PROVIDERS) <= providers
+    assert set(shipped(PROVIDERS)) <= providers
 
 
 @pytest.mark.parametrize("name", ["basic_summarization.json", "basic_qa.json"])

@@ -105,7 +105,7 @@ def test_a_plugin_use_case_is_scored_by_its_scorers_and_judged_in_its_own_words(
 
     ev = read_artifact(tmp_path / "ev" / "textrank.experiment.eval.json", Evaluation)
     assert ev.use_case == "tickets" and ev.mode == "comparative"
-    assert [c.criterion for c in ev.criteria] == list(SUMMARIES.criteria)  # its scorer's criteria
+    assert [c.criterion for c in ev.criteria] == list(SUMMARIES.criterion_ids)  # its scorer's criteria
     assert ev.grade.pass_rate is None and ev.grade.passed is None  # summaries have no pass/fail
     # The same summaries score the same as under summarization, whose scorers it borrows.
     run_eval(experiment_dir=built_in_experiments / "summarization", output_dir=tmp_path / "builtin",
@@ -136,7 +136,7 @@ def test_a_plugin_use_case_that_asks_questions_has_a_pass_rate_and_its_own_judge
     builtin = read_artifact(tmp_path / "builtin" / "retrieval.experiment.eval.json", Evaluation)
     assert builtin.grade.pass_rate is not None  # the built-in qa experiment has one to compare with
     assert ev.grade.pass_rate == builtin.grade.pass_rate and ev.grade.passed == builtin.grade.passed
-    assert {c.criterion for c in ev.criteria} <= {*QA.criteria, *LONG_FORM_QA.criteria}
+    assert {c.criterion for c in ev.criteria} <= {*QA.criterion_ids, *LONG_FORM_QA.criterion_ids}
     assert ev.criteria == builtin.criteria and ev.mode_note == builtin.mode_note
     assert ev.items[0].status == "error" and ev.items[0].passed is False  # an unanswered question fails
     assert ev.items == builtin.items

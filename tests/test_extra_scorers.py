@@ -267,7 +267,7 @@ def test_a_failing_scorer_exits_1_with_one_line_per_item_naming_scorer_and_item(
     assert result.returncode == 1 and "Traceback" not in result.stderr
     lines = [line for line in result.stderr.splitlines() if "scorer 'picky' failed on item" in line]
     assert len(lines) == 4 and any("raised ValueError: cannot read this one" in line for line in lines)
-    assert "--scorer failed on 4 item(s)" in result.stderr
+    assert "a scorer failed on 4 item(s)" in result.stderr
 
 
 def test_a_use_case_may_name_its_scorer_as_module_attr():

@@ -12,7 +12,6 @@ import pytest
 from gaia_eval.artifacts.evaluation import ItemEvaluation
 from gaia_eval.metaeval import crossval
 from gaia_eval.scoring.rubric import (
-    CRITERIA,
     FREE_TEXT_CRITERIA,
     LONG_FORM_CRITERIA,
     aggregate,
@@ -24,6 +23,9 @@ from gaia_eval.scoring.rubric import (
 from gaia_eval.scoring.rubric import weights as weights_module
 from gaia_eval.scoring.rubric.degenerate import degenerate_reason
 from gaia_eval.scoring.rubric.grading import criterion_result
+from gaia_eval.scoring.scorers import FREE_TEXT, LONG_FORM_QA
+
+CRITERIA = {c.id: c for s in (FREE_TEXT, LONG_FORM_QA) for c in s.criteria}  # as the free-text scorers carry them
 
 DATA = Path(__file__).parent / "data" / "qmsum"
 MEETING = (DATA / "ES2009b.txt").read_text()

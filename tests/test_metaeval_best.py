@@ -71,3 +71,16 @@ def test_a_lead_the_interval_does_not_separate_is_withheld():
 def test_fewer_outputs_than_the_minimum_are_never_enough():
     best, withheld = _case(noise_second=5.0, n=MIN_BEST_OUTPUTS - 1)
     assert best == {} and f"over {MIN_BEST_OUTPUTS - 1} rated outputs" in withheld["correctness"]
+
+
+def test_many_outputs_of_two_items_are_not_enough():
+    # 12 systems' answers to 2 questions: 24 rated outputs, but the item bootstrap has 2 items to resample (3
+    # distinct draws), so any lead "separates" — the 4-outputs-of-2-items case again, with more systems.
+    rng = np.random.default_rng(3)
+    items = [f"q{i // 12}" for i in range(24)]
+    human = [float(v) for v in rng.integers(1, 6, 24)]
+    scores = {"grade": [h + rng.normal(0, 0.05) for h in human],
+              "other": [h + rng.normal(0, 3.0) for h in human], "length": list(rng.random(24))}
+    results = _results(scores, human, items, baselines=("length",))
+    best, withheld = pick_best(results, scores, {"correctness": human}, items, ["correctness"])
+    assert best == {} and "2 rated items" in withheld["correctness"]

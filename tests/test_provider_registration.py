@@ -162,7 +162,7 @@ def test_a_built_in_provider_cannot_price_a_model_twice(monkeypatch: pytest.Monk
     from gaia_eval.errors import ConfigError
 
     again = ModelPrice("GPT-4o", 1.0, 1.0, "elsewhere", "2026-11")
-    monkeypatch.setitem(PROVIDERS.builtin, "openai", replace(PROVIDERS.builtin["openai"], prices=(again,)))
+    monkeypatch.setitem(PROVIDERS.builtin, "openai", replace(PROVIDERS.entry("openai"), prices=(again,)))
     monkeypatch.setattr(PROVIDERS, "_loaded", {})
     with pytest.raises(ConfigError, match=r"'GPT-4o' is priced twice \(the ProviderEntry of provider 'openai', "
                                           r"gaia_eval/data/pricing\.json\)"):

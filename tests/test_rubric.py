@@ -7,7 +7,6 @@ import pytest
 from gaia_eval import usecases
 from gaia_eval.artifacts.evaluation import CriterionResult, ItemEvaluation
 from gaia_eval.scoring.rubric.grading import (
-    CRITERIA,
     QA_CRITERIA,
     REFERENCE_CRITERIA,
     STANDALONE_CRITERIA,
@@ -21,7 +20,10 @@ from gaia_eval.scoring.rubric.grading import (
     rate,
     rubric_markdown,
 )
-from gaia_eval.scoring.scorers import criteria_of
+from gaia_eval.scoring.scorers import FREE_TEXT, LONG_FORM_QA, QA, SUMMARIES, SUMMARIES_STANDALONE, criteria_of
+
+# Every built-in criterion, as the built-in scorers carry them (there is no table of them elsewhere)
+CRITERIA = {c.id: c for s in (SUMMARIES, SUMMARIES_STANDALONE, FREE_TEXT, QA, LONG_FORM_QA) for c in s.criteria}
 
 
 def _item(item_id: str, ratings: dict[str, str], passed: bool | None = None) -> ItemEvaluation:

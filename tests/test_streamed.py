@@ -146,3 +146,22 @@ def test_an_experiment_of_the_wrong_shape_gets_the_full_reads_message(experiment
     with pytest.raises(ArtifactError) as caught:
         streamed.read_experiment(path)
     assert caught.value.field == next(iter(change)) or caught.value.field.startswith(next(iter(change)))
+
+
+def test_write_streamed_writes_write_artifacts_bytes_an_element_at_a_time(experiments: Path, tmp_path: Path):
+    from gaia_eval.artifacts.groundtruth import ConsolidatedGroundTruth
+
+    for path in sorted(experiments.glob("*.experiment.json")):
+        exp = read_artifact(path, Experiment)
+        out = tmp_path / path.name
+        header = exp.model_copy(update={"items": [], "sources": {}})
+        big = {"items": exp.items, "sources": sorted(exp.sources.items())}
+        assert streamed.write_streamed(out, header, big) is True
+        assert out.read_bytes() == canonical_json(exp) == path.read_bytes()
+        assert streamed.write_streamed(out, header, big) is False  # the same bytes: not rewritten
+        one = exp.model_copy(update={"items": exp.items[:1], "sources": dict(sorted(exp.sources.items())[:1])})
+        streamed.write_streamed(out, header, {"items": one.items, "sources": sorted(one.sources.items())})
+        assert out.read_bytes() == canonical_json(one)
+    empty = ConsolidatedGroundTruth(use_case="qa", source_files=[], items=[])
+    streamed.write_streamed(tmp_path / "gt.json", empty, {"items": iter([])})
+    assert (tmp_path / "gt.json").read_bytes() == canonical_json(empty)

@@ -86,13 +86,13 @@ def test_groundtruth_and_create_template_take_the_plugin_use_case_and_its_instru
     assert template["use_case"] == "tickets" and template["instructions"] == TICKETS.template_instructions
     from gaia_eval.scoring.scorers import SUMMARIES, SUMMARIES_STANDALONE
 
-    assert list(template["records"][0]["evaluation_criteria"]) == list(SUMMARIES.criteria)
+    assert list(template["records"][0]["evaluation_criteria"]) == list(SUMMARIES.criterion_ids)
     # Raw documents: the standalone scorer's criteria, under the plugin's name.
     code, output = invoke("create-template", "-d", str(tmp_path / "docs"), "-u", "tickets", "-o", str(tmp_path / "raw"))
     assert code == 0, output
     raw = read(tmp_path / "raw" / "tickets.template.json")
     assert raw["use_case"] == "tickets"
-    assert list(raw["records"][0]["evaluation_criteria"]) == list(SUMMARIES_STANDALONE.criteria)
+    assert list(raw["records"][0]["evaluation_criteria"]) == list(SUMMARIES_STANDALONE.criterion_ids)
     from gaia_eval.stages.templates.answers import run_create_template
 
     answers = read(run_create_template(tickets_gt, tmp_path / "answers", "mine"))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from pydantic import Field
 
 from gaia_eval.artifacts.base import Artifact, Strict
+from gaia_eval.artifacts.evaluation import JudgeSample
 
 
 class ScorerAgreement(Strict):
@@ -120,3 +121,13 @@ class MetaEvaluation(Artifact):
     best_withheld: dict[str, str] = Field(default_factory=dict)
     human_estimates: list[HumanEstimate] = Field(default_factory=list)
     system_differences: list[SystemDifference] = Field(default_factory=list)
+
+
+class JudgedSampleEntry(Strict):
+    """One line of a meta-eval shard's part (`--shard K/N`): a finished judge sample of a rated summary, for the
+    judge request it answered, with its G-Eval expected ratings (they live outside the sample)."""
+
+    item_id: str
+    fingerprint: str
+    sample: JudgeSample
+    expected: dict[str, float] = Field(default_factory=dict)

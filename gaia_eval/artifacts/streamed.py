@@ -293,6 +293,52 @@ def iter_elements(path: Path, key: str) -> Iterator[Any]:
         reader.close()
 
 
+def write_streamed(path: Path, artifact: BaseModel, big: Mapping[str, Any]) -> bool:
+    """Write `artifact` atomically with the bytes write_artifact would write, its big containers (`big`: field
+    name -> its elements: an iterable of models for a list, of (key, model) in key order for a dict) serialized
+    one element at a time into the file, so that neither the whole artifact's dict nor its bytes are ever held.
+    `artifact` is given with those fields empty. False when the file already held these bytes (it keeps its
+    mtime)."""
+    head = canonical_json(artifact)
+
+    def write(fh: Any) -> None:
+        pos = 0
+        for key in sorted(big, key=lambda k: _marker_at(head, k)[0]):
+            at, size = _marker_at(head, key)
+            closing = at + size - 1  # the empty container's closing bracket
+            fh.write(head[pos:closing])
+            count = 0
+            for element in big[key]:
+                if head[closing] == ord("}"):
+                    name, value = element
+                    data = orjson.dumps(name) + b": " + _element_bytes(value)
+                else:
+                    data = _element_bytes(element)
+                fh.write((b"," if count else b"") + _INDENT + data)
+                count += 1
+            if count:
+                fh.write(b"\n  ")
+            pos = closing
+        fh.write(head[pos:])
+
+    return atomic_write_with(Path(path), write, skip_if_same=True)
+
+
+def _marker_at(head: bytes, key: str) -> tuple[int, int]:
+    """Where the empty container `key` sits in the canonical bytes (2-space indent: a top-level key is the only
+    thing on a line that starts with exactly two spaces and a quote), and the marker's length."""
+    for empty in (b"[]", b"{}"):
+        marker = b'\n  "' + key.encode() + b'": ' + empty
+        at = head.find(marker)
+        if at >= 0:
+            return at, len(marker)
+    raise ValueError(f"{key} is not an empty top-level container of the artifact")
+
+
+def _element_bytes(element: BaseModel) -> bytes:
+    return orjson.dumps(element.model_dump(mode="json"), option=_ELEMENT).replace(b"\n", _INDENT)
+
+
 def read_evaluation_listing(path: Path) -> Evaluation:
     """An evaluation for a listing (the viewer's dashboard): every field but `items` validated, its items neither
     validated nor kept (empty). At 1,000 files this is a fraction of reading them whole (validating the items

@@ -17,7 +17,7 @@ from gaia_eval.bench.runs import Runner, coerce_run
 from gaia_eval.bench.suites import Suite, suite_fingerprint
 from gaia_eval.bench.tasks import TaskSpec
 from gaia_eval.concurrency import map_concurrent, run_async
-from gaia_eval.errors import UsageError
+from gaia_eval.errors import GaiaEvalError, UsageError
 from gaia_eval.progress import Progress
 
 DEFAULT_BENCH_CONCURRENCY = 4
@@ -195,7 +195,7 @@ async def _attempt(runner: Runner, task: TaskSpec, repeat: int) -> Attempt:
     started = time.perf_counter()
     try:
         run = coerce_run(await asyncio.to_thread(runner, task.prompt))
-    except Exception as exc:  # a runner crash is that task's failure, never the suite's
+    except (Exception, SystemExit) as exc:  # a runner crash (even sys.exit) is that task's failure, never the suite's
         error = f"{type(exc).__name__}: {exc}"
         return Attempt(
             task_id=task.id,
@@ -209,7 +209,13 @@ async def _attempt(runner: Runner, task: TaskSpec, repeat: int) -> Attempt:
             error=error,
         )
     latency = run.latency if run.latency is not None else time.perf_counter() - started
-    verdict = task.judge(run.answer)
+    try:
+        verdict = task.judge(run.answer)
+    except (Exception, SystemExit) as exc:  # a package's match mode that raises fails this task, not the suite
+        reason = str(exc) if isinstance(exc, GaiaEvalError) else f"{type(exc).__name__}: {exc}"
+        return Attempt(task_id=task.id, repeat=repeat, passed=False, answer=run.answer,
+                       explanation=f"check error: {reason}", steps=run.steps, tool_errors=run.tool_errors,
+                       latency=latency, trajectory=run.trajectory, usage=run.usage, error=f"check error: {reason}")
     return Attempt(
         task_id=task.id,
         repeat=repeat,

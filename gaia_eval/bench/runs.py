@@ -16,9 +16,20 @@ class RunnerOutputError(ValueError):
 
 @dataclass
 class EvalRun:
-    """What a runner did for one prompt. `steps` counts actions (model turns or tool calls); `latency` is
-    seconds (the harness measures wall time when a runner leaves it None); `error` marks a run that ended
-    without an answer (e.g. a step limit) while keeping its trajectory."""
+    """What a runner did for one prompt: a bench runner (`bench --runner NAME`, or a package's entry point under
+    `gaia_eval.bench_runners`) is a function `prompt -> EvalRun | str | dict`.
+
+    Fields: answer (str); steps (int: actions, model turns or tool calls); tool_errors (int); trajectory (list of
+    message dicts); usage (Usage | None: tokens); latency (float seconds | None: the harness measures wall time
+    when left None); error (str | None: the run ended without an answer, e.g. a step limit, keeping its
+    trajectory). A runner that raises (even SystemExit) fails that task with the reason; the suite goes on.
+
+    Example:
+        >>> def adder(prompt: str) -> EvalRun:
+        ...     return EvalRun(answer=str(2 + 2), steps=1)
+        >>> adder("What is 2 + 2?").answer
+        '4'
+    """
 
     answer: str
     steps: int = 1

@@ -65,7 +65,11 @@ class ProviderChoice(RegistryChoice):
         pass
 
     def convert(self, value, param, ctx):
-        builtin = self._names().builtin.get(value)
-        if value in self._extra or (builtin is not None and self._follows_prompts in (None, builtin.follows_prompts)):
-            return value  # a built-in name needs no entry-point scan
+        if value in self._extra:
+            return value
+        if isinstance(value, str) and value in self._names().builtin:  # a built-in name needs no entry-point scan
+            from gaia_eval.registry import provider_entry
+
+            if self._follows_prompts in (None, provider_entry(value).follows_prompts):
+                return value
         return click.Choice.convert(self, value, param, ctx)

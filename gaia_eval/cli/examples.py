@@ -11,7 +11,14 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
         "--count-per-type 2",
     ),
     "groundtruth": ("gaia-eval groundtruth -d test_data/meetings -u summarization -o groundtruth/summarization",),
-    "batch-experiment": ("gaia-eval batch-experiment -c configs/basic_qa.json -i groundtruth/qa -o experiments/qa",),
+    "batch-experiment": (
+        "gaia-eval batch-experiment -c configs/basic_qa.json -i groundtruth/qa -o experiments/qa",
+        "gaia-eval batch-experiment -c configs/basic_qa.json -i groundtruth/qa -o experiments/qa --shard 1/4",
+    ),
+    "cluster-run": (
+        "gaia-eval cluster-run --shards 4 --address auto -- batch-experiment -c configs/basic_qa.json -i "
+        "groundtruth/qa -o experiments/qa",
+    ),
     "eval": (
         "gaia-eval eval -d experiments/qa -o evaluation/qa",
         "gaia-eval eval -d my_data/exp -g my_data/gt/consolidated_qa_groundtruth.json -o my_data/eval --match-mode "
@@ -24,6 +31,10 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "import-outputs": (
         "gaia-eval import-outputs outputs.jsonl -g my_data/gt/consolidated_summarization_groundtruth.json -o "
         "my_data/exp",
+    ),
+    "import-results": (
+        "gaia-eval import-results logs/2026-11-28T10-00-00_capitals_abc.eval -o my_data/imported",
+        "gaia-eval import-results promptfoo_results.json --target-var answer -o my_data/imported",
     ),
     "create-template": ("gaia-eval create-template -d groundtruth/qa --use-case qa --format csv -o templates",),
     "import-template": ("gaia-eval import-template templates/qa.template.csv -o experiments/templates",),

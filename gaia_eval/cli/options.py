@@ -91,3 +91,34 @@ def llm_call_options(command):
                                 "[default: 300]")(command)
     return click.option("--concurrency", type=click.IntRange(min=1), default=None,
                         help="Max LLM calls in flight [default: 16].")(command)
+
+
+def _parse_shard(ctx: click.Context, param: click.Parameter, value: str | None):
+    if value is None:
+        return None
+    from gaia_eval.artifacts.shards import parse_shard
+    from gaia_eval.errors import UsageError
+
+    try:
+        return parse_shard(value)
+    except UsageError as exc:
+        raise click.BadParameter(f"{exc.message} ({exc.fix})") from None
+
+
+def shard_option(command):
+    """--shard K/N: run only shard K of N of the items (artifacts/shards.py), passed on as `shard`."""
+    return click.option(
+        "--shard", callback=_parse_shard, default=None, metavar="K/N",
+        help="Run only shard K of N of the items (split by item fingerprint; shards run at once, on any machines "
+             "sharing the output folder); then the same command without --shard writes the files, paying nothing "
+             "for what the shards finished.",
+    )(command)
+
+
+def refuse_batched_shard(shard, call_options) -> None:
+    """A provider batch is journaled per output folder and stage, not per shard: the two do not mix yet."""
+    if shard is not None and call_options.batch.enabled:
+        from gaia_eval.errors import UsageError
+
+        raise UsageError("--shard and --batch cannot be used together", field="--shard",
+                         fix="run the shards without --batch, or one --batch run without --shard")

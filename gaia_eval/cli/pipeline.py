@@ -15,7 +15,10 @@ from gaia_eval.cli.options import (
     llm_call_options,
     model_call_options,
     print_batch_status,
+    refuse_batched_shard,
+    shard_option,
 )
+from gaia_eval.cli.workspace import remote_workspace
 from gaia_eval.errors import RunFailed
 from gaia_eval.safe_text import echo
 
@@ -108,6 +111,7 @@ def generate(
 
 @cli.command()
 @model_call_options
+@shard_option
 @click.option(
     "-d",
     "--directory",
@@ -160,6 +164,7 @@ def generate(
 )
 @click.option("--quiet", is_flag=True, help="No progress bar.")
 @click.option("--force", is_flag=True, help="Rebuild even ground truth that is up to date.")
+@remote_workspace(inputs=("directory", "input_file"), outputs=("output_dir",))
 def groundtruth(
     directory,
     input_file,
@@ -178,13 +183,14 @@ def groundtruth(
     force,
     batch_status,
     call_options,
+    shard,
 ) -> None:
     """Build the expected answers for each input (offline: exactly from planted facts; or drafted by an LLM)."""
     from gaia_eval.stages.groundtruth.run import run_groundtruth
 
     if batch_status:
         return print_batch_status(output_dir)
-
+    refuse_batched_shard(shard, call_options)
     summary = run_groundtruth(
         input_dir=None if input_file else directory,
         input_file=input_file,
@@ -201,6 +207,7 @@ def groundtruth(
         max_tokens=max_tokens,
         show_progress=False if quiet else None, timeout_s=timeout,
         call_options=call_options,
+        shard=shard,
     )
     print_summary(summary)
     if summary.failed:
@@ -212,6 +219,7 @@ def groundtruth(
 
 @cli.command("batch-experiment", cls=ListOptionsCommand, repeat_options=("-i", "--input"))
 @model_call_options
+@shard_option
 @click.option(
     "-c",
     "--config",
@@ -247,9 +255,10 @@ def groundtruth(
     default=None,
     help="Write a valid sample config to PATH and exit.",
 )
+@remote_workspace(inputs=("input_paths", "config_path"), outputs=("output_dir",))
 def batch_experiment(
     config_path, input_paths, output_dir, force, retry_errors, concurrency, quiet, create_sample_config, batch_status,
-    call_options,
+    call_options, shard,
 ) -> None:
     """Run every configured model over every item, concurrently and resumably."""
     from gaia_eval.stages.experiment.outputs import output_dirs_for_inputs
@@ -261,9 +270,11 @@ def batch_experiment(
     if create_sample_config is not None:
         echo(f"wrote {write_sample_config_path(create_sample_config)}")
         return
+    refuse_batched_shard(shard, call_options)
     inputs = list(input_paths) or [DEFAULTS["groundtruth"]]
     errors = 0
     damaged: list[str] = []
+    broken: list[str] = []
     for input_path, out_dir in output_dirs_for_inputs(inputs, output_dir):
         summary = run_batch_experiment(
             config_path,
@@ -274,11 +285,13 @@ def batch_experiment(
             concurrency=concurrency,
             show_progress=False if quiet else None,
             call_options=call_options,
+            shard=shard,
         )
         print_summary(summary)
         echo(f"  items: {summary.items_line()}")
         errors += summary.items_error
         damaged += summary.damaged
+        broken += summary.not_started
     for line in damaged:
         echo(f"  damaged: {line}", err=True)
     if damaged:
@@ -286,6 +299,9 @@ def batch_experiment(
             f"{len(damaged)} experiment file(s) are damaged and were left out of the consolidated report (listed "
             "above); delete them and run the same command again to remake them"
         )
+    if broken and not errors:  # an experiment that could not start (its provider's package): listed above
+        raise RunFailed(f"{len(broken)} experiment(s) could not start (listed above); the others ran; fix them and "
+                        "run the same command again to run only them")
     if errors:
         config = f"-c {config_path} " if config_path else ""
         command = (
@@ -301,6 +317,7 @@ def write_sample_config_path(path: Path) -> Path:
 
 
 @cli.command("eval", cls=ListOptionsCommand, repeat_options=("-g", "--groundtruth"))
+@shard_option
 @model_call_options
 @click.option(
     "-d",
@@ -394,10 +411,11 @@ def write_sample_config_path(path: Path) -> Path:
     help="How short answers to questions are matched against their expected answers: the modes of check-answer "
          "--mode [default: gaia].",
 )
+@remote_workspace(inputs=("directory", "experiment_file", "groundtruth"), outputs=("output_dir",))
 def eval_command(
     directory, experiment_file, output_dir, groundtruth, force, regenerate_report,
     judge_spec, judge_base_url, judge_samples, judge_concurrency, judge_timeout, judge_criteria, batch_status,
-    call_options, scorers, match_mode,
+    call_options, scorers, match_mode, shard,
 ) -> None:
     """Score each experiment against ground truth (deterministic rubric), optionally also with an LLM judge."""
     from gaia_eval.errors import UsageError
@@ -427,6 +445,7 @@ def eval_command(
         raise UsageError("--judge-base-url, --judge-samples, --judge-concurrency, --judge-timeout and --judge-criteria "
                          "need --judge",
                          fix="add --judge PROVIDER:MODEL")
+    refuse_batched_shard(shard, call_options)
     summary = run_eval(
         experiment_dir=directory,
         experiment_file=experiment_file,
@@ -438,6 +457,7 @@ def eval_command(
         call_options=call_options,
         scorers=scorers,
         match_mode=match_mode,
+        shard=shard,
     )
     if summary.standalone:
         echo(f"running standalone for {summary.standalone} experiment(s): no ground truth; {STANDALONE_NOTE}")
@@ -464,7 +484,7 @@ def eval_command(
                         f"above); delete them, or {remake}")
     if summary.scorer_errors:
         listed = "the first 10 listed above" if len(summary.scorer_errors) > 10 else "listed above"
-        raise RunFailed(f"--scorer failed on {len(summary.scorer_errors)} item(s) ({listed}), rated 'error' there; fix "
+        raise RunFailed(f"a scorer failed on {len(summary.scorer_errors)} item(s) ({listed}), rated 'error' there; fix "
                         "the scorer and run the same command again to score them again")
     if summary.empty_responses:
         raise RunFailed(
@@ -502,6 +522,7 @@ def eval_command(
     "..., FOLDER being -o's folder), inspect (one Inspect log per evaluation in FOLDER/inspect/; `import-results` "
     "of one restores the experiment and ground truth it came from).",
 )
+@remote_workspace(inputs=("eval_dir",), file_outputs=("output_file",))
 def report(eval_dir, output_file, formats) -> None:
     """Write the markdown report (plus CSV and JSON) with the model performance table."""
     from gaia_eval.stages.report.run import run_report

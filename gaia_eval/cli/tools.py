@@ -11,6 +11,7 @@ from gaia_eval.cli.checks import check_named_folders
 from gaia_eval.cli.choices import ProviderChoice, RegistryChoice, UseCaseChoice
 from gaia_eval.cli.group import cli, split_types
 from gaia_eval.cli.lists import ListOptionsCommand
+from gaia_eval.cli.options import shard_option
 from gaia_eval.errors import RunFailed
 from gaia_eval.safe_text import echo
 
@@ -312,6 +313,7 @@ def visualize(
 
 
 @cli.command("meta-eval")
+@shard_option
 @click.argument("ratings", type=click.Path(path_type=Path), required=False)
 @click.option(
     "--evaluations",
@@ -408,6 +410,7 @@ def meta_eval(
     seed,
     cross_validate,
     estimate_with,
+    shard,
 ) -> None:
     """Measure how well each scorer agrees with human ratings (RATINGS.jsonl or .csv): system-level Kendall,
     Spearman and Pearson with bootstrap intervals, summary-level correlation, pairwise accuracy. RATINGS.jsonl of
@@ -480,6 +483,7 @@ def meta_eval(
         cross_validate=cross_validate,
         limit=limit,
         seed=seed,
+        shard=shard,
     )
     echo(run.markdown)
     for path in run.outputs:
@@ -508,3 +512,22 @@ def _meta_eval_labels(labels, metrics, exclude_systems, judge_given, output, mar
     echo(run.markdown)
     for path in run.outputs:
         echo(f"wrote {path}")
+
+
+@cli.command("cluster-run", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
+@click.option("--shards", type=click.IntRange(min=1), required=True, help="How many shards (Ray tasks) to run.")
+@click.option(
+    "--address", default=None,
+    help="The Ray cluster's address ('auto': the one `ray start --head` runs here)  [default: a one-node cluster "
+         "started for this run]",
+)
+@click.argument("command", nargs=-1, type=click.UNPROCESSED, required=True)
+def cluster_run(shards, address, command) -> None:
+    """Run COMMAND (groundtruth, batch-experiment, eval --judge or meta-eval --judge, with its options) as N shards
+    on a Ray cluster, then consolidate here: `gaia-eval cluster-run --shards 4 -- batch-experiment -c C -i I -o O`."""
+    from gaia_eval.stages.cluster import run_cluster
+
+    run = run_cluster(list(command), shards, address)
+    for line in run.shards:
+        echo(line)
+    echo(run.consolidation)

@@ -13,17 +13,30 @@ Two readers give the same plain dictionaries to one mapping, so they import the 
 
 from __future__ import annotations
 
+import io
 import struct
 import zipfile
+import zlib
 from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 from gaia_eval.artifacts.inputs import open_input, parse_json, read_input_bytes
 from gaia_eval.errors import InputError
-from gaia_eval.interop.records import ForeignRun, ForeignSample, ForeignScore, score_number, text_of
+from gaia_eval.interop.records import (
+    ForeignRun,
+    ForeignSample,
+    ForeignScore,
+    score_number,
+    shaped,
+    text_of,
+    token_count,
+)
 
 ZSTD = 93  # the zip compression method Inspect writes (zipfile reads it only from Python 3.14 on)
+# A member (one sample's record, or the header) declaring more is refused before it is read: a log's members are
+# kilobytes to a few megabytes, and a zip can declare (or a zstd frame hold) gigabytes in a few kilobytes.
+MAX_MEMBER_BYTES = 256 << 20
 _LOCAL_HEADER = 30
 # The sample keys the fields of `ForeignSample` hold exactly; every other key is kept in `extra`, verbatim.
 _EXACT = ("id", "epoch", "input", "target", "scores")
@@ -48,12 +61,14 @@ def read_inspect_log(path: Path, *, use_library: bool | None = None) -> list[For
     read = _read_with_inspect_ai if use_library else _read_fallback
     if use_library:
         header, _ = read(path)
-    return [_run(path, header, lambda: _ordered(header, read(path)[1]))]
+    return [shaped(path, "header.json", _run, path, header, lambda: _ordered(path, read(path)[1]))]
 
 
-def _ordered(header: dict[str, Any], samples: Iterator[dict[str, Any]]) -> Iterator[ForeignSample]:
-    for sample in samples:
-        yield _sample(sample)
+def _ordered(path: Path, samples: Iterator[dict[str, Any]]) -> Iterator[ForeignSample]:
+    for number, sample in enumerate(samples, 1):
+        where = f"samples/ member {number} (id {sample.get('id')!r})" if isinstance(sample, dict) else \
+            f"samples/ member {number}"
+        yield shaped(path, where, _sample, sample)
 
 
 def _has_inspect_ai() -> bool:
@@ -100,7 +115,11 @@ def _read_fallback(path: Path) -> tuple[dict[str, Any], Iterator[dict[str, Any]]
         raise InputError("is not an Inspect log (no header.json in the zip)", file=path,
                          fix="pass a .eval log written by `inspect eval`")
     header = members.json(name)
-    names = _sample_members(header, members.names)
+    if not isinstance(header, dict):
+        members.close()
+        raise InputError(f"{name}: not the shape the tool writes (not an object)", file=path,
+                         fix="pass the file as the tool wrote it")
+    names = shaped(path, name, _sample_members, header, members.names)
 
     def samples() -> Iterator[dict[str, Any]]:
         try:
@@ -146,7 +165,15 @@ class _ZipMembers:
 
     def json(self, name: str) -> Any:
         info = self.zip.getinfo(name)
-        data = self.zip.read(name) if info.compress_type != ZSTD else self._zstd(info)
+        if info.file_size > MAX_MEMBER_BYTES:
+            raise InputError(f"{name}: declares {info.file_size} bytes, at most {MAX_MEMBER_BYTES} are read",
+                             file=self.path, fix="the log is damaged or not Inspect's; export it again")
+        try:
+            # zipfile stops a deflated member at its declared size (then fails its CRC): no more is ever held
+            data = self.zip.read(name) if info.compress_type != ZSTD else self._zstd(info)
+        except (zipfile.BadZipFile, zlib.error, EOFError, NotImplementedError) as exc:
+            raise InputError(f"{name}: damaged zip member ({exc})", file=self.path,
+                             fix="the log is damaged; export it again") from None
         return parse_json(self.path, data, where=f"{name}: ", fix="the log is damaged; export it again")
 
     def _zstd(self, info: zipfile.ZipInfo) -> bytes:
@@ -162,11 +189,22 @@ class _ZipMembers:
         name_len, extra_len = struct.unpack("<HH", local[26:30])
         handle.seek(info.header_offset + _LOCAL_HEADER + name_len + extra_len)
         raw = handle.read(info.compress_size)
+        # Streamed, never past the declared size: a frame that says its content size decompresses to that size
+        # whatever `max_output_size` says, so a few kilobytes could fill the memory.
+        chunks: list[bytes] = []
+        total = 0
         try:
-            return zstandard.ZstdDecompressor().decompress(raw, max_output_size=info.file_size)
+            with zstandard.ZstdDecompressor().stream_reader(io.BytesIO(raw)) as reader:
+                while chunk := reader.read(min(1 << 20, info.file_size + 1 - total)):
+                    chunks.append(chunk)
+                    total += len(chunk)
+                    if total > info.file_size:
+                        raise InputError(f"{info.filename}: decompresses to more than the {info.file_size} bytes "
+                                         "it declares", file=self.path, fix="the log is damaged; export it again")
         except zstandard.ZstdError as exc:
             raise InputError(f"{info.filename}: damaged zstd data ({exc})", file=self.path,
                              fix="the log is damaged; export it again") from None
+        return b"".join(chunks)
 
 
 def _run(path: Path, header: dict[str, Any], read_samples: Callable[[], Iterator[ForeignSample]]) -> ForeignRun:
@@ -220,8 +258,8 @@ def _usage(model_usage: dict[str, Any]) -> tuple[int, int]:
     totals = [0, 0]
     for usage in model_usage.values():
         if isinstance(usage, dict):
-            totals[0] += int(usage.get("input_tokens") or 0)
-            totals[1] += int(usage.get("output_tokens") or 0)
+            totals[0] += token_count(usage.get("input_tokens"))
+            totals[1] += token_count(usage.get("output_tokens"))
     return totals[0], totals[1]
 
 

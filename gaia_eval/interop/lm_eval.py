@@ -9,13 +9,14 @@ figures are the results file's `<metric>,<filter>` values of metrics aggregated 
 from __future__ import annotations
 
 import json
+import math
 import re
 from pathlib import Path
 from typing import Any
 
 from gaia_eval.artifacts.inputs import parse_json, read_input_bytes, read_input_text
 from gaia_eval.errors import InputError
-from gaia_eval.interop.records import ForeignRun, ForeignSample, ForeignScore, score_number, text_of
+from gaia_eval.interop.records import ForeignRun, ForeignSample, ForeignScore, score_number, shaped, text_of
 
 SAMPLES_NAME = re.compile(r"samples_(?P<task>.+)_(?P<date>\d{4}-\d{2}-\d{2}T[\d.\-]+)\.jsonl$")
 _EXACT = ("doc_id",)
@@ -44,7 +45,8 @@ def read_lm_eval(path: Path) -> list[ForeignRun]:
         if not isinstance(row, dict) or "doc_id" not in row:
             raise InputError(f"line {number}: not a sample (no doc_id)", file=path, field="doc_id",
                              fix="pass the samples_*.jsonl lm_eval writes with --log_samples")
-        by_filter.setdefault(str(row.get("filter") or "none"), []).append(_sample(row))
+        by_filter.setdefault(str(row.get("filter") or "none"), []).append(
+            shaped(path, f"line {number}", _sample, row))
     means = _mean_metrics(results, task)
     runs = []
     for name, samples in by_filter.items():
@@ -83,7 +85,7 @@ def _sample(row: dict[str, Any]) -> ForeignSample:
     target = row.get("target")
     metrics = [m for m in row.get("metrics") or [] if m in row]
     if _is_choice(filtered):
-        best = max(range(len(filtered)), key=lambda i: _loglikelihood(filtered[i]))
+        best = max(range(len(filtered)), key=lambda i: _loglikelihood(filtered[i]) or -math.inf)
         output = str(calls[best].get("arg_1", "")).strip() if best < len(calls) else str(best)
         if isinstance(target, int) and 0 <= target < len(calls):
             targets = [str(calls[target].get("arg_1", "")).strip()]
@@ -118,12 +120,21 @@ def _prompt_text(value: Any) -> str:
 
 
 def _is_choice(filtered: Any) -> bool:
+    """A loglikelihood task's responses: one [log-likelihood, is_greedy] per choice. lm_eval writes them as strings
+    (its sample logger turns every leaf into str: [["-4.5", "False"], ...]); numbers are read too."""
     return isinstance(filtered, list) and bool(filtered) and all(
-        isinstance(f, list) and len(f) == 2 and isinstance(f[0], (int, float)) for f in filtered)
+        isinstance(f, list) and len(f) == 2 and _loglikelihood(f) is not None for f in filtered)
 
 
-def _loglikelihood(response: list[Any]) -> float:
-    return float(response[0])
+def _loglikelihood(response: list[Any]) -> float | None:
+    value = response[0]
+    if isinstance(value, bool) or not isinstance(value, (int, float, str)):
+        return None
+    try:
+        number = float(value)
+    except ValueError:
+        return None
+    return number if number == number else None  # NaN is no log-likelihood
 
 
 def restore_line(sample: ForeignSample) -> dict[str, Any]:

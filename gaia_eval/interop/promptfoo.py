@@ -13,7 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from gaia_eval.errors import InputError
-from gaia_eval.interop.records import ForeignRun, ForeignSample, ForeignScore, score_number
+from gaia_eval.interop.records import ForeignRun, ForeignSample, ForeignScore, score_number, shaped, token_count
 
 TARGET_ASSERTIONS = ("equals", "contains", "icontains", "starts-with")
 ERROR_FAILURE = 2  # promptfoo's failureReason for a test that errored (1: an assertion failed)
@@ -37,26 +37,34 @@ def read_promptfoo(path: Path, data: dict[str, Any], *, target_var: str | None =
     run_extra.update({k: v for k, v in body.items() if k not in ("results", "prompts")})
     runs: dict[tuple[int, str], ForeignRun] = {}
     samples: dict[tuple[int, str], list[ForeignSample]] = {}
-    for row in rows:
+    for number, row in enumerate(rows):
         if not isinstance(row, dict):
             raise InputError("holds a result that is not an object", file=path, field="results.results",
                              fix="pass a file written by `promptfoo eval -o results.json`")
-        prompt_idx = int(row.get("promptIdx") or 0)
-        provider = row.get("provider") or {}
-        model = str(provider.get("label") or provider.get("id") or "unknown") if isinstance(provider, dict) \
-            else str(provider)
-        key = (prompt_idx, model)
-        if key not in runs:
-            prompt = prompts[prompt_idx] if prompt_idx < len(prompts) else {}
-            task = description if len(prompts) <= 1 else f"{description} [{prompt.get('label') or prompt_idx}]"
-            metrics = prompt.get("metrics") or {}
-            samples[key] = []
-            runs[key] = ForeignRun(tool="promptfoo", task=task, model=model, read_samples=samples[key].copy,
-                                   aggregates=_aggregates(metrics), extra={**run_extra, "prompt": prompt})
-        samples[key].append(_sample(path, row, target_var))
+        shaped(path, f"results.results[{number}]", _add_row, path, row, prompts, description, run_extra, runs, samples,
+               target_var)
     for key, run in runs.items():
         run.read_samples = samples[key].copy
     return list(runs.values())
+
+
+def _add_row(path: Path, row: dict[str, Any], prompts: list[Any], description: str, run_extra: dict[str, Any],
+             runs: dict[tuple[int, str], ForeignRun], samples: dict[tuple[int, str], list[ForeignSample]],
+             target_var: str | None) -> None:
+    """The row's sample added to the run of its prompt and provider (the run made on its first row)."""
+    prompt_idx = int(row.get("promptIdx") or 0)
+    provider = row.get("provider") or {}
+    model = str(provider.get("label") or provider.get("id") or "unknown") if isinstance(provider, dict) \
+        else str(provider)
+    key = (prompt_idx, model)
+    if key not in runs:
+        prompt = prompts[prompt_idx] if 0 <= prompt_idx < len(prompts) else {}
+        task = description if len(prompts) <= 1 else f"{description} [{prompt.get('label') or prompt_idx}]"
+        metrics = prompt.get("metrics") or {}
+        samples[key] = []
+        runs[key] = ForeignRun(tool="promptfoo", task=task, model=model, read_samples=samples[key].copy,
+                               aggregates=_aggregates(metrics), extra={**run_extra, "prompt": prompt})
+    samples[key].append(_sample(path, row, target_var))
 
 
 def _aggregates(metrics: dict[str, Any]) -> dict[str, float]:
@@ -97,8 +105,8 @@ def _sample(path: Path, row: dict[str, Any], target_var: str | None) -> ForeignS
         targets=_targets(path, test, variables, target_var),
         output=output if isinstance(output, str) else json.dumps(output, ensure_ascii=False),
         scores=scores,
-        input_tokens=int(usage.get("prompt") or 0),
-        output_tokens=int(usage.get("completion") or 0),
+        input_tokens=token_count(usage.get("prompt")),
+        output_tokens=token_count(usage.get("completion")),
         cost_usd=float(cost) if isinstance(cost, (int, float)) and cost >= 0 else None,
         latency_s=latency / 1000 if isinstance(latency, (int, float)) and latency >= 0 else None,
         error=str(row.get("error") or "failed") if errored else None,

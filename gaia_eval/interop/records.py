@@ -8,7 +8,11 @@ import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
+
+from gaia_eval.errors import GaiaEvalError, InputError
+
+T = TypeVar("T")
 
 # A foreign score value that is a letter (Inspect's CORRECT "C", INCORRECT "I", PARTIAL "P", NOANSWER "N") is read
 # as the number Inspect's own `accuracy` metric gives it, so its aggregate is reproduced from the items.
@@ -93,3 +97,26 @@ def text_of(value: Any) -> str:
                 return text_of(value[key])
         return ""
     return str(value)
+
+
+def token_count(value: Any) -> int:
+    """A token count as a tool wrote it: a whole number >= 0 (absent: 0); anything else is a ValueError, which
+    `shaped` turns into the line naming the record."""
+    if value is None:
+        return 0
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"a token count is {value!r}, not a whole number >= 0")
+    return value
+
+
+def shaped(path: Path, where: str, read: Callable[..., T], *args: Any) -> T:
+    """`read(*args)` of one record of a foreign file (a sample, a header): a record of another shape than the tool
+    writes (a text where a number goes, a list where an object goes) is one line naming the file and the record,
+    never a traceback."""
+    try:
+        return read(*args)
+    except GaiaEvalError:
+        raise
+    except (TypeError, ValueError, AttributeError, KeyError, IndexError) as exc:
+        raise InputError(f"{where}: not the shape the tool writes ({exc})", file=path,
+                         fix="pass the file as the tool wrote it") from None

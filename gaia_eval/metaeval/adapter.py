@@ -14,8 +14,10 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from gaia_eval.scoring.rubric import FREE_TEXT_CRITERIA, score_summary_output
+from gaia_eval.scoring.scorers import FREE_TEXT
 
-CRITERIA: tuple[str, ...] = tuple(FREE_TEXT_CRITERIA)
+# The free-text scorer's criteria that a lone summary is measured on (its structured-list ones are N/A on free text)
+CRITERIA: tuple[str, ...] = tuple(c.id for c in FREE_TEXT.criteria if c.id in FREE_TEXT_CRITERIA)
 
 
 @dataclass(frozen=True)

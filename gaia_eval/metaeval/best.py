@@ -1,7 +1,7 @@
 """Which score agrees best with a user's own ratings, said only when the ratings show it: the top non-baseline
-score over every rated output must rest on at least MIN_BEST_OUTPUTS rated outputs, rank above every other score
-(baselines included), and beat the runner-up by a paired item-bootstrap interval of the difference in Kendall τ
-that excludes 0. Otherwise the pick is withheld, with the reason and the n."""
+score over every rated output must rest on at least MIN_BEST_OUTPUTS rated outputs of MIN_BEST_ITEMS items, rank
+above every other score (baselines included), and beat the runner-up by a paired item-bootstrap interval of the
+difference in Kendall τ that excludes 0. Otherwise the pick is withheld, with the reason and the n."""
 
 from __future__ import annotations
 
@@ -11,6 +11,9 @@ from gaia_eval.artifacts.metaeval import ScorerAgreement
 from gaia_eval.metaeval import stats
 
 MIN_BEST_OUTPUTS = 10  # rated outputs a "best" score must rest on (τ from 4 outputs of 2 items is noise)
+# Rated items they must come from: the interval resamples items, and 2 items give 3 distinct draws, so any lead of
+# 12 systems' answers to 2 questions would "separate".
+MIN_BEST_ITEMS = 5
 
 
 def _difference_ci(a: list[float], b: list[float], human: list[float], items: list[str]) -> tuple[float, float] | None:
@@ -50,9 +53,14 @@ def pick_best(
         others: list[Any] = [r for r in rows if r is not top]
         rival = others[0] if others else None
         name = f"{top.scorer} (τ {top.output_kendall:.2f} over {top.n_outputs} rated outputs)"
+        n_items = len({i for i, x, y in zip(items, scores[top.scorer], human[dimension], strict=False)
+                       if x == x and y == y})  # not NaN
         if top.n_outputs < MIN_BEST_OUTPUTS:
             withheld[dimension] = (f"not enough ratings to name a best score: {name}; a best pick needs at least "
                                    f"{MIN_BEST_OUTPUTS} rated outputs it scored")
+        elif n_items < MIN_BEST_ITEMS:
+            withheld[dimension] = (f"not enough ratings to name a best score: {name} of {n_items} rated items; a "
+                                   f"best pick needs at least {MIN_BEST_ITEMS} rated items it scored")
         elif rival is not None and (rival.output_kendall or 0.0) >= (top.output_kendall or 0.0):
             kind = "the baseline " if rival.baseline else ""
             withheld[dimension] = (f"no clear best score: {kind}{rival.scorer} agrees at least as well "

@@ -10,14 +10,27 @@ probabilities, asked for with every call), measured where the server returns log
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import TYPE_CHECKING
+
+import orjson
 
 from gaia_eval import usecases
 from gaia_eval.artifacts.experiment import ItemResult
 from gaia_eval.artifacts.groundtruth import Summaries
+from gaia_eval.artifacts.journal import read_records, remove_journal
+from gaia_eval.artifacts.metaeval import JudgedSampleEntry
+from gaia_eval.artifacts.shards import Shard, shard_files, shard_part_path, write_part
 from gaia_eval.concurrency import ProviderGate, map_concurrent, run_async
 from gaia_eval.metaeval.ratings import RatedOutput
-from gaia_eval.scoring.judge import RANK, Judge, JudgeRequest, JudgeSettings, combine_samples, judge_request
+from gaia_eval.scoring.judge import (
+    RANK,
+    Judge,
+    JudgeRequest,
+    JudgeSettings,
+    combine_samples,
+    judge_request,
+)
 
 if TYPE_CHECKING:
     from gaia_eval.providers.cache import CacheOptions
@@ -46,12 +59,28 @@ def _request(settings: JudgeSettings, row: RatedOutput) -> tuple[JudgeRequest, s
     return judge_request(settings, use_case, mode, item, row.source or "", reference), mode
 
 
+def _shard_samples(output: Path | None) -> dict[tuple[str, int], JudgedSampleEntry]:
+    """The samples finished shards left beside `output`, by (judge request fingerprint, sample index)."""
+    if output is None:
+        return {}
+    return {(e.fingerprint, e.sample.index): e for path in shard_files(output, output.suffix)
+            if path.name.endswith(".part.jsonl") for e in read_records(path, JudgedSampleEntry)}
+
+
+def remove_shard_parts(output: Path) -> None:
+    """The shards' parts beside a meta-evaluation now written (it holds their judgements)."""
+    for path in shard_files(output, output.suffix):
+        remove_journal(path)
+
+
 def judge_scores(
-    rows: list[RatedOutput], settings: JudgeSettings, cache: CacheOptions
+    rows: list[RatedOutput], settings: JudgeSettings, cache: CacheOptions, *, output: Path | None = None,
+    shard: Shard | None = None,
 ) -> tuple[dict[str, list[float]], list[str], int]:
     """Per judge scorer, one value per row (NaN where the judge gave none), notes on the summaries left out, and
     the number of calls that failed after retries (the run is then incomplete). `cache`: the run's response
-    cache."""
+    cache. The samples of finished shards' parts beside `output` are reused; with `shard`, only the rows it owns
+    (by judge request fingerprint) are judged and written as its part, and no score is returned."""
     from gaia_eval.providers import ProviderSettings, create_provider
     from gaia_eval.providers.cache import with_cache
 
@@ -62,9 +91,13 @@ def judge_scores(
     # Behind the response cache, as in eval: running meta-eval again (other --metrics, another system left out)
     # does not pay for the same judgements twice.
     provider = with_cache(create_provider(provider_settings), provider_settings, cache)
-    jobs = [(k, i) for k in range(len(rows)) for i in range(settings.samples)]
+    known = _shard_samples(output)
+    jobs = [(k, i) for k in range(len(rows)) for i in range(settings.samples)
+            if (requests[k][0].fingerprint, i) not in known
+            and (shard is None or shard.owns(requests[k][0].fingerprint))]
 
     judge = Judge(settings, provider, ProviderGate(settings.concurrency), top_logprobs=TOP_LOGPROBS)
+    judge.expected.update({key: entry.expected for key, entry in known.items() if entry.expected})
 
     async def run() -> list:
         try:
@@ -74,10 +107,13 @@ def judge_scores(
         finally:
             await provider.aclose()
 
-    samples = run_async(run())
-    per_row: list[list] = [[] for _ in rows]
-    for (k, _), sample in zip(jobs, samples, strict=True):
-        per_row[k].append(sample)
+    done = dict(zip(jobs, run_async(run()) if jobs else [], strict=True))
+    samples = list(done.values())
+    if shard is not None:
+        assert output is not None
+        return {}, [], _write_part(rows, requests, judge, known, done, output, shard)
+    per_row: list[list] = [[done.get((k, i)) or known[(requests[k][0].fingerprint, i)].sample
+                            for i in range(settings.samples)] for k in range(len(rows))]
     name = f"judge:{settings.model}"
     modes = {mode for _, mode in requests}
     criteria = [c for mode in sorted(modes) for c in PROSE_CRITERIA[mode]]
@@ -103,6 +139,26 @@ def judge_scores(
             f"{name}: {failed} judge call(s) failed after retries; run again (answered calls come from the cache)"
         )
     return out, notes, failed
+
+
+def _write_part(rows: list[RatedOutput], requests: list, judge: Judge, known: dict, done: dict,
+                output: Path, shard: Shard) -> int:
+    """Shard K's part: every finished sample of the rows it owns; the number of calls that failed."""
+    lines, failed = [], 0
+    for k in range(len(rows)):
+        fp = requests[k][0].fingerprint
+        if not shard.owns(fp):
+            continue
+        for i in range(judge.settings.samples):
+            sample = done.get((k, i)) or (known[(fp, i)].sample if (fp, i) in known else None)
+            if sample is None or sample.status == "failed":  # scored and unscored are finished answers
+                failed += 1
+                continue
+            entry = JudgedSampleEntry(item_id=rows[k].item_id, fingerprint=fp, sample=sample,
+                                      expected=judge.expected.get((fp, i), {}))
+            lines.append(orjson.dumps(entry.model_dump(mode="json")))
+    write_part(shard_part_path(output, output.suffix, shard), lines)
+    return failed
 
 
 def _geval_scores(judge: Judge, requests: list, per_row: list[list]) -> list[float]:

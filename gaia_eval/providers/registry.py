@@ -6,9 +6,9 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from gaia_eval.errors import MissingCredentialsError
+from gaia_eval.errors import GaiaEvalError, MissingCredentialsError, PluginError
 from gaia_eval.providers.base import Provider
-from gaia_eval.registry import PROVIDERS, check_name, load, provider_entry
+from gaia_eval.registry import PROVIDERS, check_name, load, one_line_reason, provider_entry
 
 
 @dataclass(frozen=True)
@@ -65,7 +65,14 @@ def create_provider(settings: ProviderSettings) -> Provider:
     check_provider_name(settings.provider)
     entry = provider_entry(settings.provider)
     key = api_key_for(settings)  # before the SDK import (about a second of CPU): a missing key fails at once
-    return load(entry.factory, what="provider")(settings, key)
+    factory = load(entry.factory, what="provider")
+    try:
+        return factory(settings, key)
+    except GaiaEvalError:
+        raise
+    except (Exception, SystemExit) as exc:  # a package's factory: one line naming it, never a traceback
+        raise PluginError(f"provider '{settings.provider}' ({entry.factory}) failed to start: {one_line_reason(exc)}",
+                          field="provider", fix=f"fix that error in {entry.factory.rpartition(':')[0]}") from None
 
 
 def is_local(provider: str) -> bool:

@@ -177,7 +177,7 @@ def _model_row(path: Path, ev: Evaluation, eval_dir: Path) -> dict[str, Any]:
         "pass_rate_items": sum(1 for i in ev.items if i.status == "error" or i.passed is not None),
         "criteria": {
             c.criterion: {
-                "label": rubric.CRITERIA[c.criterion].label,
+                "label": use_case_view.criterion_label(ev.use_case, c.criterion),
                 "score": _criterion_score(c.counts),
                 "rating": _criterion_rating(c.counts),
                 "counts": c.counts,
@@ -274,9 +274,7 @@ def _comparability_warnings(entries: list[tuple[Path, Evaluation]], rows: list[d
 
 def _long_form(ev: Evaluation) -> bool:
     """An evaluation of answers to questions scored as long-form (free-text criteria against reference answers)."""
-    return use_case_view.asks_questions(ev.use_case) and any(
-        c.criterion in rubric.REFERENCE_CRITERIA for c in ev.criteria
-    )
+    return use_case_view.long_form(ev.use_case, (c.criterion for c in ev.criteria))
 
 
 def _answer_trust(eval_dir: Path, entries: list[tuple[Path, Evaluation]]) -> dict[str, Any] | None:
@@ -377,7 +375,7 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
                 "pass_rates": any(r["pass_rate"] is not None for r in rows),
                 "modes": modes,
                 "standalone": "standalone" in modes,
-                "criteria": [{"id": c, "label": rubric.CRITERIA[c].label, "covers": _covers(rows, c)}
+                "criteria": [{"id": c, "label": use_case_view.criterion_label(use_case, c), "covers": _covers(rows, c)}
                              for c in criteria],
                 "pass_rate_covers": _covers(rows, None),
                 "models": rows,

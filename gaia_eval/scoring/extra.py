@@ -32,11 +32,9 @@ from gaia_eval.artifacts.evaluation import (
 )
 from gaia_eval.artifacts.store import fingerprint, fingerprint_bytes
 from gaia_eval.errors import ConfigError
+from gaia_eval.scoring.criteria import DEFAULT_THRESHOLDS, Criterion
 from gaia_eval.scoring.scorers import Scorer, ScoringInput
 
-# Lower bounds of Excellent, Good and Fair for a value 0-1 (below Fair: Poor): the rubric's grade bands
-# (85/67/33 on its 0-100 scale), so an extra criterion reads like the grade beside it.
-DEFAULT_THRESHOLDS: tuple[float, float, float] = (0.85, 0.67, 0.33)
 ERROR = "error"
 FIX = "write a registered scorer name, module:function or path/to/file.py:function"
 
@@ -51,6 +49,7 @@ class ExtraScorer:
     call: Callable[[ScoringInput], Any]
     thresholds: tuple[float, float, float] = DEFAULT_THRESHOLDS
     criteria: tuple[str, ...] = ()  # declared by a Scorer; a function's come from what it returns
+    declared: tuple[Criterion, ...] = ()  # a Scorer's criteria: each rates by its own thresholds, as in a grade
 
     def score(self, item: ScoringInput) -> tuple[list[ExtraCriterionResult], list[str]]:
         """The item's criteria from this scorer, and why any of them is an error (one line each)."""
@@ -85,7 +84,8 @@ class ExtraScorer:
         if not isinstance(value, numbers.Real) or not math.isfinite(float(value)) or not 0 <= float(value) <= 1:
             shown = repr(value) if isinstance(value, numbers.Real) else type(value).__name__
             return self._result(criterion, ERROR, None, f"criterion '{criterion}' is {shown}, not a value 0-1")
-        excellent, good, fair = self.thresholds
+        own = next((c for c in self.declared if c.id == criterion), None)
+        excellent, good, fair = own.thresholds if own is not None else self.thresholds
         value = round(float(value), 4)
         rating = "Excellent" if value >= excellent else "Good" if value >= good else "Fair" if value >= fair else "Poor"
         return self._result(criterion, rating, value,
@@ -128,7 +128,7 @@ def _load(spec: str, field: str) -> ExtraScorer:
         raise ConfigError(exc.message, file=exc.file, field=exc.field or field, fix=exc.fix) from None
     if isinstance(target, Scorer):
         return ExtraScorer(target.name, spec, _source(target.score), target.score,
-                           _thresholds(target.thresholds, spec, field), target.criteria)
+                           _thresholds(target.thresholds, spec, field), target.criterion_ids, target.criteria)
     if callable(target):
         name = getattr(target, "__name__", spec.rpartition(":")[2])
         return ExtraScorer(name, spec, _source(target), target, _thresholds(getattr(target, "thresholds", None),

@@ -10,6 +10,7 @@ from pathlib import Path
 
 from gaia_eval.artifacts.documents import DocumentMeta
 from gaia_eval.artifacts.lock import folder_lock
+from gaia_eval.artifacts.shards import refuse_while_shards_run, shard_lock
 from gaia_eval.artifacts.store import Freshness
 from gaia_eval.errors import InputError
 
@@ -111,18 +112,25 @@ def relative_id(path: Path, root: Path) -> str:
 
 def holds_output_lock(parameter: str = "output_dir", option: str = "-o/--output-dir"):
     """Decorate a run_<stage> function so it holds its output folder's lock (named by `parameter`) while it runs:
-    a second run on the same folder stops at once with a line naming the holder, instead of paying twice."""
+    a second run on the same folder stops at once with a line naming the holder, instead of paying twice. A run
+    given a `shard` holds only that shard's lock (artifacts/shards.py): the other shards run beside it."""
 
     def decorate(run):
         signature = inspect.signature(run)
 
         @functools.wraps(run)
         def locked(*args, **kwargs):
-            folder = signature.bind(*args, **kwargs).arguments.get(parameter)
+            arguments = signature.bind(*args, **kwargs).arguments
+            folder = arguments.get(parameter)
             if folder is None:
                 return run(*args, **kwargs)
             check_output_dir(Path(folder), option)  # a file in the way, no permission: said before the lock
+            shard = arguments.get("shard")
+            if shard is not None:
+                with shard_lock(Path(folder), shard, option):
+                    return run(*args, **kwargs)
             with folder_lock(Path(folder), option):
+                refuse_while_shards_run(Path(folder), option)
                 return run(*args, **kwargs)
 
         return locked

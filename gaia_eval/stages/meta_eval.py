@@ -13,6 +13,7 @@ from gaia_eval.artifacts.store import atomic_write_text, fingerprint, fingerprin
 from gaia_eval.errors import UsageError
 
 if TYPE_CHECKING:
+    from gaia_eval.artifacts.shards import Shard
     from gaia_eval.providers.call_options import CallOptions
     from gaia_eval.scoring.judge import JudgeSettings
 
@@ -104,13 +105,16 @@ def run_meta_eval(
     limit: int | None = None,
     seed: int = 0,
     call_options: CallOptions | None = None,
+    shard: Shard | None = None,
 ) -> MetaEvalRun:
     """Load and validate `ratings`, score every output, correlate each scorer with each human dimension. Writes
     `output` (JSON) and the markdown to `markdown`, or next to `output` as .md, when given. `cross_validate`
     appends the fold figures of the grade's weights fit on these ratings (metaeval/crossval.py). `limit` keeps
     that many items (documents, every system's summary of each), drawn with `seed`: every scorer, the judge
     included, is then measured on the same sample. The judge's calls go through the response cache as
-    `call_options.cache` says (default: the environment's); they are never batched."""
+    `call_options.cache` says (default: the environment's); they are never batched. With `shard` (needs the judge
+    and `output`), only the judge's calls of that shard's rows are made, written as its part beside `output`;
+    the same call without it reuses every finished part."""
     from gaia_eval.metaeval.ratings import load_ratings
     from gaia_eval.metaeval.render import meta_eval_markdown
     from gaia_eval.providers.call_options import call_options_or_defaults
@@ -121,7 +125,9 @@ def run_meta_eval(
     sample_note = None
     if limit is not None:
         rows, sample_note = _sample(rows, limit, seed)
-    table, failed_calls = _score_table(rows, metrics, judge, echo, call_options_or_defaults(call_options))
+    if shard is not None:
+        return _judge_shard(rows, judge, output, call_options_or_defaults(call_options), shard)
+    table, failed_calls = _score_table(rows, metrics, judge, echo, call_options_or_defaults(call_options), output)
     settings = {
         "metrics": metrics,
         "exclude": exclude,
@@ -134,8 +140,12 @@ def run_meta_eval(
         text += "\n" + _cross_validated(rows, table, ratings)
     run = MetaEvalRun(result, text, failed_judge_calls=failed_calls)
     if output is not None:
+        from gaia_eval.metaeval.judged import remove_shard_parts
+
         write_artifact(Path(output), result)
         run.outputs.append(Path(output))
+        if not failed_calls:
+            remove_shard_parts(Path(output))
         markdown = markdown or Path(output).with_suffix(".md")
     if markdown is not None:
         atomic_write_text(Path(markdown), text)
@@ -143,9 +153,25 @@ def run_meta_eval(
     return run
 
 
+def _judge_shard(rows: list, judge: JudgeSettings | None, output: Path | None, call_options: CallOptions,
+                 shard: Shard) -> MetaEvalRun:
+    """A shard of meta-eval --judge: its rows' judge samples, written as its part beside -o; nothing else."""
+    from gaia_eval.artifacts.shards import shard_lock
+    from gaia_eval.metaeval.judged import judge_scores
+
+    if judge is None or output is None:
+        raise UsageError("--shard splits the judge's calls: it needs --judge and -o/--output", field="--shard",
+                         fix="add --judge PROVIDER:MODEL -o FILE.json, or run meta-eval without --shard")
+    with shard_lock(Path(output).parent, shard, "-o/--output"):
+        _, _, failed = judge_scores(rows, judge, call_options.cache, output=Path(output), shard=shard)
+    note = (f"meta-eval shard {shard}: its judge samples are written beside {output}; once every shard has "
+            "finished, the same command without --shard scores every row, paying nothing for them")
+    return MetaEvalRun(MetaEvaluation.model_construct(), note, failed_judge_calls=failed)
+
+
 def _score_table(
     rows: list, metrics: list[str] | None, judge: JudgeSettings | None, echo: Callable[[str], None],
-    call_options: CallOptions,
+    call_options: CallOptions, output: Path | None = None,
 ) -> tuple[Any, int]:
     """Every applicable scorer's scores of the rated outputs (the judge's too, with --judge), and the number of
     judge calls that failed."""
@@ -162,7 +188,8 @@ def _score_table(
         if not judge_applicable(rows):
             table.notes.append("the judge is not applicable: some summaries have neither a reference nor a source")
         else:
-            scores, notes, failed_calls = judge_scores(rows, judge, call_options.cache)
+            scores, notes, failed_calls = judge_scores(rows, judge, call_options.cache,
+                                                       output=Path(output) if output is not None else None)
             table.values.update(scores)
             table.notes += notes
     echo(f"meta-eval: correlating {len(table.values)} scorers with the human ratings "

@@ -8,10 +8,12 @@ a use case's name.
 from __future__ import annotations
 
 import dataclasses
+import typing
+from collections.abc import Mapping
 
 from gaia_eval.artifacts.store import fingerprint
-from gaia_eval.errors import ConfigError
-from gaia_eval.registry import BUILTIN_USE_CASES, USE_CASES, check_name, load
+from gaia_eval.errors import ConfigError, PluginError
+from gaia_eval.registry import USE_CASES, check_name, load, shipped
 from gaia_eval.usecases.base import Answers, ScorerSlot, UseCase
 
 
@@ -24,11 +26,51 @@ def get(name: str, *, file: object = None, field: str | None = None) -> UseCase:
     check_name(USE_CASES, name, what="use case", field=field)
     use_case = USE_CASES.entry(name)
     if not isinstance(use_case, UseCase):
-        raise ConfigError(
+        raise PluginError(
             f"use case '{name}' ({USE_CASES.target(name)}) is not a UseCase",
             fix="point the gaia_eval.usecases entry point at a gaia_eval.usecases.UseCase",
         )
+    if _CHECKED.get(name) is not use_case:
+        check_use_case(name, use_case)
+        _CHECKED[name] = use_case
     return use_case
+
+
+# The use cases checked so far, by name: each is checked once, when first loaded.
+_CHECKED: dict[str, UseCase] = {}
+_MODES = ("comparative", "standalone")
+
+
+def check_use_case(name: str, case: UseCase) -> None:
+    """A use case's fields, checked before any work uses it: its name is the one it is registered under, `answers`
+    is a kind gaia-eval knows, every scorer slot is (mode, free text) and names a scorer that loads and declares
+    its criteria. A fault is a PluginError naming the entry point, the field and the fix."""
+    where = f"gaia_eval.usecases entry point {name} ({USE_CASES.target(name) or 'built in'})"
+
+    def fault(field: str, message: str, fix: str) -> PluginError:
+        return PluginError(f"use case '{name}': {message}", field=f"{where}: {field}", fix=fix)
+
+    if case.name != name:
+        raise fault("name", f"is named '{case.name}'", f"register it as '{case.name}', or set name='{name}'")
+    if case.answers not in typing.get_args(Answers):
+        raise fault("answers", f"answers={case.answers!r} is not a kind gaia-eval knows",
+                    f"use one of: {', '.join(typing.get_args(Answers))}")
+    if not isinstance(case.scorers, Mapping) or not case.scorers:
+        raise fault("scorers", "names no scorer", 'give scorers={("comparative", False): "a scorer name", ...}')
+    for slot, scorer_name in case.scorers.items():
+        if not (isinstance(slot, tuple) and len(slot) == 2 and slot[0] in _MODES and isinstance(slot[1], bool)):
+            raise fault("scorers", f"slot {slot!r} is not (mode, free_text)",
+                        'key each scorer by ("comparative" or "standalone", True or False)')
+        from gaia_eval.scoring.scorers import resolve_scorer
+
+        scorer = resolve_scorer(str(scorer_name), field=f"{where}: scorers")
+        if not scorer.criteria:
+            raise fault("scorers", f"scorer '{scorer_name}' declares no criteria",
+                        "give the Scorer its criteria: Scorer(name, (Criterion(...), ...), function)")
+    for field_name in ("kin", "rating_dimensions"):
+        value = getattr(case, field_name)
+        if not isinstance(value, tuple) or not all(isinstance(v, str) and v.strip() for v in value):
+            raise fault(field_name, f"{field_name}={value!r} is not a tuple of names", "write a tuple of strings")
 
 
 # The use case meant where a command is not told one, by what is answered (stages: imported references and raw
@@ -56,8 +98,8 @@ def settings_inputs(case: UseCase) -> dict[str, str]:
     of it (prompt, document label, scorers, judge task...), so editing the use case makes its ground truth,
     experiments and evaluations stale instead of "current". Empty for a use case gaia-eval ships: its settings
     are gaia-eval's code, and their artifacts keep the bytes (and fingerprints) they had."""
-    shipped = BUILTIN_USE_CASES.get(case.name)
-    if shipped is not None and case == load(shipped):
+    own = shipped(USE_CASES).get(case.name)
+    if own is not None and case == load(own):
         return {}
     fields = {f.name: getattr(case, f.name) for f in dataclasses.fields(case)}
     fields["scorers"] = sorted([mode, free_text, name] for (mode, free_text), name in case.scorers.items())
@@ -74,6 +116,7 @@ def title(name: str) -> str:
 
 
 __all__ = [
-    "DEFAULTS", "Answers", "ScorerSlot", "UseCase", "answers_instructions", "default_for", "get", "names",
+    "DEFAULTS", "Answers", "ScorerSlot", "UseCase", "answers_instructions", "check_use_case", "default_for", "get",
+    "names",
     "template_instructions", "title",
 ]

@@ -4,8 +4,8 @@ A use case says what a model is asked for an item (the six summary styles of a d
 question about it), how prompts name the document, which ground truth it accepts, which scorer grades it in
 each mode, what the judge is told, what a rater rates and how reports title it. Stages, the report and the
 viewer ask the use case (`gaia_eval.usecases.get(name)`) and never branch on its name; a new use case is one
-module holding a `UseCase` plus its registration (built in: `gaia_eval.registry.BUILTIN_USE_CASES`; another
-package: the entry point group `gaia_eval.usecases`).
+module holding a `UseCase` plus its registration: an entry point of the group `gaia_eval.usecases` in its
+package's pyproject.toml (gaia-eval's own use cases and another package's alike).
 """
 
 from __future__ import annotations
@@ -25,7 +25,21 @@ ScorerSlot = tuple[str, bool]
 
 @dataclass(frozen=True)
 class UseCase:
-    """One use case. Every field is data or a registry name, so building one imports nothing heavy."""
+    """One use case. Every field is data or a registry name, so building one imports nothing heavy. It is checked
+    when first loaded (`gaia_eval.usecases.check_use_case`): its name must be the entry point's, `answers` a known
+    kind, each `scorers` slot ("comparative" | "standalone", free_text: bool) a scorer that loads and declares
+    its criteria (which are then this use case's: the report, templates and viewer show them).
+
+    Fields (see the comments below): name, title, answers ("summaries" | "answer"), scorers, description,
+    doc_label, system_prompt, judge_task, kin, rating_dimensions, baseline, template_instructions,
+    answers_instructions, groundtruth_prompt, participants_note.
+
+    Example:
+        >>> incidents = UseCase(name="incidents", title="Incident write-ups", answers="summaries",
+        ...                     scorers={("standalone", False): "summaries_standalone"})
+        >>> incidents.asks_questions
+        False
+    """
 
     name: str  # as written in artifacts (`use_case`) and on command lines (`--use-case`)
     title: str  # report section and viewer heading

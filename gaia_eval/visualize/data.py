@@ -223,11 +223,6 @@ def bench_runs(reports_root: Path) -> list[dict[str, Any]]:
     return runs
 
 
-def _criterion_label(criterion: str) -> str:
-    from gaia_eval.scoring import rubric
-
-    known = rubric.CRITERIA.get(criterion)
-    return known.label if known is not None else criterion.replace("_", " ")
 
 
 def item_view(eval_root: Path, exp_root: Path, use_case: str, item_id: str | None) -> dict[str, Any] | None:
@@ -286,7 +281,8 @@ def item_view(eval_root: Path, exp_root: Path, use_case: str, item_id: str | Non
                 "output": output_of(result) if result is not None else filled.get("output"),
                 "score": next((round(p[1], 1) for p in points[item_id] if p[0] == ev.experiment_name), None),
                 "passed": ev_item.passed if ev_item else None,
-                "criteria": [{**c.model_dump(), "label": _criterion_label(c.criterion)} for c in ev_item.criteria]
+                "criteria": [{**c.model_dump(), "label": use_case_view.criterion_label(use_case, c.criterion)}
+                             for c in ev_item.criteria]
                 if ev_item
                 else [],
                 "judge": [c.model_dump() for c in ev_item.judge.criteria] if ev_item and ev_item.judge else [],

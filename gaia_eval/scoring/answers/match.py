@@ -32,8 +32,8 @@ from typing import Any
 
 import orjson
 
-from gaia_eval.errors import InputError, UsageError
-from gaia_eval.registry import MATCH_MODES
+from gaia_eval.errors import GaiaEvalError, InputError, PluginError, UsageError
+from gaia_eval.registry import MATCH_MODES, one_line_reason
 from gaia_eval.scoring.answers.parse import MatchMode, Verdict
 
 _TOLERANCE = frozenset({"rel_tol", "abs_tol"})
@@ -150,7 +150,14 @@ def match_answer(expected: str | int | float | Sequence[str | int | float], answ
     answer_text = None if answer is None else _as_text(answer, "answer")
     best: tuple[str, Verdict] | None = None
     for alternative in alternatives:
-        verdict = matcher.match(alternative, answer_text, opts)
+        try:
+            verdict = matcher.match(alternative, answer_text, opts)
+        except GaiaEvalError:
+            raise
+        except (Exception, SystemExit) as exc:  # a package's mode: one line naming it, never a traceback
+            target = MATCH_MODES.target(mode) or mode
+            raise PluginError(f"match mode {mode!r} ({target}) failed: {one_line_reason(exc)}", field="mode",
+                              fix=f"fix that error in {target.rpartition(':')[0] or target}") from None
         if not isinstance(verdict, Verdict):
             raise UsageError(f"match mode {mode!r} returned a {type(verdict).__name__}, not a Verdict", field="mode",
                              fix="make its function return gaia_eval.scoring.answers.Verdict(correct, score, "

@@ -20,7 +20,15 @@ from gaia_eval.scoring.answers.text import clean_span, content_tokens, fold
 
 
 class Verdict(NamedTuple):
-    """A mode's decision on one expected answer, before it becomes a MatchResult."""
+    """A mode's decision on one expected answer, before it becomes a MatchResult.
+
+    Fields: correct (bool: the answer gives the expected one), score (float 0-1: how close), explanation (str, one
+    line shown to users), extracted (str: the part of the answer that was compared).
+
+    Example:
+        >>> Verdict(True, 1.0, "same initials", "J.R.R.T.")
+        Verdict(correct=True, score=1.0, explanation='same initials', extracted='J.R.R.T.')
+    """
 
     correct: bool
     score: float
@@ -58,10 +66,23 @@ def gaia_options(options: Mapping[str, Any]) -> GaiaOptions:
 
 @dataclass(frozen=True, slots=True)
 class MatchMode:
-    """An answer-matching mode, as gaia_eval.registry.MATCH_MODES names it. `match(expected, answer, options)`
-    decides one expected alternative (`answer` is None when no answer was given; `options` were checked against
-    `options`). `options` are the option names it takes besides `alternatives_sep`; `threshold` is (default,
-    lowest, highest) of its `threshold` option."""
+    """An answer-matching mode, as gaia_eval.registry.MATCH_MODES names it (a package registers one under the
+    entry-point group `gaia_eval.match_modes`).
+
+    Fields:
+        match: `(expected: str, answer: str | None, options: Mapping) -> Verdict`, deciding one expected
+            alternative (`answer` is None when no answer was given; `options` were checked against `options`).
+            An exception it raises is one line naming the mode (check-answer) or that task's error (bench).
+        options: the option names it takes besides `alternatives_sep`.
+        threshold: (default, lowest, highest) of its `threshold` option, when it has one.
+
+    Example:
+        >>> def initials(expected, answer, options):
+        ...     same = (answer or "").replace(".", "").upper() == expected.replace(".", "").upper()
+        ...     return Verdict(same, float(same), "same initials" if same else "other initials", answer or "")
+        >>> MatchMode(initials).match("J.R.R.T.", "jrrt", {}).correct
+        True
+    """
 
     match: Callable[[str, str | None, Mapping[str, Any]], Verdict]
     options: frozenset[str] = frozenset()

@@ -23,6 +23,8 @@ _LAZY = {
     "criterion_labels": "criteria",
     "judge_experiments": "run",
     "judge_journal_path": "run",
+    "judge_shard": "run",
+    "remove_judge_journals": "run",
     "judge_request": "core",
     "parse_judge_spec": "core",
 }

@@ -13,10 +13,13 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+import orjson
+
 from gaia_eval.artifacts.base import Strict
 from gaia_eval.artifacts.batch_journal import batch_journal_path
 from gaia_eval.artifacts.evaluation import Evaluation, ItemEvaluation, ItemJudgement, JudgeSample, JudgeSummary
-from gaia_eval.artifacts.journal import JournalWriter, read_records
+from gaia_eval.artifacts.journal import JournalWriter, read_records, remove_journal
+from gaia_eval.artifacts.shards import Shard, shard_files, shard_journal_path, shard_part_path, write_part
 from gaia_eval.concurrency import close_all, map_concurrent, run_async
 from gaia_eval.progress import Progress
 from gaia_eval.providers import ProviderSettings
@@ -48,6 +51,28 @@ class JudgeJournalEntry(Strict):
 def judge_journal_path(evaluation_file: Path) -> Path:
     name = Path(evaluation_file).name.removesuffix(".eval.json")
     return Path(evaluation_file).with_name(f"{name}.judge.journal.jsonl")
+
+
+_JUDGE_SUFFIX = ".judge.json"  # a name the shards' journals and parts hang from (no such file is written)
+
+
+def _judge_stem(evaluation_file: Path) -> Path:
+    name = Path(evaluation_file).name.removesuffix(".eval.json")
+    return Path(evaluation_file).with_name(name + _JUDGE_SUFFIX)
+
+
+def remove_judge_journals(evaluation_file: Path) -> None:
+    """The judge journal and the shards' journals and parts of an evaluation now written (it holds their
+    samples)."""
+    remove_journal(judge_journal_path(evaluation_file))
+    for path in shard_files(_judge_stem(evaluation_file), _JUDGE_SUFFIX):
+        remove_journal(path)
+
+
+def _journal_of(target: JudgeTarget, shard: Shard | None) -> Path:
+    if shard is None:
+        return judge_journal_path(target.evaluation_file)
+    return shard_journal_path(_judge_stem(target.evaluation_file), _JUDGE_SUFFIX, shard)
 
 
 @dataclass
@@ -88,13 +113,19 @@ def _reusable(target: JudgeTarget) -> dict[tuple[str, int], JudgeSample]:
             if item.judge is None or request is None or item.judge.fingerprint != request.fingerprint:
                 continue
             earlier += [(item.item_id, sample) for sample in item.judge.samples]
-    for entry in read_records(judge_journal_path(target.evaluation_file), JudgeJournalEntry):
-        request = target.requests.get(entry.item_id)
-        if request is not None and entry.fingerprint == request.fingerprint:
-            earlier.append((entry.item_id, entry.sample))
+    journals = [*shard_files(_judge_stem(target.evaluation_file), _JUDGE_SUFFIX),
+                judge_journal_path(target.evaluation_file)]
+    final: set[tuple[str, int]] = set()  # a finished shard's unscored reply is its answer, as in a written file
+    for path in journals:
+        for entry in read_records(path, JudgeJournalEntry):
+            request = target.requests.get(entry.item_id)
+            if request is not None and entry.fingerprint == request.fingerprint:
+                earlier.append((entry.item_id, entry.sample))
+                if path.name.endswith(".part.jsonl") and entry.sample.status == "unscored":
+                    final.add((entry.item_id, entry.sample.index))
     for item_id, sample in earlier:
         key = (item_id, sample.index)
-        if sample.status in REUSED_STATUSES:
+        if sample.status in REUSED_STATUSES or key in final:
             found[key] = sample
         elif sample.status == "unscored":
             target.unscored_before.add(key)
@@ -133,10 +164,44 @@ def judge_experiments(
     """Judge every target's items K times (reusing finished samples unless `reuse` is off), in one fan-out,
     the calls made as `call_options` say (response cache, batch API). The judge provider is created, and so its
     API key checked, only when there is a call to make."""
+    _judge(targets, settings, call_options, reuse, show_progress, None)
+    outcomes = [_outcome(t, settings) for t in targets]
+    if targets and all(o.complete for o in outcomes):  # a failed sample keeps its batch journaled for the retry
+        judge_batch_journal(targets).unlink(missing_ok=True)
+    return outcomes
+
+
+def judge_shard(targets: list[JudgeTarget], settings: JudgeSettings, call_options: CallOptions, shard: Shard, *,
+                reuse: bool = True, show_progress: bool | None = None) -> tuple[int, int]:
+    """Judge only the items shard K/N owns (by judge request fingerprint) and write each target's part: every
+    finished sample of those items. (calls made, samples that failed: asked again when the shard runs again.)"""
+    _judge(targets, settings, call_options, reuse, show_progress, shard)
+    failed = 0
+    for target in targets:
+        owned = [i for i, request in target.requests.items() if shard.owns(request.fingerprint)]
+        entries = []
+        for item_id in owned:
+            for index in range(settings.samples):
+                sample = target.samples.get((item_id, index))
+                if sample is None or sample.status not in DONE_STATUSES:
+                    failed += 1
+                    continue
+                entry = JudgeJournalEntry(item_id=item_id, fingerprint=target.requests[item_id].fingerprint,
+                                          sample=sample)
+                entries.append(orjson.dumps(entry.model_dump(mode="json")))
+        write_part(shard_part_path(_judge_stem(target.evaluation_file), _JUDGE_SUFFIX, shard), entries)
+        remove_journal(_journal_of(target, shard))
+    return sum(t.calls_made for t in targets), failed
+
+
+def _judge(targets: list[JudgeTarget], settings: JudgeSettings, call_options: CallOptions, reuse: bool,
+           show_progress: bool | None, shard: Shard | None) -> None:
     jobs: list[tuple[JudgeTarget, str, int]] = []
     for target in targets:
         target.samples = _reusable(target) if reuse else {}
-        for item_id in target.requests:
+        for item_id, request in target.requests.items():
+            if shard is not None and not shard.owns(request.fingerprint):
+                continue
             jobs += [(target, item_id, i) for i in range(settings.samples) if (item_id, i) not in target.samples]
     if jobs:
         provider_settings = ProviderSettings(
@@ -148,11 +213,7 @@ def judge_experiments(
         journal = judge_batch_journal(targets)
         provider = open_provider(provider_settings, call_options, journal, label=f"judge {settings.spec}",
                                  refresh=not reuse)
-        run_async(_run(jobs, settings, provider, call_options.batch, reuse, show_progress))
-    outcomes = [_outcome(t, settings) for t in targets]
-    if targets and all(o.complete for o in outcomes):  # a failed sample keeps its batch journaled for the retry
-        judge_batch_journal(targets).unlink(missing_ok=True)
-    return outcomes
+        run_async(_run(jobs, settings, provider, call_options.batch, reuse, show_progress, shard))
 
 
 def judge_batch_journal(targets: list[JudgeTarget]) -> Path:
@@ -167,11 +228,12 @@ async def _run(
     batch: BatchOptions,
     reuse: bool,
     show_progress: bool | None,
+    shard: Shard | None,
 ) -> None:
     judge = Judge(settings, provider, batch_gate(batch, settings.concurrency, provider=settings.provider))
     busy = list({id(t): t for t, _, _ in jobs}.values())
     for target in busy:
-        target.journal = JournalWriter(judge_journal_path(target.evaluation_file), truncate=not reuse)
+        target.journal = JournalWriter(_journal_of(target, shard), truncate=not reuse)
         target.journal.write_run_info(total=len(target.requests) * settings.samples, reused=len(target.samples),
                                       model=f"judge {settings.provider}:{settings.model}",
                                       concurrency=settings.concurrency)

@@ -25,7 +25,7 @@ _LAZY = {
     "free_text_references": "freetext",
     "FREE_TEXT_CRITERIA": "freetext",
     "IMPORTED_PROVIDER": "freetext",
-    "CRITERIA": "grading",
+    "builtin_criteria": "grading",
     "POINTS": "grading",
     "QA_CRITERIA": "grading",
     "RUBRIC_VERSION": "grading",

@@ -1,6 +1,6 @@
 """Scoring of one free-text summary against human-written reference summaries and/or its source.
 
-Four criteria (thresholds in `grading.CRITERIA`, mode "reference"), each None (not applicable) when what it
+Four criteria (thresholds in grading.py, mode "reference"), each None (not applicable) when what it
 needs is missing:
 - `reference_overlap`: ROUGE-1/2/L recall with stemming (Google's `rouge-score`), their mean; needs references.
   Recall, as ROUGE was first defined (Lin, 2004): precision and length are the business of `conciseness`, and

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
 
 from gaia_eval.artifacts.evaluation import (
     NOT_APPLICABLE,
@@ -24,6 +23,7 @@ from gaia_eval.artifacts.evaluation import (
     ItemEvaluation,
     Rating,
 )
+from gaia_eval.scoring.criteria import Criterion
 from gaia_eval.scoring.rubric.weights import by_value, criterion_weights, share
 
 # Bump on any change to a threshold, a measure or the tokenizer: it is part of the eval fingerprint, so
@@ -43,38 +43,14 @@ RUBRIC_VERSION = "10"
 POINTS: dict[str, int] = {"Excellent": 4, "Good": 3, "Fair": 2, "Poor": 1}
 
 
-@dataclass(frozen=True)
-class Criterion:
-    id: str
-    label: str
-    # "comparative" (against structured ground truth), "standalone" (against the source only), "reference"
-    # (a free-text output against human-written reference summaries and/or the source) or "answer" (a short
-    # answer against its expected answer)
-    mode: str
-    measure: str  # what the value is, as stored in CriterionResult.measure
-    excellent: float  # value >= excellent -> Excellent
-    good: float  # value >= good -> Good
-    fair: float  # value >= fair -> Fair, else Poor
-    why: str  # why these thresholds, shown in the rubric table
-
-    def rate(self, value: float | None) -> Rating:
-        if value is None:
-            return "Poor"
-        if value >= self.excellent:
-            return "Excellent"
-        if value >= self.good:
-            return "Good"
-        if value >= self.fair:
-            return "Fair"
-        return "Poor"
-
-
 _F1_WHY = (
     "Excellent allows about one slip in five (4 of 5 found, none extra: F1 0.89); "
     "Fair needs roughly a third of the items right with few extras (F1 ≥ 0.4)."
 )
 
-CRITERIA: dict[str, Criterion] = {
+# The built-in scorers' criteria, by id: read by the rubric's own scoring functions (`criterion_result`) and
+# carried by the built-in `Scorer`s (`builtin_criteria`); anything else asks a use case's scorer.
+_CRITERIA: dict[str, Criterion] = {
     c.id: c
     for c in (
         Criterion(
@@ -294,22 +270,27 @@ CRITERIA: dict[str, Criterion] = {
     )
 }
 
-SUMMARY_CRITERIA: tuple[str, ...] = tuple(c.id for c in CRITERIA.values() if c.mode == "comparative")
-STANDALONE_CRITERIA: tuple[str, ...] = tuple(c.id for c in CRITERIA.values() if c.mode == "standalone")
-REFERENCE_CRITERIA: tuple[str, ...] = tuple(c.id for c in CRITERIA.values() if c.mode == "reference")
+SUMMARY_CRITERIA: tuple[str, ...] = tuple(c.id for c in _CRITERIA.values() if c.mode == "comparative")
+STANDALONE_CRITERIA: tuple[str, ...] = tuple(c.id for c in _CRITERIA.values() if c.mode == "standalone")
+REFERENCE_CRITERIA: tuple[str, ...] = tuple(c.id for c in _CRITERIA.values() if c.mode == "reference")
 QA_CRITERIA: tuple[str, ...] = ("correctness",)
 # A GAIA-style answer is "a number or as few words as possible": an expected answer longer than this is prose, and
 # the answer is scored as long-form (longform.py).
 SHORT_ANSWER_WORDS = 12
 
 
+def builtin_criteria(ids: tuple[str, ...]) -> tuple[Criterion, ...]:
+    """The built-in criteria of these ids, for the built-in scorers to carry."""
+    return tuple(_CRITERIA[c] for c in ids)
+
+
 def rate(criterion_id: str, value: float | None) -> Rating:
-    return CRITERIA[criterion_id].rate(value)
+    return _CRITERIA[criterion_id].rate(value)
 
 
 def criterion_result(criterion_id: str, value: float | None, explanation: str) -> CriterionResult:
     """The stored result: the rating read from `value` by the criterion's thresholds, with its measure."""
-    criterion = CRITERIA[criterion_id]
+    criterion = _CRITERIA[criterion_id]
     stored = None if value is None else round(value, 4)  # rated as stored, so a reader can check the rating
     return CriterionResult(
         criterion=criterion_id,
@@ -325,7 +306,7 @@ def not_applicable(criterion_id: str, why: str) -> CriterionResult:
     return CriterionResult(
         criterion=criterion_id,
         rating=NOT_APPLICABLE,
-        measure=CRITERIA[criterion_id].measure,
+        measure=_CRITERIA[criterion_id].measure,
         value=None,
         explanation=f"not applicable: {why}",
     )
@@ -482,7 +463,7 @@ def bootstrap_ci(
 def _weights_text(name: str) -> str:
     from gaia_eval.scoring.rubric.weights import weight_set
 
-    return ", ".join(f"{CRITERIA[c].label.lower()} {w:g}" for c, w in weight_set(name).items() if w > 0)
+    return ", ".join(f"{_CRITERIA[c].label.lower()} {w:g}" for c, w in weight_set(name).items() if w > 0)
 
 
 def rubric_markdown() -> str:
@@ -499,7 +480,7 @@ def rubric_markdown() -> str:
     for mode, title in titles.items():
         lines += [f"**{title}**", "", "| Criterion | Measure (value 0–1) | Excellent | Good | Fair | Why |",
                   "|---|---|---|---|---|---|"]
-        for c in CRITERIA.values():
+        for c in _CRITERIA.values():
             if c.mode == mode:
                 lines.append(f"| {c.label} (`{c.id}`) | {c.measure} | ≥ {c.excellent:.2f} | ≥ {c.good:.2f} "
                              f"| ≥ {c.fair:.2f} | {c.why} |")

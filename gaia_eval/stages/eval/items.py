@@ -17,7 +17,7 @@ from gaia_eval.scoring import rubric
 from gaia_eval.scoring.extra import ExtraScorer, score_extra
 from gaia_eval.scoring.imported import imported_criteria
 from gaia_eval.scoring.rubric import IMPORTED_PROVIDER, free_text_references
-from gaia_eval.scoring.scorers import DEFAULT_MATCH_MODE, ScoringInput, scorer_for, scorers_of
+from gaia_eval.scoring.scorers import DEFAULT_MATCH_MODE, ScorerFailed, ScoringInput, scorer_for, scorers_of
 from gaia_eval.stages.eval.inputs import external_for
 from gaia_eval.usecases import UseCase
 
@@ -101,7 +101,7 @@ def _every_item_criteria(
         expected, _, references = _checked_against(use_case, exp, item, external)
         names.add(use_case.scorer_name(*_slot(expected, references)))
     wanted = [s for s in scorers_of(use_case) if s.name in names]
-    return tuple(dict.fromkeys(c for s in wanted for c in s.criteria)) if len(wanted) > 1 else ()
+    return tuple(dict.fromkeys(c for s in wanted for c in s.criterion_ids)) if len(wanted) > 1 else ()
 
 
 def score_items(
@@ -135,7 +135,16 @@ def score_items(
                 file=exp_path,
                 fix=f"run batch-experiment on {exp.use_case} ground truth",
             )
-        criteria, passed = scorer.score(scoring)
+        try:
+            criteria, passed = scorer.grade(scoring)
+        except (Exception, SystemExit) as exc:  # a package's scorer: its failure is this item's error, not the run's
+            reason = str(exc) if isinstance(exc, ScorerFailed) else f"raised {type(exc).__name__}: {exc}"
+            reason = " ".join(reason.split())[:300]
+            seen.scorer_errors.append(f"scorer '{scorer.name}' failed on item '{item.item_id}': {reason}")
+            yield ItemEvaluation(item_id=item.item_id, source=item.source, status="error",
+                                 error=f"scorer '{scorer.name}' failed: {reason}",
+                                 passed=False if use_case.asks_questions else None)
+            continue
         criteria = rubric.with_not_applicable(criteria, every_item_criteria, scorer.kind_note())
         modes.add(mode)
         extra = score_extra(seen.extras, scoring, item.item_id, seen.scorer_errors) + imported_criteria(item.imported)

@@ -12,7 +12,7 @@ from gaia_eval import usecases
 from gaia_eval.artifacts.evaluation import NOT_APPLICABLE, Evaluation, InferenceSummary, ItemEvaluation
 from gaia_eval.artifacts.experiment import Experiment
 from gaia_eval.artifacts.groundtruth import GroundTruth
-from gaia_eval.artifacts.journal import remove_journal
+from gaia_eval.artifacts.shards import Shard
 from gaia_eval.artifacts.store import (
     Freshness,
     fingerprint,
@@ -32,8 +32,10 @@ from gaia_eval.scoring.judge import (
     judge_experiments,
     judge_journal_path,
     judge_request,
+    judge_shard,
+    remove_judge_journals,
 )
-from gaia_eval.scoring.scorers import DEFAULT_MATCH_MODE, criteria_scored
+from gaia_eval.scoring.scorers import DEFAULT_MATCH_MODE, criteria_of, criteria_scored
 from gaia_eval.stages.common import StageSummary, check_output_dir, holds_output_lock
 from gaia_eval.stages.eval.index import Consolidation, update_consolidated
 from gaia_eval.stages.eval.inputs import (
@@ -73,9 +75,11 @@ class EvalSummary(StageSummary):
 
     def note_mode(self, evaluation: Evaluation) -> None:
         self.standalone += evaluation.mode == "standalone"
+        use_case = usecases.get(evaluation.use_case)
+        free_text = criteria_of(use_case, "comparative", free_text=True) if use_case.asks_questions else ()
         covered = [sum(n for rating, n in c.counts.items() if rating != NOT_APPLICABLE)
-                   for c in evaluation.criteria if c.criterion in rubric.REFERENCE_CRITERIA]
-        if usecases.get(evaluation.use_case).asks_questions and covered:
+                   for c in evaluation.criteria if c.criterion in free_text]
+        if covered:
             self.long_form += 1
             self.long_form_items += max(covered)
             self.question_items += evaluation.grade.n_items
@@ -242,17 +246,23 @@ def run_eval(
     call_options: CallOptions | None = None,
     scorers: Sequence[str] = (),
     match_mode: str | None = None,
+    shard: Shard | None = None,
 ) -> EvalSummary:
     """Score every experiment with the rubric and, when `judge` is given, with the LLM judge too, its calls made
     as `call_options` say (response cache, batch API; default: the environment's). Up-to-date evaluations are
     skipped; judge samples already paid for (earlier file or journal) are reused. `scorers`: extra scorers
     (gaia_eval.scoring.extra), rated beside the use case's own criteria, outside the grade. `match_mode`: the
-    answer-matching mode of short answers to questions (None: gaia, the default).
+    answer-matching mode of short answers to questions (None: gaia, the default). With `shard` (needs
+    a judge), only that shard's judge samples are asked and written as its part; the same call without it then
+    pays nothing for them and writes the evaluations.
 
     Plan (read and check every input, decide what is current, score into spools), run (the judge's calls, all
     before anything is written), write (commit each evaluation, then the index)."""
     output_dir = Path(output_dir)
     summary = EvalSummary("eval")
+    if shard is not None and (judge is None or regenerate_report):
+        raise UsageError("--shard splits the judge's calls: it needs --judge (and no --regenerate-report)",
+                         field="--shard", fix="add --judge, or run eval without --shard (the rubric calls no model)")
     if regenerate_report:
         return _regenerate_index(summary, output_dir, experiment_file or experiment_dir, judge)
     # --incremental-update is what a plain run does: score new and changed experiments, skip up-to-date ones,
@@ -296,7 +306,11 @@ def run_eval(
                                        Seen(extras=extras, match_mode=match_mode if asks else None))
             if planned is not None:
                 pending.append(planned)
-        outcomes = _run_judge(pending, judge, force, show_progress, summary, call_options_or_defaults(call_options))
+        calls = call_options_or_defaults(call_options)
+        if shard is not None:
+            assert judge is not None
+            return _judge_shard(pending, judge, force, show_progress, summary, calls, shard)
+        outcomes = _run_judge(pending, judge, force, show_progress, summary, calls)
         _write_evaluations(pending, outcomes, gt_source, summary)
     finally:
         for p in reversed(pending):  # the last made first: the first spool removes the folder it made
@@ -384,7 +398,7 @@ def _plan_experiment(
         if existing is not None:
             summary.note_mode(existing)
         if judge is not None:
-            remove_journal(judge_journal_path(out))
+            remove_judge_journals(out)
         return None
     if judge is not None and existing is None and not judge_journal_path(out).exists() and any(
         item.status == "ok" for item in exp.items
@@ -411,6 +425,22 @@ def _run_judge(pending: list[_Pending], judge: JudgeSettings | None, force: bool
     return list(judged)
 
 
+def _judge_shard(pending: list[_Pending], judge: JudgeSettings, force: bool, show_progress: bool | None,
+                 summary: EvalSummary, call_options: CallOptions, shard: Shard) -> EvalSummary:
+    """A shard's eval: its judge samples only, written as its parts; no evaluation file, no index."""
+    if pending:
+        calls, failed = judge_shard(_judge_targets(pending, judge), judge, call_options, shard, reuse=not force,
+                                    show_progress=show_progress)
+        if failed:
+            summary.failed += 1
+            summary.failures.append(f"shard {shard}: {failed} judge samples failed after retries; run the same "
+                                    "command again to call only them")
+        summary.notes.append(f"judge {judge.spec}: {calls} calls made in this run")
+    summary.notes.append(f"shard {shard}: its judge samples are written; once every shard has finished, the same "
+                         "command without --shard writes the evaluations")
+    return summary
+
+
 def _write_evaluations(pending: list[_Pending], outcomes: list[JudgeOutcome | None], gt_source: str,
                        summary: EvalSummary) -> None:
     for p, outcome in zip(pending, outcomes, strict=True):
@@ -427,7 +457,7 @@ def _write_evaluations(pending: list[_Pending], outcomes: list[JudgeOutcome | No
         if outcome is None:
             continue
         if outcome.complete:
-            remove_journal(judge_journal_path(p.out))
+            remove_judge_journals(p.out)
         else:
             summary.failed += 1
             summary.failures.append(

@@ -28,8 +28,9 @@ from gaia_eval.artifacts.experiment import (
     experiment_file,
     safe_name,
 )
-from gaia_eval.artifacts.journal import JournalWriter, journal_path, read_journal, remove_journal
+from gaia_eval.artifacts.journal import JournalWriter, journal_path, remove_journal
 from gaia_eval.artifacts.names import file_stem
+from gaia_eval.artifacts.shards import Shard
 from gaia_eval.artifacts.store import (
     Freshness,
     describe_validation_error,
@@ -37,9 +38,9 @@ from gaia_eval.artifacts.store import (
     fingerprint_file,
     freshness,
     load_json_file,
-    read_artifact,
     write_artifact,
 )
+from gaia_eval.artifacts.streamed import read_experiment, write_streamed
 from gaia_eval.concurrency import (
     DEFAULT_CONCURRENCY,
     DEFAULT_MAX_RETRIES,
@@ -50,7 +51,7 @@ from gaia_eval.concurrency import (
     map_concurrent,
     run_async,
 )
-from gaia_eval.errors import ArtifactError, ConfigError, InputError
+from gaia_eval.errors import ArtifactError, ConfigError, InputError, PluginError
 from gaia_eval.progress import Progress
 from gaia_eval.providers import (
     ProviderSettings,
@@ -66,6 +67,7 @@ from gaia_eval.registry import provider_entry
 from gaia_eval.stages.common import StageSummary, check_output_dir, holds_output_lock
 from gaia_eval.stages.experiment.inputs import WorkItem, Workload, load_workload
 from gaia_eval.stages.experiment.outputs import check_same_use_case, default_config, output_dir_for_use_case
+from gaia_eval.stages.experiment.parts import finish_shard, previous_results, remove_shard_files, run_journal_path
 from gaia_eval.stages.experiment.solvers import Solver, prompt_settings_fingerprint
 from gaia_eval.stages.experiment.totals import compute_totals, item_cost, price_quote, refreshed
 
@@ -140,6 +142,13 @@ class _Plan:
     started_at: datetime = field(default_factory=lambda: datetime.now(timezone.utc))
     remaining: int = 0
     refresh: set[str] = field(default_factory=set)  # item ids redone past the response cache
+    part: Path | None = None
+    shard: Shard | None = None  # --shard K/N: only its items are run, and its part is written instead of the file
+
+    def owned(self, workload: Workload) -> list[WorkItem]:
+        """The items this run answers for: all of them, or its shard's."""
+        shard = self.shard
+        return [i for i in workload.items if shard is None or shard.owns(i.content_fingerprint)]
 
 
 @dataclass
@@ -149,31 +158,12 @@ class BatchSummary(StageSummary):
     calls_made: int = 0  # requests that reached a model (attempts, retries included; not baselines, not cache hits)
     cached_replies: int = 0  # replies the response cache gave instead of a model
     damaged: list[str] = field(default_factory=list)  # experiment files left out of the consolidated report
+    not_started: list[str] = field(default_factory=list)  # experiments whose provider could not load or start: why
 
     def items_line(self) -> str:
         cached = f", {self.cached_replies} replies from the response cache" if self.cached_replies else ""
         return (f"{self.items_ok} ok, {self.items_error} errors; {self.calls_made} requests sent to models "
                 f"(baselines not counted){cached}")
-
-
-def _previous(path: Path) -> dict[str, ItemResult]:
-    """Every item result of an earlier experiment file and of the journal (the journal's are newer)."""
-    found: dict[str, ItemResult] = {}
-    if path.exists():
-        try:
-            for item in read_artifact(path, Experiment).items:
-                found[item.item_id] = item
-        except (ArtifactError, InputError):
-            pass
-    found.update(read_journal(journal_path(path)))
-    return found
-
-
-def _reusable(found: dict[str, ItemResult], fingerprints: dict[str, str]) -> dict[str, ItemResult]:
-    """The finished ok items among `found` that were made the same way."""
-    return {
-        item_id: r for item_id, r in found.items() if r.status == "ok" and fingerprints.get(item_id) == r.fingerprint
-    }
 
 
 def calls_a_model(provider: str) -> bool:
@@ -197,9 +187,12 @@ def run_batch_experiment(
     concurrency: int | None = None,
     show_progress: bool | None = None,
     call_options: CallOptions | None = None,
+    shard: Shard | None = None,
 ) -> BatchSummary:
     """Run the config's experiments over the input; without a config, the default one (`default_config`). The
-    model calls go as `call_options` say (response cache, batch API; default: the environment's).
+    model calls go as `call_options` say (response cache, batch API; default: the environment's). With `shard`,
+    only that shard's items, written as its part (stages/experiment/parts.py); the same call without it then
+    pays nothing for them and writes the files.
 
     Plan (what each experiment still has to do), run (every model call, all experiments at once), write (each
     experiment file as it completes, then the summary and the consolidated file)."""
@@ -220,12 +213,16 @@ def run_batch_experiment(
     # A package's use case also says what is asked (its prompt, document label): editing it re-runs its items.
     settings_common = {"workload": workload.fingerprint(), "prompts": prompt_settings_fingerprint(),
                        **usecases.settings_inputs(usecases.get(workload.use_case))}
-    plans = [plan for spec in config.experiments
-             if (plan := _plan_experiment(spec, output_dir, workload, settings_common, force, retry_errors, summary))]
-    providers = _open_providers(plans, config, config_path, output_dir, force, calls)
+    plans = _plan_experiments(config, output_dir, workload, settings_common, force, retry_errors, summary, shard)
+    providers = _open_providers(plans, config, config_path, output_dir, force, calls, summary)
+    plans = [plan for plan in plans if plan.spec.name in providers or not plan.todo]  # those that could start
     run_async(_run_plans(plans, providers, workload, concurrency, show_progress, summary, calls.batch))
     for plan in plans:
         _note_outcome(plan, providers.get(plan.spec.name), workload, summary, calls.batch)
+    if shard is not None:
+        summary.notes.append(f"shard {shard}: its part of each experiment is written; once every shard has "
+                             "finished, the same command without --shard writes the experiment files")
+        return summary
     consolidated = output_dir / CONSOLIDATED_NAME
     write_artifact(
         consolidated, consolidate_experiments(output_dir, summary.damaged)
@@ -234,8 +231,29 @@ def run_batch_experiment(
     return summary
 
 
+def _plan_experiments(config: ExperimentConfig, output_dir: Path, workload: Workload, settings_common: dict[str, str],
+                      force: bool, retry_errors: bool, summary: BatchSummary, shard: Shard | None) -> list[_Plan]:
+    """Every experiment's plan; one whose provider's package cannot load fails alone (listed with why)."""
+    plans = []
+    for spec in config.experiments:
+        try:
+            plan = _plan_experiment(spec, output_dir, workload, settings_common, force, retry_errors, summary, shard)
+        except PluginError as exc:
+            _not_started(summary, spec.name, exc)
+            continue
+        if plan is not None:
+            plans.append(plan)
+    return plans
+
+
+def _not_started(summary: BatchSummary, name: str, exc: PluginError) -> None:
+    summary.failed += 1
+    summary.failures.append(f"{name}: {exc.message}")
+    summary.not_started.append(name)
+
+
 def _plan_experiment(spec: ExperimentSpec, output_dir: Path, workload: Workload, settings_common: dict[str, str],
-                     force: bool, retry_errors: bool, summary: BatchSummary) -> _Plan | None:
+                     force: bool, retry_errors: bool, summary: BatchSummary, shard: Shard | None) -> _Plan | None:
     """What is left to run of one experiment: None when its file is current (noted as skipped)."""
     path = experiment_file(output_dir, spec.name)
     check_same_use_case(path, workload.use_case)
@@ -256,13 +274,19 @@ def _plan_experiment(spec: ExperimentSpec, output_dir: Path, workload: Workload,
             summary.outputs.append(path)
             summary.items_ok += existing.totals.ok
             summary.items_error += existing.totals.errors
-            remove_journal(journal_path(path))
+            if shard is None:  # a shard leaves the folder's journals to the run that owns them
+                remove_journal(journal_path(path))
+                remove_shard_files(path)
             return None
-    previous = {} if force else _previous(path)
-    reuse = _reusable(previous, fps)
+    previous = previous_results(path)
+    if force:  # a shard's --force redoes only its own items
+        mine = {i.item_id for i in workload.items if shard is None or shard.owns(i.content_fingerprint)}
+        previous.found = {k: v for k, v in previous.found.items() if k not in mine}
+    reuse = previous.reusable(fps, retry_errors=retry_errors)
     by_id = {i.item_id: i for i in workload.items}
     results = {k: refreshed(v, by_id[k], quote) for k, v in reuse.items() if k in by_id}
-    todo = [i for i in workload.items if i.item_id not in results]
+    todo = [i for i in workload.items
+            if i.item_id not in results and (shard is None or shard.owns(i.content_fingerprint))]
     return _Plan(
         spec=spec,
         path=path,
@@ -274,13 +298,15 @@ def _plan_experiment(spec: ExperimentSpec, output_dir: Path, workload: Workload,
         quote=quote,
         remaining=len(todo),
         # --retry-errors redoes errored items past the response cache, which may hold the reply that failed
-        refresh={k for k, r in previous.items() if r.status == "error"} if retry_errors else set(),
+        refresh={k for k, r in previous.found.items() if r.status == "error"} if retry_errors else set(),
+        shard=shard,
     )
 
 
 def _open_providers(plans: list[_Plan], config: ExperimentConfig, config_path: Path | None, output_dir: Path,
-                    force: bool, calls: CallOptions) -> dict[str, Provider]:
-    """Credentials are checked for every experiment with work to do before any call is made."""
+                    force: bool, calls: CallOptions, summary: BatchSummary) -> dict[str, Provider]:
+    """Credentials are checked for every experiment with work to do before any call is made (a missing one stops
+    the run, exit 2); an experiment whose provider's code fails to load or start fails alone, with why."""
     providers: dict[str, Provider] = {}
     for plan in plans:
         if plan.todo:
@@ -291,6 +317,8 @@ def _open_providers(plans: list[_Plan], config: ExperimentConfig, config_path: P
                 )
                 providers[plan.spec.name] = open_provider(
                     settings, calls, journal, label=f"experiment '{plan.spec.name}'", refresh=force)
+            except PluginError as exc:  # a package's provider that cannot start: this experiment fails, not the run
+                _not_started(summary, plan.spec.name, exc)
             except ConfigError as exc:  # e.g. an unknown baseline model: point at the config entry
                 index = config.experiments.index(plan.spec)
                 raise ConfigError(
@@ -302,10 +330,10 @@ def _open_providers(plans: list[_Plan], config: ExperimentConfig, config_path: P
 def _note_outcome(plan: _Plan, provider: Provider | None, workload: Workload, summary: BatchSummary,
                   batch: BatchOptions) -> None:
     """Add one written experiment to the summary: its counts, how it was batched, its first error."""
-    items = [plan.results[i.item_id] for i in workload.items]
+    items = [plan.results[i.item_id] for i in plan.owned(workload)]
     summary.items_ok += sum(i.status == "ok" for i in items)
     summary.items_error += sum(i.status == "error" for i in items)
-    summary.outputs.append(plan.path)
+    summary.outputs.append(plan.part or plan.path)
     summary.count(plan.before)
     errors = sum(i.status == "error" for i in items)
     if batch.enabled:
@@ -426,7 +454,7 @@ def _open_gates(plans: list[_Plan], workload: Workload, providers: dict[str, Pro
         plan.solver = Solver(
             spec, workload.use_case, providers[spec.name], gates[(spec.provider, spec.base_url)], policy
         )
-        plan.journal = JournalWriter(journal_path(plan.path), truncate=not plan.results)
+        plan.journal = JournalWriter(run_journal_path(plan.path, plan.shard), truncate=not plan.results)
         plan.journal.write_run_info(total=len(plan.item_fingerprints), reused=len(plan.results),
                                     model=f"{spec.provider}:{spec.model}",
                                     concurrency=gates[(spec.provider, spec.base_url)].max_concurrency)
@@ -435,13 +463,16 @@ def _open_gates(plans: list[_Plan], workload: Workload, providers: dict[str, Pro
 
 
 def _finish(plan: _Plan, workload: Workload) -> None:
-    """Write the experiment file atomically, then drop the journal it supersedes."""
+    """Write the experiment file atomically, then drop the journal it supersedes (a shard: its part)."""
+    if plan.shard is not None:
+        if plan.journal is not None:
+            plan.journal.close()
+        plan.part = finish_shard(plan.path, plan.shard, [plan.results[i.item_id] for i in plan.owned(workload)])
+        return
     items = [plan.results[i.item_id] for i in workload.items]
     wall = time.monotonic() - plan.started
     spec = plan.spec
-    write_artifact(
-        plan.path,
-        Experiment(
+    experiment = Experiment(
             inputs=plan.inputs,
             experiment_name=spec.name,
             safe_name=safe_name(spec.name),
@@ -457,12 +488,15 @@ def _finish(plan: _Plan, workload: Workload) -> None:
             totals=compute_totals(items, wall, plan.quote),
             started_at=plan.started_at,
             finished_at=datetime.now(timezone.utc),
-        ),
     )
+    # Written an item at a time: the whole experiment's dict and bytes would take several times its size.
+    write_streamed(plan.path, experiment.model_copy(update={"items": [], "sources": {}}),
+                   {"items": items, "sources": sorted(workload.sources.items())})
     if plan.journal is not None:
         plan.journal.remove()
     else:
         remove_journal(journal_path(plan.path))
+    remove_shard_files(plan.path)
     if all(i.status == "ok" for i in items):  # errored requests stay journaled: --retry-errors submits them anew
         batch_journal_path(plan.path.parent, file_stem(spec.name, what="experiment name", style="slug")).unlink(
             missing_ok=True
@@ -477,7 +511,7 @@ def consolidate_experiments(output_dir: Path, damaged: list[str] | None = None) 
     cost: float | None = 0.0
     for path in sorted(Path(output_dir).glob("*.experiment.json")):
         try:
-            exp = read_artifact(path, Experiment)
+            exp = read_experiment(path)  # its header only: the items are not held (10,000 take hundreds of MB)
         except (ArtifactError, InputError) as exc:
             if damaged is not None:
                 damaged.append(exc.one_line())

@@ -17,6 +17,7 @@ from gaia_eval.artifacts.groundtruth import (
     SourceDocument,
 )
 from gaia_eval.artifacts.names import file_stem
+from gaia_eval.artifacts.shards import Shard
 from gaia_eval.artifacts.store import (
     Freshness,
     fingerprint,
@@ -28,6 +29,7 @@ from gaia_eval.artifacts.store import (
     read_artifact,
     write_artifact,
 )
+from gaia_eval.artifacts.streamed import write_streamed
 from gaia_eval.errors import ArtifactError, InputError, UsageError
 from gaia_eval.extract import extract_text
 from gaia_eval.stages.common import (
@@ -200,10 +202,13 @@ def run_groundtruth(
     show_progress: bool | None = None,
     timeout_s: float | None = None,
     call_options: CallOptions | None = None,
+    shard: Shard | None = None,
 ) -> StageSummary:
     """Write `<item>.<use_case>.groundtruth.json` per input and `consolidated_<use_case>_groundtruth.json`.
     `provider` "offline" builds it from planted facts; any other provider has an LLM draft it, its calls made as
-    `call_options` say (response cache, batch API; default: the environment's)."""
+    `call_options` say (response cache, batch API; default: the environment's). With `shard`, only the inputs
+    that shard owns (by text fingerprint), and no consolidated file: each input's file is that shard's part, so
+    the same call without it finds them current, pays nothing and writes the consolidated file."""
     if use_case not in usecases.names():
         raise UsageError(
             f"unknown use case '{use_case}'", field="--use-case", fix=f"use one of: {', '.join(usecases.names())}"
@@ -216,6 +221,8 @@ def run_groundtruth(
         raise UsageError("a custom prompt needs an LLM provider", field="--custom-prompt",
                          fix="add --provider anthropic|openai|ollama|... --model M")
     sources = _collect_inputs(input_dir, input_file, pattern, needs_facts=llm_options is None)
+    if shard is not None:
+        sources = [s for s in sources if shard.owns(s.text_fingerprint)]
     output_dir = check_output_dir(output_dir)
     summary = StageSummary("groundtruth")
     if llm_options is None:
@@ -230,8 +237,12 @@ def run_groundtruth(
         written = build_with_llm(sources, use_case, output_path, force, llm_options,
                                  call_options_or_defaults(call_options), summary)
 
+    if shard is not None:
+        summary.notes.append(f"shard {shard}: {len(sources)} inputs are this shard's; once every shard has finished, "
+                             "the same command without --shard writes the consolidated file")
+        return summary
     consolidated = consolidated_path(output_dir, use_case)
-    write_artifact(consolidated, consolidate(written, use_case, output_dir))
+    write_consolidated(consolidated, written, use_case, output_dir)
     summary.notes.append(f"consolidated: {consolidated}")
     return summary
 
@@ -287,27 +298,25 @@ def _build_all_offline(
     return written
 
 
-def consolidate(
-    entries: list[tuple[str, Path]], use_case: str, output_dir: Path,
+def write_consolidated(
+    target: Path, entries: list[tuple[str, Path]], use_case: str, output_dir: Path,
     known: dict[Path, tuple[GroundTruth, str]] | None = None,
-) -> ConsolidatedGroundTruth:
-    """Rebuilt from this run's per-file artifacts only: never loses an entry, never picks up other folders' files.
-    `known` gives the artifact and fingerprint of files this run has just written, so they are not read back."""
-    items: list[GroundTruth] = []
-    refs: list[ConsolidatedEntry] = []
-    for item_id, path in sorted(entries):
-        gt, file_fp = (known or {}).get(path) or (read_artifact(path, GroundTruth), fingerprint_file(path))
-        items.append(gt)
-        refs.append(
-            ConsolidatedEntry(
-                item_id=item_id,
-                groundtruth_file=path.relative_to(output_dir).as_posix(),
-                fingerprint=file_fp,
-            )
+) -> bool:
+    """Write the consolidated file rebuilt from this run's per-file artifacts only (never loses an entry, never
+    picks up other folders' files), one item at a time: each file is read as it is written, so 10,000 items take
+    the memory of one. `known` gives the artifact and fingerprint of files this run has just written, so they
+    are not read back."""
+    ordered = sorted(entries)
+    refs = [
+        ConsolidatedEntry(
+            item_id=item_id,
+            groundtruth_file=path.relative_to(output_dir).as_posix(),
+            fingerprint=(known or {})[path][1] if path in (known or {}) else fingerprint_file(path),
         )
-    return ConsolidatedGroundTruth(
-        inputs={r.item_id: r.fingerprint for r in refs},
-        use_case=use_case,
-        source_files=refs,
-        items=items,
+        for item_id, path in ordered
+    ]
+    header = ConsolidatedGroundTruth(
+        inputs={r.item_id: r.fingerprint for r in refs}, use_case=use_case, source_files=refs, items=[]
     )
+    items = (known[path][0] if known and path in known else read_artifact(path, GroundTruth) for _, path in ordered)
+    return write_streamed(target, header, {"items": items})

@@ -21,13 +21,12 @@ from gaia_eval.artifacts.store import (
     canonical_json,
     fingerprint_bytes,
     fingerprint_file,
-    write_artifact,
 )
 from gaia_eval.errors import InputError
 from gaia_eval.extract import SUPPORTED_SUFFIXES, extract_text
 from gaia_eval.scoring.rubric import is_long_form
 from gaia_eval.stages.common import StageSummary, ensure_output_dir
-from gaia_eval.stages.groundtruth.run import consolidate, consolidated_path, groundtruth_path
+from gaia_eval.stages.groundtruth.run import consolidated_path, groundtruth_path, write_consolidated
 from gaia_eval.stages.imports.rows import Row, get_path, read_rows, row_error, where
 
 
@@ -268,5 +267,5 @@ def write_groundtruth(gts: list[GroundTruth], use_case: str, output_dir: Path, s
     summary.outputs.extend(out for out, _ in writes)
     target = consolidated_path(output_dir, use_case)
     entries = [(gt.item_id, out) for (out, _), gt in zip(writes, gts, strict=True)]
-    write_artifact(target, consolidate(entries, use_case, output_dir, known))
+    write_consolidated(target, entries, use_case, output_dir, known)
     summary.outputs.append(target)

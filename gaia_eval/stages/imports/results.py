@@ -101,7 +101,13 @@ def _first_pass(path: Path, run: ForeignRun, use_case: str, groundtruth: dict[st
     scores' values."""
     seen = _Checked()
     file_fp = fingerprint_file(path)
+    ids: set[tuple[str, int]] = set()
     for line, sample in enumerate(run.read_samples(), 1):
+        if (sample.sample_id, sample.epoch) in ids:  # two items of one id in an experiment: one would hide the other
+            raise InputError(f"sample '{sample.sample_id}' of {run.task} ({run.model}) appears twice in epoch "
+                             f"{sample.epoch}", file=path, field="id",
+                             fix="give every sample of a run its own id (ids are compared as text: 5 and '5' are one)")
+        ids.add((sample.sample_id, sample.epoch))
         seen.epochs.add(sample.epoch)
         for score in sample.scores:
             seen.values.setdefault(score.name, []).append(score.value)

@@ -8,6 +8,7 @@ from typing import Any
 
 from gaia_eval.artifacts.evaluation import RATINGS
 from gaia_eval.artifacts.store import atomic_write_bytes, atomic_write_text, find_recorded_path, write_json
+from gaia_eval.reporting import use_case_view
 from gaia_eval.reporting.data import build_report_data, load_evaluations
 from gaia_eval.safe_text import csv_document, markdown_code, markdown_text
 from gaia_eval.scoring import rubric
@@ -80,7 +81,26 @@ def render_markdown(data: dict[str, Any]) -> str:
         finalize=_md_escape,  # every {{ value }} the template prints is escaped, but our own markdown
     )
     env.filters["code"] = lambda value: _Markdown(markdown_code(str(value)))  # a path shown as it is
-    return env.get_template("report.md.j2").render(data=data, rubric_markdown=_Markdown(rubric.rubric_markdown()))
+    how = rubric.rubric_markdown() + _package_criteria_markdown([s["use_case"] for s in data["sections"]])
+    return env.get_template("report.md.j2").render(data=data, rubric_markdown=_Markdown(how))
+
+
+def _package_criteria_markdown(use_cases: list[str]) -> str:
+    """The rubric of criteria a package's scorer declares (its use case's, not gaia-eval's): one table per use
+    case, read from its scorers, with the text escaped (it comes from the package)."""
+    from gaia_eval.scoring.scorers import FREE_TEXT, LONG_FORM_QA, QA, SUMMARIES, SUMMARIES_STANDALONE
+
+    shipped = {c.id for s in (SUMMARIES, SUMMARIES_STANDALONE, FREE_TEXT, QA, LONG_FORM_QA) for c in s.criteria}
+    lines: list[str] = []
+    for name in dict.fromkeys(use_cases):
+        own = [c for c in use_case_view.criteria(name).values() if c.id not in shipped]
+        if not own:
+            continue
+        lines += ["", f"**{markdown_text(use_case_view.title(name))}: its scorers' own criteria**", "",
+                  "| Criterion | Measure (value 0–1) | Excellent | Good | Fair | Why |", "|---|---|---|---|---|---|"]
+        lines += [f"| {markdown_text(c.title)} ({markdown_code(c.id)}) | {markdown_text(c.measure)} "
+                  f"| ≥ {c.excellent:.2f} | ≥ {c.good:.2f} | ≥ {c.fair:.2f} | {markdown_text(c.why)} |" for c in own]
+    return "\n".join(lines) + ("\n" if lines else "")
 
 
 def viewer_command(eval_dir: Path, reports_dir: Path, experiment_files: list[str]) -> str:

@@ -30,7 +30,6 @@ from gaia_eval.artifacts.response_template import (
 from gaia_eval.artifacts.store import fingerprint, fingerprint_bytes
 from gaia_eval.errors import InputError, MalformedResponseError, UsageError
 from gaia_eval.providers.pricing import lookup_price
-from gaia_eval.scoring import rubric
 from gaia_eval.scoring.scorers import scorer_for
 from gaia_eval.stages.experiment.inputs import WorkItem, Workload, load_workload
 from gaia_eval.stages.experiment.run import compute_totals
@@ -84,7 +83,7 @@ def _criteria(use_case: str, mode: str, input_path: Path) -> dict[str, str]:
     if scorer is None:
         raise InputError(f"holds no {use_case} ground truth, and {use_case} cannot be scored without it",
                          file=input_path, field="-d", fix=f"pass {use_case} ground truth with -d")
-    return {c: rubric.CRITERIA[c].label for c in scorer.criteria}
+    return {c.id: c.title for c in scorer.criteria}
 
 
 def _expected_text(item: WorkItem) -> str | None:
