@@ -266,9 +266,8 @@ def run_eval(
     if regenerate_report:
         return _regenerate_index(summary, output_dir, experiment_file or experiment_dir, judge)
     # --incremental-update is what a plain run does: score new and changed experiments, skip up-to-date ones,
-    # and re-read only the evaluation files that changed into the index.
-    extras = load_extra_scorers(scorers)
-    match_mode = None if match_mode == DEFAULT_MATCH_MODE else match_mode  # the default keeps files' bytes
+    # and re-read only the evaluation files that changed into the index. The default match mode keeps files' bytes.
+    extras, match_mode = load_extra_scorers(scorers), None if match_mode == DEFAULT_MATCH_MODE else match_mode
     root, files = experiment_files(experiment_dir, experiment_file)
     gt_paths = groundtruth_paths(groundtruth)
     by_use_case, gt_fp = load_external(gt_paths)
@@ -285,23 +284,16 @@ def run_eval(
             external = external_of(by_use_case, exp.use_case)
             rel = path.relative_to(root) if root in path.parents else Path(path.name)
             out = output_dir / rel.with_name(evaluation_name(path, exp))
-            if out in claimed:
-                raise InputError(
-                    f"would be scored as '{exp.experiment_name}', like {claimed[out]} (both into {out.name})",
-                    file=path,
-                    fix="rename one of them: a template's file stem is the name of the system it holds",
-                )
-            claimed[out] = path
+            _claim(claimed, out, path, exp)
+            asks = usecases.get(exp.use_case).asks_questions
             inputs = {
                 "experiment": made_from[path],
                 "groundtruth": gt_fp if external else "embedded" if exp.groundtruth == "embedded" else "none",
                 "scorer": scorer_fp,
                 **({"scorers": scorers_fingerprint(extras)} if extras else {}),
                 **usecases.settings_inputs(usecases.get(exp.use_case)),  # a package's use case: its scorers too
+                **({"match_mode": match_mode} if match_mode and asks else {}),  # another mode: redone
             }
-            asks = usecases.get(exp.use_case).asks_questions
-            if match_mode is not None and asks:
-                inputs["match_mode"] = match_mode  # another mode: the evaluation is redone
             planned = _plan_experiment(path, exp, out, inputs, external, judge, force, summary,
                                        Seen(extras=extras, match_mode=match_mode if asks else None))
             if planned is not None:
@@ -318,6 +310,17 @@ def run_eval(
                 p.spool.discard()
     _note_consolidated(summary, update_consolidated(output_dir))
     return summary
+
+
+def _claim(claimed: dict[Path, Path], out: Path, path: Path, exp: Experiment | StreamedExperiment) -> None:
+    """Two experiments never write one evaluation file."""
+    if out in claimed:
+        raise InputError(
+            f"would be scored as '{exp.experiment_name}', like {claimed[out]} (both into {out.name})",
+            file=path,
+            fix="rename one of them: a template's file stem is the name of the system it holds",
+        )
+    claimed[out] = path
 
 
 def _regenerate_index(summary: EvalSummary, output_dir: Path, experiments: Path | None,
