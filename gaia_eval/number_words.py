@@ -166,3 +166,10 @@ def spelled_numbers(text: str) -> frozenset[str]:
     return frozenset(found)
 
 
+
+
+def spoken_pair_readings(text: str) -> frozenset[str]:
+    """The readings of the spoken pairs in a text ("twelve fifty": "12.5" and "1250"), without the numbers its
+    words name one by one ("12", "50"): a pair gives a price or a year, never either half."""
+    singles = {str(WORD_VALUES[w]) for w in re.findall(r"[a-z]+", text.lower()) if w in WORD_VALUES}
+    return frozenset(reading for reading in spelled_numbers(text) - singles if "." in reading or len(reading) == 4)

@@ -280,7 +280,8 @@ SCORERS = Registry("gaia_eval.scorers", order=("summaries", "summaries_standalon
 # a `gaia_eval.scoring.answers.MatchMode` (its matching function and the options it takes) or at a bare matching
 # function `(expected, answer, options) -> Verdict`.
 MATCH_MODES = Registry("gaia_eval.match_modes", order=("gaia", "gaia-official", "lenient", "exact", "f1", "numeric",
-                                                       "contains", "regex", "fuzzy", "semantic"))
+                                                       "contains", "regex", "fuzzy", "semantic",
+                                                       "judge"))  # judge asks a model: check-answer --mode judge
 # Bench runners by name (`bench --runner calculator`, or `builtin:calculator`): each a function prompt -> EvalRun,
 # str or dict (gaia_eval.bench.runs).
 BENCH_RUNNERS = Registry("gaia_eval.bench_runners")

@@ -298,7 +298,7 @@ STRINGS = _gaia([
     ("Sudan", "South Sudan", False),
     ("New York", "New York City", False),
     ("Apollo", "Apollo 11", False),
-    ("Einstein", "Albert Einstein", False),
+    ("Einstein", "Albert Einstein", True),  # issue 27: a surname inside the full name is that person
     ("blue whale", "The blue whale is the largest animal.", True),
     ("blue whale", "whale", False),
     ("The Old Man and the Sea", "Hemingway's The Old Man and the Sea", True),

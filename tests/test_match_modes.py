@@ -21,7 +21,8 @@ from gaia_eval.scoring.answers import MatchMode, Verdict, match_answer
 from gaia_eval.scoring.answers.match import mode_names
 from tests.registry_support import fake_entry_points
 
-BUILT_IN = ("gaia", "gaia-official", "lenient", "exact", "f1", "numeric", "contains", "regex", "fuzzy", "semantic")
+BUILT_IN = ("gaia", "gaia-official", "lenient", "exact", "f1", "numeric", "contains", "regex", "fuzzy", "semantic",
+            "judge")
 
 
 def _initials(expected: str, answer: str | None, options: Mapping[str, Any]) -> Verdict:
@@ -72,7 +73,7 @@ def test_a_registered_mode_decides_match_answer_with_its_own_options(initials: N
 
 
 def test_check_answer_offers_and_uses_a_registered_mode(initials: None, tmp_path: Path) -> None:
-    assert "|semantic|initials]" in _check_answer("--help").output
+    assert "|semantic|judge|initials]" in _check_answer("--help").output
     result = _check_answer("--mode", "initials", "NYC", "New York City")
     assert result.exit_code == 0 and result.output.startswith("CORRECT (mode initials, score 1.00)"), result.output
     assert _check_answer("--mode", "initials", "NYC", "Nowhere Near").exit_code == 1
@@ -133,7 +134,7 @@ def test_an_unknown_mode_is_one_line_exit_2_naming_every_mode(initials: None, tm
     line, = result.output.splitlines()
     assert "answers.jsonl" in line and "unknown match mode 'initals'" in line
     assert f"use one of: {', '.join((*BUILT_IN, 'initials'))}" in line
-    with pytest.raises(ValueError, match=r"unknown kind 'initals'.*exact, gaia, gaia-official.*semantic, initials"):
+    with pytest.raises(ValueError, match=r"unknown kind 'initals'.*exact, gaia, gaia-official.*judge, initials"):
         TaskSpec(id="t", prompt="p", kind="initals", expected="NYC")
 
 

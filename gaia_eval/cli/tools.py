@@ -11,7 +11,7 @@ from gaia_eval.cli.checks import check_named_folders
 from gaia_eval.cli.choices import ProviderChoice, RegistryChoice, UseCaseChoice
 from gaia_eval.cli.group import cli, split_types
 from gaia_eval.cli.lists import ListOptionsCommand
-from gaia_eval.cli.options import shard_option
+from gaia_eval.cli.options import model_call_options, print_batch_status, shard_option
 from gaia_eval.errors import RunFailed
 from gaia_eval.safe_text import echo
 
@@ -230,19 +230,47 @@ def bench(
     default=None,
     help="Check every line of a JSONL file ('-' for stdin) and print one JSON result per line.",
 )
+@click.option(
+    "--judge",
+    "judge_spec",
+    default=None,
+    metavar="PROVIDER:MODEL",
+    help="With --mode judge: the model that grades, e.g. openai:gpt-4o-mini or llamacpp:gemma-3-270m.",
+)
+@click.option("--judge-base-url", default=None, help="With --mode judge: base URL of the judge's endpoint.")
+@click.option(
+    "--judge-timeout",
+    type=click.FloatRange(min=0, min_open=True),
+    default=None,
+    metavar="SECONDS",
+    help="With --mode judge: per-attempt timeout of a judge call.",
+)
+@click.option("--question", default=None, help="The question EXPECTED answers (gaia reads units from it; the judge "
+              "is shown it).")
+@model_call_options
 @click.pass_context
-def check_answer(ctx, expected, answer, mode, rel_tol, abs_tol, threshold, unordered, as_json, jsonl_path) -> None:
+def check_answer(ctx, expected, answer, mode, rel_tol, abs_tol, threshold, unordered, as_json, jsonl_path, judge_spec,
+                 judge_base_url, judge_timeout, question, call_options, batch_status) -> None:
     """Check ANSWER against EXPECTED and explain the verdict: exit 0 when correct, 1 when not.
 
-    With --jsonl FILE, each line is {"expected", "answer"} with optional "id", "mode" and "options"; one JSON
-    result per line goes to stdout in the same order, and the exit code is 0. The flags set defaults that
-    apply where a line's mode accepts them.
+    With --jsonl FILE, each line is {"expected", "answer"} with optional "id", "question", "mode" and "options";
+    one JSON result per line goes to stdout in the same order, and the exit code is 0. The flags set defaults
+    that apply where a line's mode accepts them. --mode judge asks the model --judge names instead (through the
+    response cache, or --batch).
     """
     import orjson
 
     from gaia_eval.scoring.answers import check_answers_file, format_verdict, match_answer
 
-    options = {"rel_tol": rel_tol, "abs_tol": abs_tol, "threshold": threshold, "ordered": False if unordered else None}
+    if mode == "judge" or judge_spec is not None or batch_status:
+        from gaia_eval.stages.check_answer_judge import judge_journal_folder, run_check_answer_judge
+
+        if batch_status:
+            return print_batch_status(judge_journal_folder(jsonl_path))
+        ctx.exit(run_check_answer_judge(expected, answer, jsonl_path, judge_spec, judge_base_url, judge_timeout,
+                                        question, call_options, as_json, mode, echo))
+    options = {"rel_tol": rel_tol, "abs_tol": abs_tol, "threshold": threshold, "ordered": False if unordered else None,
+               "question": question if mode == "gaia" else None}
     options = {name: value for name, value in options.items() if value is not None}
     if jsonl_path is not None:
         if expected is not None or answer is not None:

@@ -1,6 +1,15 @@
-"""Benchmark of gaia-mode answer matching: prints pairs per second over 100,000 generated pairs.
+"""Benchmark of answer matching: agreement with people on real answers (--datasets), or pairs per second.
 
-Run: python tests/perf/bench_answers.py [--pairs N] [--mode M] [--seed S]. The pairs mix what a QA or agent
+Run: python tests/perf/bench_answers.py --datasets ../shared/datasets [--modes gaia,lenient,...] for the agreement
+of each match mode and of two baselines (substring: a normalised gold answer inside the normalised answer; exact
+match) with people's correct/incorrect labels of real systems' answers (evouna_tq), per answering system and
+overall: agreement, Cohen's kappa, false accepts and false rejects; the same on the held-out half of the
+questions (the half the rules were not tuned on) and on the short-answer cases of tests/answer_cases.py.
+
+With --judge PROVIDER:MODEL [--judge-base-url URL] [--judge-sample N] it measures check-answer --mode judge on a
+seeded sample of the held-out half instead, beside gaia and the substring baseline on the same answers.
+
+Run: python tests/perf/bench_answers.py [--pairs N] [--mode M] [--seed S] for speed. The pairs mix what a QA or agent
 run produces -- bare numbers in several formats, short strings, sentences, FINAL ANSWER markers, lists and
 dates -- with fresh numbers and names drawn per pair, so caches on the answer side rarely hit. The issue's
 bar is 100,000 pairs under 5 s on one core; the script exits 1 when gaia mode misses it.
@@ -14,6 +23,11 @@ import sys
 import time
 
 from gaia_eval.scoring.answers.match import match_answer
+
+try:
+    from tests.perf.agreement_table import run_agreement
+except ImportError:  # run as a script from tests/perf
+    from agreement_table import run_agreement  # type: ignore[no-redef]
 
 _CITIES = ["Paris", "Lyon", "São Paulo", "New York City", "Zürich", "Kraków", "Reykjavík", "Washington, D.C.",
            "St. Petersburg", "Niger", "Nigeria", "Rio de Janeiro", "Los Angeles", "Côte d'Ivoire"]
@@ -69,7 +83,17 @@ def main() -> int:
     parser.add_argument("--pairs", type=int, default=100_000)
     parser.add_argument("--mode", default="gaia")
     parser.add_argument("--seed", type=int, default=7)
+    parser.add_argument("--datasets", help="folder holding evouna_tq/: print agreement with people instead of speed")
+    parser.add_argument("--modes", default="gaia,gaia-official,lenient,exact,f1,contains,fuzzy",
+                        help="the match modes the agreement table compares (with --datasets)")
+    parser.add_argument("--limit", type=int, default=0, help="with --datasets: only the first N answers")
+    parser.add_argument("--judge", help="with --datasets: measure --mode judge with this PROVIDER:MODEL instead")
+    parser.add_argument("--judge-base-url", help="the judge's endpoint, e.g. a local llama.cpp server's /v1")
+    parser.add_argument("--judge-sample", type=int, default=200, help="held-out answers the judge grades")
     args = parser.parse_args()
+    if args.datasets:
+        return run_agreement(args.datasets, args.modes.split(","), args.limit, args.judge, args.judge_base_url,
+                             args.judge_sample)
     rng = random.Random(args.seed)
     pairs = [_pair(rng) for _ in range(args.pairs)]
     wall_start, cpu_start = time.perf_counter(), time.process_time()

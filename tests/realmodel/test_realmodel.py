@@ -119,5 +119,18 @@ def test_bench_with_the_react_runner(work, llama_server):
     assert "success rate" in out
 
 
+def test_check_answer_judge_mode_grades_real_evouna_answers(work, llama_server):
+    """--mode judge on a few of the EVOUNA answers the default tests hold: every line gets a verdict or a failure
+    with its reason (how often the 270M model agrees with people is bench_answers.py --judge's to measure)."""
+    sample = Path(__file__).parent.parent / "data" / "evouna_tq" / "answers_sample.jsonl"
+    lines = sample.read_text().splitlines()[:6]
+    path = work / "judge_answers.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    out = _run("check-answer", "--mode", "judge", "--judge", f"llamacpp:{MODEL}", "--judge-base-url", llama_server,
+               "--judge-timeout", "300", "--jsonl", str(path))
+    rows = [json.loads(line) for line in out.splitlines() if line.startswith("{")]
+    assert len(rows) == 6 and all(r["correct"] in (True, False) or r["error"] for r in rows)
+
+
 def test_zz_timings(llama_server):
     print("\nreal-model tier timings (s):", {k: round(v, 1) for k, v in TIMINGS.items()})

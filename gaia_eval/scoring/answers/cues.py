@@ -36,6 +36,9 @@ _CLAUSE_BREAK = re.compile(r"[;!?()\[\]\u2014]|[,:](?!\d)|\.(?=\s|$)|\bbut\b|\bh
                            re.IGNORECASE)
 
 
+CLAUSE_BREAK = _CLAUSE_BREAK  # for answers_prose, which reads clauses of whole paragraphs
+
+
 class ClauseBreaks(NamedTuple):
     """Where the clause breaks of a text start and end: found once, then read for every value in it."""
 
@@ -142,6 +145,9 @@ def is_denied(text: str, start: int, end: int, breaks: ClauseBreaks | None = Non
         return _bounded_after(after)
     # A bound may follow in a clause of its own: "42, at most", "May 4 (at the latest)".
     return right < len(text) and text[right] in ",(\u2014" and _bounded_after(_words(text[right + 1:right + 24]))
+
+
+negated_tokens = _negated_tokens
 
 
 # --- hedges --------------------------------------------------------------------------------------

@@ -123,8 +123,8 @@ _ENUMERATOR = re.compile(r"^\s*(?:\(?\d{1,2}[.)]|step\s+\d{1,2}[.:]?)\s*$", re.I
 def is_filler(sentence: str) -> bool:
     """A sentence that carries no answer: "Sure!", "Let me check.", an intro ending with a colon, or the
     enumerator of a numbered list ("1.")."""
-    if sentence.rstrip().endswith(":"):
-        return True
+    if sentence.rstrip().endswith(":") or not any(c.isalnum() for c in sentence):
+        return True  # an intro, or a line of punctuation only (a reply that opens with "?\n\n")
     if len(sentence) > _LONGEST_FILLER:
         return False
     return " ".join(tokens(sentence)) in _FILLER or _ENUMERATOR.match(sentence) is not None

@@ -31,6 +31,7 @@ from bisect import bisect_right
 from collections.abc import Mapping
 from typing import Any
 
+from gaia_eval.number_words import spoken_pair_readings
 from gaia_eval.scoring.answers.cues import clause_breaks, find_in_clauses, hedge_cue, is_denied
 from gaia_eval.scoring.answers.dates import CalendarDate, parse_date, scan_dates
 from gaia_eval.scoring.answers.extract import (
@@ -62,6 +63,7 @@ from gaia_eval.scoring.answers.parse import (
     gaia_options,
 )
 from gaia_eval.scoring.answers.precision import approximation_cue, decade, foreign_unit
+from gaia_eval.scoring.answers.prose import read_prose
 from gaia_eval.scoring.answers.text import (
     answer_words,
     clean_span,
@@ -195,6 +197,8 @@ def _imprecise(expected: ExpectedValue, chosen: Quantity, view: AnswerView, opts
     if expected_decade is not None:
         return None if expected_decade == answer_decade else f"the decade {chosen.text!r} != expected {expected.text!r}"
     unit = foreign_unit(expected.number_value, chosen, opts.question)
+    if unit == "year" and chosen.text and re.search(re.escape(chosen.text) + r"[\s-]*old\b", view.span, re.I):
+        unit = None  # "27 years old" is an age: the number of years is the answer, as "how old" asks
     if unit:
         return (f"the answer is in {unit} ({chosen.text!r}), a unit the expected {expected.text!r} does not carry "
                 "and the question does not ask in")
@@ -219,6 +223,17 @@ def _number_verdict(expected: ExpectedValue, chosen: Quantity, sentence: str, ho
                    f"{_from(view)}", chosen.text)
 
 
+_DEFINITE = re.compile(r"\b(?:the|these|those|all)\s+$", re.IGNORECASE)
+
+
+def _without_definite_words(mentions: list[NumberMention], text: str) -> list[NumberMention]:
+    """"The two" in a sentence refers to things already named ("The two had 3 kids"), it states no second number:
+    such a spelled number is left out when the text states another one."""
+    definite = [m for m in mentions if m.quantity.text.isalpha() and _DEFINITE.search(text, max(0, m.start - 8),
+                                                                                       m.start)]
+    return [m for m in mentions if m not in definite] if len(definite) < len(mentions) else mentions
+
+
 _SHOWN_NUMBERS = 5  # distinct numbers named when an answer states several and marks none
 
 
@@ -230,7 +245,7 @@ def _match_number(expected: ExpectedValue, view: AnswerView, opts: GaiaOptions) 
     if not opts.extract:
         return Verdict(False, 0.0, f"number: {view.span!r} is not a bare number (extraction is off)", view.span)
     text = view.span
-    mentions = _mentions(expected, text)
+    mentions = _without_definite_words(_mentions(expected, text), text)
     breaks = clause_breaks(text)
 
     def alive(m: NumberMention) -> bool:
@@ -240,6 +255,9 @@ def _match_number(expected: ExpectedValue, view: AnswerView, opts: GaiaOptions) 
     live = (m for m in mentions if alive(m))
     first_live = next(live, None)
     if first_live is None:
+        spoken = _spoken_pair(expected, text)
+        if spoken is not None:
+            return spoken
         what = "only negated or bounded numbers (e.g. 'not 12', 'at least 12')" if mentions else "no number"
         return Verdict(False, 0.0, f"number: the answer states {what}{_from(view)}", text)
     lead = _leading_quantity(text)
@@ -263,6 +281,9 @@ def _match_number(expected: ExpectedValue, view: AnswerView, opts: GaiaOptions) 
             if len(distinct) > _SHOWN_NUMBERS:  # enough to say "several"; going on would be quadratic
                 break
     if len(distinct) > 1:
+        stated = _stated_in_prose(expected, text, mentions, alive, view, opts)
+        if stated is not None:
+            return stated
         values = ", ".join(_describe(m.quantity) for m in distinct[:_SHOWN_NUMBERS])
         if len(distinct) > _SHOWN_NUMBERS:
             values += ", ..."
@@ -271,6 +292,46 @@ def _match_number(expected: ExpectedValue, view: AnswerView, opts: GaiaOptions) 
     only = distinct[0]
     return _number_verdict(expected, only.quantity, sentence_around(text, only.start, only.end),
                            "the only number stated,", view, opts)
+
+
+_PROSE_WORDS = 6  # an answer of this many words is a sentence: the number it states for the question counts
+_ALPHA_WORD = re.compile(r"[^\W\d_]{2,}")
+_RANGE_BEFORE = re.compile(r"(?:\bbetween\s+(?:\S+\s+){0,2}|\d\s*(?:-|to|and)\s*)$", re.IGNORECASE)
+_RANGE_AFTER = re.compile(r"^\s*(?:-|to|and)\s*\d")
+_TURN = re.compile(r"\b(?:but|however|actually|although|though|rather|instead)\b", re.IGNORECASE)
+
+
+def _stated_in_prose(expected: ExpectedValue, text: str, mentions: list[NumberMention], alive: Any,
+                     view: AnswerView, opts: GaiaOptions) -> Verdict | None:
+    """In a sentence answer that states several numbers, the expected one when it is stated as a value of its
+    own ("won only three of his 45 races", "from 1936 until his death on November 20, 1975"): not negated or
+    bounded, not an end of a range ("between 12 and 15", "12-15"), not hedged in its sentence."""
+    if len(_ALPHA_WORD.findall(text[:2000])) < _PROSE_WORDS:
+        return None  # "12 apples and 3 oranges", "7 8 9 ...": an answer listing numbers names no one answer
+    for mention in mentions:
+        if not (quantities_equal(expected.number_value, mention.quantity) and alive(mention)):
+            continue
+        if _RANGE_BEFORE.search(text[max(0, mention.start - 30):mention.start]) or _RANGE_AFTER.match(
+                text[mention.end:mention.end + 12]):
+            continue
+        sentence = sentence_around(text, mention.start, mention.end)
+        if _TURN.search(sentence[sentence.find(mention.quantity.text):]):
+            continue  # not a value its sentence then turns from ("12, but it is 13")
+        verdict = _number_verdict(expected, mention.quantity, sentence, "the number the sentence states,", view,
+                                  opts)
+        if verdict.correct:
+            return verdict
+    return None
+
+
+def _spoken_pair(expected: ExpectedValue, text: str) -> Verdict | None:
+    """A price or a year said as a spoken pair ("twelve fifty" for 12.50 or 1250), which no one number reads."""
+    readings = spoken_pair_readings(text)
+    wanted = format_number(expected.number_value.value)
+    if wanted in readings and not expected.number_value.unit:
+        return Verdict(True, 1.0, f"number: the spoken pair in {text!r} reads {wanted} == expected {expected.text!r}"
+                       f" (a spoken pair is a price or a year: {' or '.join(sorted(readings))})", text)
+    return None
 
 
 # --- dates ---------------------------------------------------------------------------------------
@@ -418,12 +479,17 @@ def match_gaia(expected: str, answer: str, opts: GaiaOptions) -> Verdict:
                            view.span)
         return Verdict(False, 0.0, f"the answer {view.span!r} is empty or a non-answer{_from(view)}", view.span)
     if spec.is_list:
-        return match_list(spec, view, opts)
-    if spec.value.kind == "number":
+        verdict = match_list(spec, view, opts)
+    elif spec.value.kind == "number":
         return _match_number(spec.value, view, opts)
-    if spec.value.kind == "date":
+    elif spec.value.kind == "date":
         return _match_date(spec.value, view, opts)
-    return _match_string(spec.value, view, opts)
+    else:
+        verdict = _match_string(spec.value, view, opts)
+    if verdict.correct or not opts.extract:
+        return verdict
+    # The strict reading missed it: read the whole answer as a grader does (answers_prose), same guards.
+    return read_prose(spec, view, opts.question) or verdict
 
 
 def _match_gaia_mode(expected: str, answer: str | None, options: Mapping[str, Any]) -> Verdict:

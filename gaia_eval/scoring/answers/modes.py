@@ -220,3 +220,13 @@ NUMERIC_MODE = MatchMode(_numeric, frozenset({"rel_tol", "abs_tol", "extract"}))
 CONTAINS_MODE = MatchMode(_contains)
 REGEX_MODE = MatchMode(_regex, frozenset({"ignore_case", "fullmatch"}))
 FUZZY_MODE = MatchMode(_fuzzy, frozenset({"rel_tol", "abs_tol", "threshold", "extract"}), threshold=(90.0, 0.0, 100.0))
+
+
+def _judge(expected: str, answer: str | None, options: Mapping[str, Any]) -> Verdict:
+    # The judge asks a model (scoring/judge/equivalence.py), which a pure matching function cannot reach.
+    raise UsageError("match mode 'judge' asks a model and needs one named", field="mode",
+                     fix="run gaia-eval check-answer --mode judge --judge PROVIDER:MODEL (or call "
+                     "gaia_eval.scoring.judge.judge_answers)")
+
+
+JUDGE_MODE = MatchMode(_judge)

@@ -22,6 +22,8 @@ _LAZY = {
     "JudgeTarget": "run",
     "criterion_labels": "criteria",
     "judge_experiments": "run",
+    "EquivalencePair": "equivalence",
+    "judge_answers": "equivalence",
     "judge_journal_path": "run",
     "judge_shard": "run",
     "remove_judge_journals": "run",
