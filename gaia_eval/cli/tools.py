@@ -489,8 +489,10 @@ def meta_eval(
     from gaia_eval.metaeval.labels import holds_answer_labels
 
     if holds_answer_labels(ratings):
-        _meta_eval_labels(ratings, metrics, exclude_systems, judge_spec or judge_base_url or judge_timeout, output,
-                          markdown_file, cross_validate, limit, seed)
+        from gaia_eval.cli.labels import meta_eval_labels
+
+        meta_eval_labels(ratings, metrics, exclude_systems, judge_spec or judge_base_url or judge_timeout, output,
+                         markdown_file, cross_validate, limit, seed)
         return
     judge = None
     if judge_spec is not None:
@@ -521,25 +523,6 @@ def meta_eval(
             f"{run.failed_judge_calls} judge call(s) failed; run the same command again (answered calls come from "
             "the cache)"
         )
-
-
-def _meta_eval_labels(labels, metrics, exclude_systems, judge_given, output, markdown_file, cross_validate, limit,
-                      seed) -> None:
-    """meta-eval on answers people judged correct or incorrect (stages/meta_eval_labels.py)."""
-    from gaia_eval.errors import UsageError
-    from gaia_eval.stages.meta_eval_labels import run_meta_eval_labels
-
-    if judge_given:
-        raise UsageError("--judge does not apply to answer labels", field="--judge",
-                         fix="every registered match mode is measured; leave --judge out")
-    run = run_meta_eval_labels(
-        labels, metrics=split_types(metrics), exclude_systems=list(exclude_systems), output=output,
-        markdown=markdown_file, echo=lambda line: echo(line, err=True), cross_validate=cross_validate, limit=limit,
-        seed=seed,
-    )
-    echo(run.markdown)
-    for path in run.outputs:
-        echo(f"wrote {path}")
 
 
 @cli.command("cluster-run", context_settings={"ignore_unknown_options": True, "allow_interspersed_args": False})
