@@ -10,6 +10,17 @@ from gaia_eval.artifacts.evaluation import Evaluation
 UNTIMED_PROVIDERS = ("manual", "imported")
 
 
+def model_label(provider: str, model: str) -> str:
+    """What produced a model's answers, as the report and the viewer name it: `provider:model` for a model
+    gaia-eval called; for answers from outside, what the user said (`--model`) and how they came in, never
+    `manual:manual` (a template's default provider and model)."""
+    if provider == "manual":
+        return "filled template" if model in ("", "manual") else f"{model} (filled template)"
+    if provider == "imported":
+        return f"{model} (imported)"
+    return f"{provider}:{model}"
+
+
 def answered(ev: Evaluation) -> bool:
     """The model answered at least one item (an all-error model has no cost or latency to show)."""
     return ev.grade.n_items > ev.grade.n_errors

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import csv
 import io
+import os
 import re
 from collections.abc import Iterable
 from typing import Any
@@ -116,9 +117,55 @@ def markdown_code(text: str) -> str:
     return "`" + text.replace("`", "\u02cb").replace("|", "\\|") + "`"
 
 
-def echo(message: Any = "", *, err: bool = False) -> None:
-    """THE way the command line prints: click.echo of `terminal_text`, so a name or a reply holding ESC
-    sequences or a CR cannot recolour, rewrite or hide what the terminal shows."""
+# The terminal's unsafe characters, plus U+2028/U+2029: valid raw in JSON, but a reader splitting lines with
+# str.splitlines (or JavaScript before ES2019) would cut the line there.
+_JSON_LINE_UNSAFE = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f\u202a-\u202e\u2066-\u2069\u2028\u2029]")
+
+
+def _json_escape(match: re.Match[str]) -> str:
+    return f"\\u{ord(match.group()):04x}"
+
+
+def json_line(value: Any) -> str:
+    """`value` as one line of JSON that is also safe on a terminal: what a terminal would obey (DEL, C1 controls
+    such as CSI U+009B, bidi overrides) written as JSON's own \\uXXXX escapes, which any JSON reader turns back
+    into the same characters. (`terminal_text`'s \\xNN is not JSON: it made lines unreadable.) orjson already
+    escapes C0 controls and writes the structure in ASCII, so every character replaced lies inside a string."""
+    import orjson
+
+    return _JSON_LINE_UNSAFE.sub(_json_escape, orjson.dumps(value).decode())
+
+
+def stdout_closed() -> None:
+    """The reader of our standard output went away (`gaia-eval report | head`): that is not an error. What is
+    still printed goes to /dev/null, so the run finishes its work and exits as it would have."""
+    import sys
+
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError):  # no real descriptor (a test runner's buffer): nothing to redirect
+        pass
+
+
+def _print(text: str, err: bool = False) -> None:
     import click
 
-    click.echo(terminal_text(str(message)), err=err)
+    try:
+        click.echo(text, err=err)
+    except BrokenPipeError:
+        if not err:
+            stdout_closed()
+
+
+def echo_json(value: Any) -> None:
+    """Print `value` as one line of JSON (see `json_line`); never through `terminal_text`."""
+    _print(json_line(value))
+
+
+def echo(message: Any = "", *, err: bool = False) -> None:
+    """THE way the command line prints: click.echo of `terminal_text`, so a name or a reply holding ESC
+    sequences or a CR cannot recolour, rewrite or hide what the terminal shows. A closed stdout is not an error
+    (`stdout_closed`)."""
+    _print(terminal_text(str(message)), err=err)

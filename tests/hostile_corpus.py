@@ -404,7 +404,9 @@ def _row(**fields) -> dict:
 ENCODED_IDS = ["../../ESCAPED", "/var/ESCAPE_i19b", "a/b", "..", ".", "...", ".hidden", "a\\b", "C:\\x", "a:b*c?",
                "<tag>|pipe", "trailing.", "trailing ", "100%", "%2F", "CON", "nul", "名前/../x"]
 REFUSED_IDS = {"nul": "a\x00b", "newline": "a\nb", "escape": "\x1b[31mred", "del": "a\x7fb", "c1": "a\x85b",
-               "line-separator": "a\u2028b", "tab": "a\tb", "empty": "", "blank": "   ", "list": ["a"],
+               "line-separator": "a\u2028b", "tab": "a\tb",
+               "bidi-override": "a\u202eb", "zero-width-space": "ad\u200bmin", "bom-inside": "a\ufeffb",
+               "empty": "", "blank": "   ", "list": ["a"],
                "object": {"a": 1}, "bool": True, "float": 1.5, "too-long": "x" * 300, "too-long-utf8": "é" * 100}
 
 
@@ -500,6 +502,8 @@ def _output_cases() -> list[Case]:
         _outputs_case("system-path", [_out_row(system="../../ESCAPED_SYSTEM")], expect=0),
         _outputs_case("system-absolute", [_out_row(system="/tmp/ESCAPED_SYSTEM_i19b")], expect=0),
         _outputs_case("system-too-long", [_out_row(system="s" * 400)]),
+        _outputs_case("system-bidi-override", [_out_row(system="gpt\u202e4o")]),
+        _outputs_case("system-zero-width", [_out_row(system="base\u200bline")]),
         _outputs_case("system-list", [_out_row(system=["a"])]),
         _outputs_case("item-id-list", [_out_row(item_id=["a"])]),
         _outputs_case("item-id-nul", [_out_row(item_id="a\x00")]),
@@ -598,6 +602,7 @@ def _artifact_cases() -> list[Case]:
         _exp_case("items-object", lambda d: d.__setitem__("items", {"a": 1})),
         _exp_case("totals-negative-items", lambda d: d["totals"].__setitem__("items", -1)),
         _exp_case("unknown-key", lambda d: d.__setitem__("surprise", 1)),
+        _exp_case("item-listed-twice", lambda d: d["items"].append(dict(d["items"][0]))),
         _baseline_case("success-rate-true", {"success_rate": True}),
         _baseline_case("success-rate-above-one", {"success_rate": 1.5}),
         _baseline_case("success-rate-negative", {"success_rate": -0.1}),
@@ -725,8 +730,129 @@ def _folder_cases() -> list[Case]:
             for command, world_folder, member, breakages, argv in folders for name, breakage in breakages.items()]
 
 
+def _rows_with(rows: Callable[[Path, Path], list[dict]], extra: tuple[str, ...] = (),
+               around: Callable[[Path, Path], None] | None = None) -> Callable[[Path, Path], Path]:
+    """rows.jsonl made from the sandbox folder and the world (so a row can name a file outside its folder)."""
+    def make(folder: Path, world: Path) -> Path:
+        if around is not None:
+            around(folder, world)
+        (folder / "rows.jsonl").write_bytes(_jsonl(rows(folder, world)))
+        return folder / "rows.jsonl"
+    return make
+
+
+def _secret_beside(folder: Path, world: Path) -> None:
+    (folder.parent / "secret.txt").write_text("SECRET beside the data folder.\n")
+
+
+def _link_out(folder: Path, world: Path) -> None:
+    (folder / "link.txt").symlink_to(world / "doc.txt")
+
+
+def _docs_with_link_out(folder: Path, world: Path) -> Path:
+    docs = folder / "docs"
+    docs.mkdir()
+    (docs / "ok.txt").write_text(SOURCE)
+    (docs / "evil.txt").symlink_to(world / "doc.txt")
+    return docs
+
+
+def _path_escape_cases() -> list[Case]:
+    """Issue 29: a path that data names must stay inside the folder the user named (it is sent to a model)."""
+    def gt(name: str, make: Callable[[Path, Path], Path], says: str, extra: tuple[str, ...] = ()) -> Case:
+        return Case("import-groundtruth", name,
+                    lambda w, p, o: ["import-groundtruth", str(p), "-o", str(o), *extra], make, says=says)
+
+    template = ("--source-file", "{item_id}.txt")
+    return [
+        gt("source-absolute-path", _rows_with(lambda f, w: [_row(source=str(w / "doc.txt"))]),
+           "is not a path relative"),
+        gt("source-dot-dot", _rows_with(lambda f, w: [_row(source="../secret.txt")], around=_secret_beside),
+           "resolves outside"),
+        gt("source-symlink-out", _rows_with(lambda f, w: [_row(source="link.txt")], around=_link_out),
+           "resolves outside"),
+        gt("source-file-id-dot-dot",
+           _rows_with(lambda f, w: [_row(item_id="../secret", source=...)], around=_secret_beside),
+           "resolves outside", template),
+        gt("source-file-id-absolute", _rows_with(lambda f, w: [_row(item_id=str(w / "doc"), source=...)]),
+           "resolves outside", template),
+        Case("groundtruth", "-d:symlink-out", lambda w, p, o: ["groundtruth", "-d", str(p), "-o", str(o), "--quiet"],
+             _docs_with_link_out, says="resolves outside"),
+    ]
+
+
+def _raw_jsonl(rows: list[dict]) -> bytes:
+    """JSON Lines with every character raw (U+2028, U+2029, U+0085 are valid unescaped inside a JSON string)."""
+    return "".join(json.dumps(r, ensure_ascii=False) + "\n" for r in rows).encode()
+
+
+SEPARATORS = "line\u2028para\u2029next\u0085end"
+
+
+def _valid_jsonl_cases() -> list[Case]:
+    """Issue 29: valid JSON Lines holding raw line/paragraph separators inside strings are read, not split."""
+    rating = {"item_id": "d", "system": "a", "output": "x " + SEPARATORS, "human": {"r": [3, 4]}}
+    others = [{**rating, "system": s, "output": s, "human": {"r": [n, n]}} for n, s in ((2, "b"), (5, "c"))]
+    return [
+        _gt_rows_case("raw-line-separators", [], raw=_raw_jsonl([_row(references=[REFERENCE + SEPARATORS])]),
+                      expect=0),
+        _outputs_case("raw-line-separators", [], raw=_raw_jsonl([_out_row(output=REFERENCE + SEPARATORS)]),
+                      expect=0),
+        Case("bench", "suite:raw-line-separators", lambda w, p, o: ["bench", str(p), "-o", str(o / "bench.json")],
+             _file("suite.jsonl", _raw_jsonl([{"id": "t1", "prompt": "What is 2 plus 3? " + SEPARATORS,
+                                                "kind": "numeric", "expected": 5}])), expect=0),
+        Case("import-template", "raw-line-separators",
+             lambda w, p, o: ["import-template", str(p), "-i", _gt(w), "-o", str(o)],
+             _file("x.template.jsonl", _raw_jsonl([{"test_id": "m0", "use_case": "summarization", "input_text": SOURCE,
+                                                    "response": "r " + SEPARATORS}])), expect=0),
+        Case("meta-eval", "raw-line-separators", lambda w, p, o: ["meta-eval", str(p), "-o", str(o / "meta.json")],
+             _file("ratings.jsonl", _raw_jsonl([rating, *others])), expect=0),
+        Case("check-answer", "raw-line-separators", lambda w, p, o: ["check-answer", "--jsonl", str(p)],
+             _file("answers.jsonl", _raw_jsonl([{"expected": "Paris", "answer": "Paris" + SEPARATORS}])), expect=0),
+        Case("check-answer", "regex-catastrophic-backtracking", lambda w, p, o: ["check-answer", "--jsonl", str(p)],
+             _file("answers.jsonl", _jsonl([{"expected": "(x+x+)+y", "answer": "x" * 5000, "mode": "regex"}])),
+             process=True, says="catastrophic backtracking"),
+    ]
+
+
+def _deep_metadata(levels: int) -> dict:
+    value: dict = {}
+    for _ in range(levels):
+        value = {"a": value}
+    return value
+
+
+def _overflow_cases() -> list[Case]:
+    """Issue 29: numbers each in range whose totals are not, and settings that crashed or hung."""
+    def two(**fields) -> list[dict]:
+        return [_out_row(item_id=i, **fields) for i in ("a", "b")]
+
+    return [
+        _outputs_case("totals-cost-1e308-twice", two(cost_usd=1e308)),
+        _outputs_case("totals-latency-1e308-twice", two(latency_s=1e308)),
+        _outputs_case("totals-tokens-1e15-twice", two(input_tokens=10**15)),
+        _config_case("base-url-broken-ipv6", {"experiments": [_spec(provider="openai", model="gpt-4o-mini",
+                                                                    base_url="http://[::1")]}),
+        _config_case("base-url-no-scheme", {"experiments": [_spec(provider="openai", model="m", base_url="[::1]")]}),
+        Case("batch-experiment", "requests-per-minute-1e-300",
+             lambda w, p, o: ["batch-experiment", "-c", str(p), "-i", _gt(w), "-o", str(o), "--quiet"],
+             _file("config.json", json.dumps({"experiments": [_spec(requests_per_minute=1e-300)]}).encode()),
+             process=True, says="requests_per_minute"),
+        Case("meta-eval", "output-is-an-existing-folder",
+             lambda w, p, o: ["meta-eval", str(w / "ratings.jsonl"), "-o", str(p)], _folder("meta"),
+             says="is a folder, expected a file path"),
+        Case("create-template", "output-is-a-file",
+             lambda w, p, o: ["create-template", "-i", _gt(w), "-o", str(p)], _file("taken", b"x"),
+             says="is a file, expected a folder"),
+        Case("bench", "suite:metadata-900-deep", lambda w, p, o: ["bench", str(p), "-o", str(o / "bench.json")],
+             _file("suite.jsonl", _jsonl([{"id": "t1", "prompt": "What is 2 plus 3?", "kind": "numeric",
+                                           "expected": 5, "metadata": _deep_metadata(900)}])), says="nests deeper"),
+    ]
+
+
 def all_cases() -> list[Case]:
-    return _slot_cases() + _field_cases() + _folder_cases()
+    return (_slot_cases() + _field_cases() + _folder_cases() + _path_escape_cases() + _valid_jsonl_cases()
+            + _overflow_cases())
 
 
 # --- running one case ---------------------------------------------------------------------------------------------

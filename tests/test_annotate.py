@@ -570,6 +570,40 @@ def test_rater_consistency_on_repeats_and_a_torn_line_is_reported(workspace):
     assert run.torn_lines and "torn by a crash mid-write: skipped" in run.markdown
 
 
+# --- issue 29: what annotate refuses, it refuses before writing ----------------------------------------------------
+
+def test_a_bad_ratings_file_is_refused_before_the_sample_is_drawn_and_saved(workspace):
+    ratings = ratings_path(workspace / "evaluation", "qa")
+    ratings.parent.mkdir(parents=True)
+    ratings.write_text("item_id,rating\nq1,5\n")  # a spreadsheet, not the log
+    result = CliRunner().invoke(cli, ["annotate", "-e", str(workspace / "evaluation"), "-u", "qa", "--rater", "a",
+                                      "--no-browser"])
+    assert result.exit_code == 2 and "is not a ratings file" in result.output
+    assert not sample_path(workspace / "evaluation", "qa").exists()
+
+
+def test_a_ratings_log_linked_out_of_the_evaluation_folder_is_refused(workspace, tmp_path):
+    outside = tmp_path / "elsewhere.jsonl"
+    outside.write_text("")
+    ratings = ratings_path(workspace / "evaluation", "qa")
+    ratings.parent.mkdir(parents=True)
+    ratings.symlink_to(outside)
+    with pytest.raises(Exception, match="resolves outside") as caught:
+        open_session(workspace / "evaluation", rater="a", use_case="qa")
+    assert type(caught.value).__name__ == "InputError"
+    assert outside.read_text() == "" and not sample_path(workspace / "evaluation", "qa").exists()
+
+
+def test_a_hand_edited_sample_naming_a_model_not_evaluated_is_refused(workspace):
+    opened = open_session(workspace / "evaluation", rater="a", use_case="qa")
+    data = json.loads(opened.sample_path.read_text())
+    data["units"][0]["model"] = "not-a-model-here"
+    opened.sample_path.write_text(json.dumps(data))
+    result = CliRunner().invoke(cli, ["annotate", "-e", str(workspace / "evaluation"), "-u", "qa", "--rater", "a",
+                                      "--no-browser"])
+    assert result.exit_code == 2, result.output
+    assert "names model 'not-a-model-here', which is not in the evaluation" in result.output
+
 # --- issue 28, item 5: an imported output once, a short sample explained, the full next command ----------------
 
 def test_an_imported_output_that_fills_two_summary_styles_is_shown_and_rated_once(workspace, tmp_path):

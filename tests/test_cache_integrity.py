@@ -48,8 +48,8 @@ def qa_gt(tmp_path_factory) -> Path:
     return root / "gt"
 
 
-def _config(path: Path, base_url: str | None = None) -> Path:
-    spec = {"name": "gpt", "provider": "openai", "model": "gpt-4o-mini", "timeout_s": 10.0, "max_retries": 0}
+def _config(path: Path, base_url: str | None = None, timeout_s: float = 10.0) -> Path:
+    spec = {"name": "gpt", "provider": "openai", "model": "gpt-4o-mini", "timeout_s": timeout_s, "max_retries": 0}
     path.write_bytes(orjson.dumps({"experiments": [{**spec, **({"base_url": base_url} if base_url else {})}]}))
     return path
 
@@ -392,12 +392,16 @@ def test_the_reply_is_returned_before_its_entry_is_written(tmp_path):
 def test_two_processes_on_one_cache_pay_once_for_what_is_in_flight(fake_llm, qa_gt, tmp_path):
     """The issue: two or three processes sharing a cache paid 1.8-2.6 times for the requests in flight. Here the
     first run's requests are all held at the server while the second run starts on the same cache: the second
-    waits for them and sends nothing."""
+    waits for them and sends nothing.
+
+    Ordered by events, never by the clock: the first run's requests are released only once the second run is
+    calling, and nothing may time out meanwhile (a 10 s request timeout failed the first run when starting the
+    second process took longer on a loaded machine). The deadlines only bound a hang."""
     import time
 
     release = threading.Event()
-    fake_llm.responder = lambda req: (release.wait(120), {"text": "held " + last_user_text(req["body"])[-20:]})[1]
-    config = _config(tmp_path / "c.json", fake_llm.openai_base_url)
+    fake_llm.responder = lambda req: (release.wait(600), {"text": "held " + last_user_text(req["body"])[-20:]})[1]
+    config = _config(tmp_path / "c.json", fake_llm.openai_base_url, timeout_s=900.0)
     items = sum(
         len(d["qa_pairs"]) for d in orjson.loads((qa_gt / "consolidated_qa_groundtruth.json").read_bytes())["items"]
     )
@@ -410,7 +414,7 @@ def test_two_processes_on_one_cache_pay_once_for_what_is_in_flight(fake_llm, qa_
     first = start("a")
     second = None
     try:
-        deadline = time.monotonic() + 120
+        deadline = time.monotonic() + 600
         while fake_llm.request_count < items:  # every request of the first run is in flight, held
             assert first.poll() is None and time.monotonic() < deadline, first.stderr.read() if first.poll() else ""
             time.sleep(0.01)

@@ -80,3 +80,61 @@ def test_disk_full_while_journaling_is_one_line_naming_the_file_and_the_fix_then
     assert resumed.returncode == 0, resumed.stderr
     items = orjson.loads((tmp_path / "exp" / "gpt.experiment.json").read_bytes())["items"]
     assert fake_llm.request_count - calls_before == len(items) - 5
+
+
+# eval's spool of scored items on a disk that refuses every write: the buffered spool keeps the refused bytes, so
+# discarding it (closing the file) is refused again; that second refusal once replaced the message naming the
+# evaluation file with a bare "No space left on device (fix: check the path and its permissions)".
+SPOOL_RUNNER = """
+import errno, io, os, sys, types
+import gaia_eval.artifacts.streamed as streamed
+
+class FullRaw(io.RawIOBase):
+    def __init__(self, fd):
+        self._fd = fd
+    def readable(self):
+        return True
+    def writable(self):
+        return True
+    def seekable(self):
+        return True
+    def write(self, data):
+        raise OSError(errno.ENOSPC, "No space left on device")
+    def readinto(self, b):
+        return 0
+    def seek(self, *args):
+        return os.lseek(self._fd, *args)
+    def fileno(self):
+        return self._fd
+    def close(self):
+        if not self.closed:
+            os.close(self._fd)
+        super().close()
+
+full_disk_os = types.ModuleType("os")
+full_disk_os.__dict__.update(os.__dict__)
+full_disk_os.fdopen = lambda fd, mode="r", *a, **k: io.BufferedRandom(FullRaw(fd), buffer_size=1 << 20)
+streamed.os = full_disk_os
+from gaia_eval.cli import main
+sys.argv = ["gaia-eval", *sys.argv[1:]]
+main()
+"""
+
+
+def test_disk_full_while_eval_spools_its_items_names_the_evaluation_file(tmp_path):
+    from click.testing import CliRunner
+
+    from gaia_eval.cli import cli
+
+    rows = [{"item_id": f"m{i}", "system": "s", "output": "They ship on Friday.", "source": "Ann: ship Friday."}
+            for i in range(3)]
+    (tmp_path / "out.jsonl").write_bytes(b"".join(orjson.dumps(r) + b"\n" for r in rows))
+    assert CliRunner().invoke(cli, ["import-outputs", str(tmp_path / "out.jsonl"), "-o", str(tmp_path / "exp")]
+                              ).exit_code == 0
+    full = subprocess.run([sys.executable, "-c", SPOOL_RUNNER, "eval", "-d", str(tmp_path / "exp"), "-o",
+                           str(tmp_path / "ev")], capture_output=True, text=True, timeout=120)
+    assert full.returncode == 1, full.stderr
+    lines = full.stderr.strip().splitlines()
+    assert len(lines) == 1, full.stderr
+    assert str(tmp_path / "ev" / "s.experiment.eval.json") in lines[0] and "free disk space" in lines[0]
+    assert not (tmp_path / "ev").exists()  # nothing left behind: the same command resumes cleanly

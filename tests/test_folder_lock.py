@@ -246,3 +246,67 @@ def test_a_lock_that_cannot_be_taken_names_the_option_to_change(tmp_path):
     with pytest.raises(UsageError) as caught, folder_lock(tmp_path / "out", "-d/--eval-dir"):
         pass
     assert str(caught.value).startswith(f"{tmp_path / 'out'}: field '-d/--eval-dir': cannot take the lock")
+
+
+def test_the_imports_hold_the_folder_too(tmp_path):
+    """Issue 29: a running batch-experiment later overwrote what import-outputs had written into its folder."""
+    (tmp_path / "rows.jsonl").write_text('{"item_id": "a", "source": "Ann: ship Friday.", "references": ["Friday."]}\n')
+    (tmp_path / "outputs.jsonl").write_text('{"item_id": "a", "system": "s", "output": "x", "source": "y z"}\n')
+    commands = {
+        "gt": ["import-groundtruth", str(tmp_path / "rows.jsonl"), "-o", str(tmp_path / "gt")],
+        "exp": ["import-outputs", str(tmp_path / "outputs.jsonl"), "-o", str(tmp_path / "exp")],
+    }
+    for folder, args in commands.items():
+        holder = _hold(tmp_path / folder)
+        try:
+            result = CliRunner().invoke(cli, args)
+            assert result.exit_code == 2 and f"pid {holder.pid}" in result.output, (args, result.output)
+            assert [p.name for p in (tmp_path / folder).iterdir()] == [".gaia-eval.lock"]  # nothing imported
+        finally:
+            holder.communicate("")
+        assert CliRunner().invoke(cli, args).exit_code == 0
+
+
+def test_deleting_the_lock_file_does_not_let_a_second_run_in(tmp_path):
+    """The lock is the folder's, not the file's: the file only describes the holder."""
+    config = _project(tmp_path)
+    holder = _hold(tmp_path / "exp")
+    try:
+        (tmp_path / "exp" / ".gaia-eval.lock").unlink()
+        result = CliRunner().invoke(cli, _experiment(config, tmp_path, str(tmp_path / "exp")))
+        assert result.exit_code == 2 and "another gaia-eval run is writing this folder" in result.output
+        assert not list((tmp_path / "exp").glob("*.json"))
+    finally:
+        holder.communicate("")
+    assert holder.returncode == 0
+
+
+def test_a_folder_replaced_between_open_and_lock_is_locked_anew(tmp_path, monkeypatch):
+    """The identity check compares the inode, not only the device: a folder removed by a finishing holder and
+    made anew by another run is on the same device, and a lock on the old one would guard nothing."""
+    import fcntl
+
+    from gaia_eval.artifacts import lock
+
+    folder = tmp_path / "out"
+    folder.mkdir()
+    calls = []
+
+    class SwapOnFirstLock:
+        LOCK_EX, LOCK_NB = fcntl.LOCK_EX, fcntl.LOCK_NB
+
+        @staticmethod
+        def flock(fd, how):
+            if not calls:  # the other run: the folder we opened goes away and a new one takes its name
+                folder.rename(tmp_path / "old")
+                folder.mkdir()
+            calls.append(fd)
+            return fcntl.flock(fd, how)
+
+    monkeypatch.setattr(lock, "fcntl", SwapOnFirstLock)
+    fd, locked = lock.take_folder_lock(folder)
+    try:
+        assert locked and len(calls) == 2
+        assert os.fstat(fd).st_ino == os.stat(folder).st_ino  # the lock is on the folder that bears the name
+    finally:
+        os.close(fd)

@@ -64,3 +64,17 @@ def test_the_readme_pipeline_examples_run_and_leave_git_status_clean(fresh_clone
     status = subprocess.run(["git", "status", "--porcelain"], cwd=fresh_clone, capture_output=True, text=True,
                             check=True).stdout
     assert status == "", status
+    import json
+
+    # Issue 29: run in order the blocks collided (an eval without -o wrote into evaluation/, and the report then
+    # ranked baseline-textrank twice under one name).
+    report = json.loads((fresh_clone / "reports" / "report.json").read_text())
+    for section in report["sections"]:
+        names = [m["experiment_name"] for m in section["models"]]
+        assert len(names) == len(set(names)), (section["use_case"], names)
+
+
+def test_every_readme_eval_names_its_output_folder():
+    """An `eval` without -o writes into evaluation/ itself, beside (and into the report of) every other block's."""
+    evals = [c for c in readme_pipeline_commands() if c[0] == "eval"]
+    assert evals and all("-o" in c for c in evals), [c for c in evals if "-o" not in c]

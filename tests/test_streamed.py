@@ -148,6 +148,26 @@ def test_an_experiment_of_the_wrong_shape_gets_the_full_reads_message(experiment
     assert caught.value.field == next(iter(change)) or caught.value.field.startswith(next(iter(change)))
 
 
+def test_the_scan_refuses_a_file_over_the_input_limit_before_reading_it(tmp_path):
+    """A 200 MB file of NUL bytes was scanned for minutes before the full read refused it by size (issue 29's
+    suite-time hunt: 172 s for one hostile case under load)."""
+    import pytest
+
+    from gaia_eval.artifacts.inputs import set_max_input_mb
+    from gaia_eval.artifacts.stream import scan
+    from gaia_eval.errors import InputError
+
+    path = tmp_path / "big.experiment.json"
+    with open(path, "wb") as fh:
+        fh.truncate(3_000_000)
+    set_max_input_mb(1)
+    try:
+        with pytest.raises(InputError, match="over the 1 MB input limit"):
+            scan(path, frozenset({"items"}))
+    finally:
+        set_max_input_mb(None)
+
+
 def test_write_streamed_writes_write_artifacts_bytes_an_element_at_a_time(experiments: Path, tmp_path: Path):
     from gaia_eval.artifacts.groundtruth import ConsolidatedGroundTruth
 

@@ -88,7 +88,7 @@ def open_session(
     ratings: Path | None = None,
     experiments_dir: Path | None = None,
 ) -> Opened:
-    from gaia_eval.annotate.sample import load_or_draw, ratings_path, size_shortfall
+    from gaia_eval.annotate.sample import annotation_file, load_or_draw, ratings_path, save_sample, size_shortfall
     from gaia_eval.annotate.session import Session
 
     rater = check_rater(rater)
@@ -98,9 +98,13 @@ def open_session(
         raise UsageError(f"use case '{evaluated.use_case}': no item has outputs of two models to compare",
                          field="--pairwise", fix="evaluate a second model, or rate outputs one at a time")
     default = ratings_path(eval_root, evaluated.use_case)
-    ratings = Path(ratings) if ratings is not None else default
+    ratings = Path(ratings) if ratings is not None else annotation_file(Path(eval_root), default)
     command = meta_eval_command(Path(eval_root), evaluated.use_case, None if ratings == default else ratings)
-    return Opened(Session(sample, evaluated, ratings, rater, mode, command), sample, path, drawn, ratings,
+    # The Session reads the ratings log: a bad one stops here, before a newly drawn sample is saved.
+    session = Session(sample, evaluated, ratings, rater, mode, command)
+    if drawn:
+        save_sample(path, sample)  # only once everything it is for has been checked
+    return Opened(session, sample, path, drawn, ratings,
                   size_shortfall(size, sample, evaluated) if mode == "single" else None)
 
 

@@ -10,9 +10,10 @@ import random
 from pathlib import Path
 from typing import Any
 
+from gaia_eval.artifacts.inputs import path_inside
 from gaia_eval.artifacts.ratings import AnnotationSample, SamplePair, SampleReason, SampleUnit
 from gaia_eval.artifacts.store import fingerprint, read_artifact, write_artifact
-from gaia_eval.errors import UsageError
+from gaia_eval.errors import InputError, UsageError
 from gaia_eval.metaeval.estimate import percentiles, score_bands
 from gaia_eval.metaeval.evaluated import EvaluatedSet
 from gaia_eval.reporting.use_case_view import rating_dimensions
@@ -145,14 +146,44 @@ def parse_dimensions(text: str | None, use_case: str) -> list[str]:
     return names
 
 
+def annotation_file(eval_root: Path, path: Path) -> Path:
+    """A file of the annotation folder, refused if a link leads it out of the evaluation folder (a ratings log
+    appended to, or a sample read, somewhere else on the machine)."""
+    try:
+        return path_inside(Path(eval_root), Path(path).relative_to(Path(eval_root)).as_posix())
+    except InputError as exc:
+        raise InputError(exc.message, file=path, fix="remove the link: annotation files live in the folder") from None
+
+
+def _check_saved(sample: AnnotationSample, evaluated: EvaluatedSet, path: Path) -> None:
+    """A saved sample names only models and items of this evaluation (a hand-edited one could make the page show
+    or record outputs that were never evaluated)."""
+    items = {item for item, _ in evaluated.outputs}
+    named = [(u.id, u.item_id, u.model) for u in sample.units]
+    named += [(p.id, p.item_id, m) for p in sample.pairs for m in (p.left, p.right)]
+    for unit, item, model in named:
+        if model not in evaluated.models or item not in items:
+            what = f"model '{model}'" if model not in evaluated.models else f"item '{item}'"
+            raise InputError(
+                f"{unit} names {what}, which is not in the evaluation of {evaluated.use_case}", file=path,
+                fix="restore the sample, or move it away to draw a new one",
+            )
+
+
+def save_sample(path: Path, sample: AnnotationSample) -> None:
+    write_artifact(path, sample)
+
+
 def load_or_draw(
     eval_root: Path, evaluated: EvaluatedSet, *, size: int | None, seed: int | None, dimensions: str | None
 ) -> tuple[AnnotationSample, Path, bool]:
-    """The saved sample of this use case, or a new one drawn and saved. Asking for another size, seed or
-    dimensions than the saved sample's is an error: every rater must see the same sample."""
-    path = sample_path(eval_root, evaluated.use_case)
+    """The saved sample of this use case, or a new one drawn (the caller saves it with `save_sample` once the rest
+    of its input is checked). Asking for another size, seed or dimensions than the saved sample's is an error:
+    every rater must see the same sample."""
+    path = annotation_file(eval_root, sample_path(eval_root, evaluated.use_case))
     if path.is_file():
         sample = read_artifact(path, AnnotationSample)
+        _check_saved(sample, evaluated, path)
         wanted: dict[str, tuple[Any, Any]] = {
             "--size": (size, sample.size),
             "--seed": (seed, sample.seed),
@@ -174,5 +205,4 @@ def load_or_draw(
         return sample, path, False
     sample = draw_sample(evaluated, size or DEFAULT_SIZE, 0 if seed is None else seed,
                          parse_dimensions(dimensions, evaluated.use_case))
-    write_artifact(path, sample)
     return sample, path, True

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from gaia_eval.annotate import load_for_rating
-from gaia_eval.annotate.sample import load_or_draw, size_shortfall
+from gaia_eval.annotate.sample import load_or_draw, save_sample, size_shortfall
 from gaia_eval.artifacts.ratings import write_ratings_sheet
 
 MAX_CELL = 30000  # spreadsheets hold at most 32,767 characters in a cell
@@ -44,6 +44,8 @@ def run_ratings_template(
                      "source": _cell(output.source), "reference": _cell(output.reference),
                      "output": _cell((f"Q: {output.query}\n\n" if output.query else "") + output.text)})
     path = Path(output_dir) / f"{evaluated.use_case}.ratings.csv"
+    if drawn:
+        save_sample(sample_file, sample)
     write_ratings_sheet(path, sample.dimensions, rows)
     return RatingsTemplate(path, evaluated.use_case, sample_file, drawn, len(rows),
                            size_shortfall(size, sample, evaluated))

@@ -40,6 +40,20 @@ class PriceOverride(Strict):
     output_per_mtok: NonNegative
 
 
+def url_problem(url: str) -> str | None:
+    """Why `url` cannot be a model server's base URL (None: it can): http(s), a host, a port in range."""
+    from urllib.parse import urlsplit
+
+    try:
+        parts = urlsplit(url)
+        parts.port  # noqa: B018 - reading it checks the port
+    except ValueError as exc:
+        return str(exc)
+    if parts.scheme not in ("http", "https") or not parts.hostname:
+        return "it needs http:// or https:// and a host"
+    return None
+
+
 class ExperimentSpec(Strict):
     name: str
     provider: str
@@ -51,12 +65,21 @@ class ExperimentSpec(Strict):
     base_url: str | None = None
     api_key_env: str | None = None  # the NAME of an environment variable holding the key; never the key
     max_concurrency: Count | None = Field(default=None, gt=0)
-    requests_per_minute: Finite | None = Field(default=None, gt=0)
+    # At least one call every 10 minutes: a rate such as 1e-300 paced the first call ~1e301 s away, a silent hang.
+    requests_per_minute: Finite | None = Field(default=None, ge=0.1)
     max_retries: Count | None = Field(default=None, ge=0)
     timeout_s: Finite | None = Field(default=None, gt=0)
     # The model's context window in tokens; None: asked of a local server (llama.cpp reports it), else unlimited.
     context_tokens: Count | None = Field(default=None, gt=0)
     price: PriceOverride | None = None  # overrides the shipped pricing table for this model
+
+    @field_validator("base_url")
+    @classmethod
+    def _server_url(cls, value: str | None) -> str | None:
+        problem = url_problem(value) if value else None
+        if problem:
+            raise ValueError(f"{value!r} is not a server URL ({problem}); e.g. http://127.0.0.1:8080/v1")
+        return value
 
     @field_validator("api_key_env")
     @classmethod

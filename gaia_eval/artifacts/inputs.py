@@ -186,3 +186,25 @@ def parse_json(path: Path, data: bytes | str, *, where: str = "", fix: str = "re
         one_line = exc.lineno == 1 and not (exc.doc or "").count("\n")
         position = f"column {exc.colno}" if one_line else f"line {exc.lineno} column {exc.colno}"
         raise InputError(f"{where}not valid JSON ({exc.msg} at {position})", file=path, fix=fix) from None
+
+
+def path_inside(folder: Path, name: str) -> Path:
+    """`folder / name` for a path that data names (a row's `source`, an id filled into `--source-file`), refused
+    unless it stays inside `folder`: an absolute path, `..` climbing out, or a symbolic link on the way that leads
+    out of the folder would let a data file embed any file on the machine (which is then sent to a model). A link
+    that stays inside the folder is followed. Raises InputError with the reason; the caller names row and field."""
+    if not name or os.path.isabs(name) or name.startswith(("\\", "~")) or (len(name) > 1 and name[1] == ":"):
+        raise InputError(f"'{name}' is not a path relative to the folder {folder}",
+                         fix="name a file inside that folder, relative to it")
+    base = os.path.realpath(folder)
+    target = os.path.realpath(os.path.join(base, name))
+    if os.path.commonpath([base, target]) != base:
+        raise InputError(f"'{name}' resolves outside the folder {folder} (through '..' or a symbolic link)",
+                         fix="copy the file into that folder and name it relative to the folder")
+    return Path(folder) / name
+
+
+def jsonl_lines(text: str) -> list[str]:
+    """The lines of JSON Lines text: split at "\\n" only (a trailing "\\r" dropped). `str.splitlines` also breaks at
+    U+2028, U+2029, U+0085 and other characters that JSON allows raw inside a string, which cut valid lines."""
+    return [line[:-1] if line.endswith("\r") else line for line in text.split("\n")]

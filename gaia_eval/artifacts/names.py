@@ -8,7 +8,8 @@ trailing `.` or space; every ordinary id is left as it is, and `decode_stem` giv
 (experiment, system and template names): the name cleaning the reference tool used (`Qwen3-1.7B Basic` ->
 `Qwen3-1_7B_Basic`), which keeps only letters, digits, `-` and `_`, so it is lossy: two names cleaned alike are
 found by `NameClaims`. Both refuse what no file name should hold: an empty name, control characters (NUL
-included), a name too long for a file system, or a value that is not text.
+included) and invisible format characters (bidi overrides, zero-width), a name too long for a file system, or a
+value that is not text.
 """
 
 from __future__ import annotations
@@ -53,9 +54,14 @@ def decode_stem(stem: str) -> str:
 
 
 def _control_character(name: str) -> str | None:
+    """A control character, a line separator, or an invisible format character (Cf: bidi overrides such as
+    U+202E, zero-width U+200B..U+200D, U+FEFF), which would make one name display as another."""
     for c in name:
-        if unicodedata.category(c) == "Cc" or c in "\u2028\u2029":
-            return f"U+{ord(c):04X}"
+        category = unicodedata.category(c)
+        if category == "Cc" or c in "\u2028\u2029":
+            return f"the control character U+{ord(c):04X}"
+        if category == "Cf":
+            return f"the invisible character U+{ord(c):04X}, which makes a name display as another"
     return None
 
 
@@ -81,7 +87,7 @@ def file_stem(
         raise refuse("is empty", f"give every row a non-empty {what}")
     bad = _control_character(name)
     if bad:
-        raise refuse(f"{shown!r} holds the control character {bad}", f"remove it from the {what}")
+        raise refuse(f"{shown!r} holds {bad}", f"remove it from the {what}")
     stem = _encode_id(name) if style == "id" else safe_name(name)
     if not stem:
         raise refuse(f"{shown!r} has no letter or digit to name a file with", f"give the {what} a letter or digit")

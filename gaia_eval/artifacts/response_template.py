@@ -20,7 +20,7 @@ from typing import Any
 
 import orjson
 
-from gaia_eval.artifacts.inputs import read_input_text
+from gaia_eval.artifacts.inputs import jsonl_lines, read_input_text
 from gaia_eval.artifacts.store import atomic_write_text, load_json_file, read_text_input
 from gaia_eval.errors import GaiaEvalError, InputError
 from gaia_eval.safe_text import csv_document, csv_uncell, scrub_xml_tree
@@ -240,7 +240,7 @@ def read_template(path: Path) -> ResponseTemplate:
         text = read_input_text(path, "a template file")
         if fmt == "jsonl":
             rows = []
-            for n, line in enumerate(text.splitlines(), 1):
+            for n, line in enumerate(jsonl_lines(text), 1):
                 if line.strip():
                     try:
                         rows.append(orjson.loads(line))

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import orjson
 
-from gaia_eval.artifacts.inputs import open_input
+from gaia_eval.artifacts.inputs import check_input_file, open_input
 
 CHUNK = 1 << 22
 # A whole string (escapes included), a lone quote (a string the chunk cuts: read more), or a bracket.
@@ -39,6 +39,9 @@ class Layout:
 
 
 def scan(path: Path, containers: frozenset[str]) -> Layout:
+    # The input policy's size bound first: a 200 MB file of NUL bytes (no token in it) was scanned for minutes,
+    # its buffer growing chunk by chunk, before the full read refused it by size.
+    check_input_file(Path(path), "an artifact file")
     try:
         return _scan(path, containers)
     except orjson.JSONDecodeError:  # a key that is not UTF-8 or not a JSON string

@@ -243,8 +243,11 @@ class ListSpool:
             self.discard()
 
     def discard(self) -> None:
+        """Drop the spool; never raises. On a full disk the buffered file's close retries the write that failed
+        and fails again: that second refusal replaced the error naming the file with a bare one."""
         if self._fh is not None:
-            self._fh.close()
+            with contextlib.suppress(OSError):
+                self._fh.close()
             self._fh = None
         if self._tmp is not None:
             with contextlib.suppress(FileNotFoundError):

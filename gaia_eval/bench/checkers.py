@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Any
 
-from gaia_eval.scoring.answers import match_answer
+from gaia_eval.scoring.answers import match_answer, regex_search
 
 DEFAULT_NUMERIC_TOLERANCE = 1e-6
 
@@ -68,7 +68,7 @@ def check_contains(answer: str, aliases: list[str]) -> Verdict:
 
 
 def check_regex(answer: str, pattern: str) -> Verdict:
-    if re.search(pattern, answer):
+    if regex_search(pattern, answer) is not None:  # bounded in time: a backtracking pattern is an error, not a hang
         return Verdict(True, f"matches /{pattern}/")
     return Verdict(False, f"no match for /{pattern}/")
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gaia_eval.artifacts.inputs import parse_json, read_input_text, refuse_special_file
+from gaia_eval.artifacts.inputs import jsonl_lines, parse_json, read_input_text, refuse_special_file
 from gaia_eval.artifacts.store import fingerprint, load_json_file
 from gaia_eval.bench.tasks import TaskSpec, TaskSpecError
 from gaia_eval.errors import InputError, UsageError
@@ -108,7 +108,7 @@ def _read_text(path: Path) -> str:
 
 def _jsonl_records(path: Path) -> list[tuple[str, Any]]:
     records = []
-    for line_no, line in enumerate(_read_text(path).splitlines(), start=1):
+    for line_no, line in enumerate(jsonl_lines(_read_text(path)), start=1):
         if not line.strip():
             continue
         records.append(

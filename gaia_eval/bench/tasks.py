@@ -37,6 +37,20 @@ def _aliases(kind: str, expected: Any) -> list[str]:
     return aliases
 
 
+MAX_METADATA_DEPTH = 64  # far beyond any real task's; the results file nests it a few levels down
+
+
+def _depth(value: Any) -> int:
+    """How deeply `value` nests, counted without recursion (a 1,000-level value must not overflow the stack)."""
+    deepest, stack = 0, [(value, 1)]
+    while stack:
+        item, level = stack.pop()
+        if isinstance(item, (dict, list)):
+            deepest = max(deepest, level)
+            stack.extend((child, level + 1) for child in (item.values() if isinstance(item, dict) else item))
+    return deepest
+
+
 def normalize_expected(kind: str, expected: Any, metadata: dict[str, Any]) -> Any:
     """The expected value in the form its checker uses; raises TaskSpecError with what is wrong."""
     if not isinstance(kind, str) or (kind not in BENCH_KINDS and kind not in MATCH_MODES):
@@ -82,6 +96,9 @@ class TaskSpec:
             raise TaskSpecError(f"task '{self.id}': prompt must be a non-empty string")
         if not isinstance(self.metadata, dict):
             raise TaskSpecError(f"task '{self.id}': metadata must be an object")
+        if _depth(self.metadata) > MAX_METADATA_DEPTH:
+            # orjson reads 1,024 levels but writes 255: the results file (which keeps the metadata) would fail.
+            raise TaskSpecError(f"task '{self.id}': metadata nests deeper than {MAX_METADATA_DEPTH} levels")
         try:
             normalized = normalize_expected(self.kind, self.expected, self.metadata)
         except TaskSpecError as exc:

@@ -4,6 +4,7 @@ sheets)."""
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import click
@@ -211,8 +212,11 @@ def create_template(
         include_groundtruth=include_groundtruth,
         warn=lambda message: echo(f"warning: {message}", err=True),
     )
+    # The evaluation goes beside the template's folder, in the user's workspace (not ./evaluation wherever they are).
+    evaluation = Path(output_dir).parent / "evaluation"
     echo(f"wrote {path}")
-    echo(f"  paste the responses into `response`, then: gaia-eval eval -f {path} -o evaluation")
+    echo(f"  paste the responses into `response`, then: gaia-eval eval -f {shlex.quote(str(path))} "
+         f"-o {shlex.quote(str(evaluation))}")
 
 
 @cli.command("import-template")

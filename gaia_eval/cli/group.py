@@ -9,7 +9,7 @@ import click
 
 from gaia_eval import __version__
 from gaia_eval.errors import GaiaEvalError
-from gaia_eval.safe_text import echo
+from gaia_eval.safe_text import echo, stdout_closed
 
 DEFAULTS = {
     "test_data": Path("test_data"),
@@ -26,6 +26,13 @@ BATCH_MODE_META = "gaia_eval.batch_mode"
 class GaiaGroup(click.Group):
     """Turns our errors into a clean one-line message; never a traceback for an expected failure."""
 
+    def make_context(self, info_name, args, parent=None, **extra):
+        try:
+            return super().make_context(info_name, args, parent=parent, **extra)
+        except BrokenPipeError:  # `gaia-eval --help | head`: the group's own help, printed before any command
+            stdout_closed()
+            raise click.exceptions.Exit(0) from None
+
     def invoke(self, ctx: click.Context):
         try:
             return super().invoke(ctx)
@@ -38,6 +45,10 @@ class GaiaGroup(click.Group):
             message = " ".join(exc.format_message().split())
             echo(f"error: {message} (fix: see '{command} --help')", err=True)
             ctx.exit(exc.exit_code)
+        except BrokenPipeError:
+            # Our reader went away (`annotate --help | head`): not an error, and nothing to say about it.
+            stdout_closed()
+            ctx.exit(0)
         except OSError as exc:
             # Last resort for a file-system refusal no stage anticipated: still one line, never a traceback.
             where = f"{exc.filename}: " if exc.filename else ""

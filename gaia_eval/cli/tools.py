@@ -3,6 +3,7 @@ your own data in and out is in cli/data.py)."""
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import click
@@ -13,7 +14,7 @@ from gaia_eval.cli.group import cli, split_types
 from gaia_eval.cli.lists import ListOptionsCommand
 from gaia_eval.cli.options import model_call_options, print_batch_status, shard_option
 from gaia_eval.errors import RunFailed
-from gaia_eval.safe_text import echo
+from gaia_eval.safe_text import echo, echo_json
 
 
 @cli.command(cls=ListOptionsCommand, list_options=("--styles",))
@@ -83,6 +84,7 @@ def quickstart(output_dir) -> None:
 
     result = run_quickstart(output_dir, echo=echo)
     echo(f"report: {result}")
+    echo(f"browse it: gaia-eval visualize --workspace {shlex.quote(str(output_dir))}")
 
 
 @cli.command()
@@ -258,8 +260,6 @@ def check_answer(ctx, expected, answer, mode, rel_tol, abs_tol, threshold, unord
     that apply where a line's mode accepts them. --mode judge asks the model --judge names instead (through the
     response cache, or --batch).
     """
-    import orjson
-
     from gaia_eval.scoring.answers import check_answers_file, format_verdict, match_answer
 
     if mode == "judge" or judge_spec is not None or batch_status:
@@ -276,14 +276,17 @@ def check_answer(ctx, expected, answer, mode, rel_tol, abs_tol, threshold, unord
         if expected is not None or answer is not None:
             raise click.UsageError("give either EXPECTED ANSWER or --jsonl FILE, not both")
         for row in check_answers_file(jsonl_path, default_mode=mode, default_options=options):
-            echo(orjson.dumps(row).decode())
+            echo_json(row)
         return
     if expected is None or answer is None:
         raise click.UsageError(
             "give EXPECTED and ANSWER (e.g. check-answer 1927 'FINAL ANSWER: 1,927'), or --jsonl FILE"
         )
     result = match_answer(expected, answer, mode, **options)
-    echo(orjson.dumps(result.to_dict()).decode() if as_json else format_verdict(result))
+    if as_json:
+        echo_json(result.to_dict())
+    else:
+        echo(format_verdict(result))
     ctx.exit(0 if result.correct else 1)
 
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gaia_eval.artifacts.inputs import parse_json
+from gaia_eval.artifacts.inputs import jsonl_lines, parse_json
 from gaia_eval.artifacts.store import read_text_input
 from gaia_eval.errors import InputError
 
@@ -154,7 +154,7 @@ def load_ratings(path: Path) -> list[RatedOutput]:
         raw = _csv_rows(text, path)
     else:
         raw = []
-        for number, line in enumerate(text.splitlines(), start=1):
+        for number, line in enumerate(jsonl_lines(text), start=1):
             if not line.strip():
                 continue
             raw.append((number, parse_json(Path(f"{path}:{number}"), line, fix="one JSON object per line")))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from gaia_eval.artifacts.metaeval import MetaEvaluation, ScorerAgreement
+from gaia_eval.safe_text import markdown_code, markdown_text
 
 
 def _num(value: float | None) -> str:
@@ -16,11 +17,12 @@ def _with_ci(value: float | None, ci: tuple[float, float] | None) -> str:
 
 
 def _name(row: ScorerAgreement) -> str:
+    scorer = markdown_text(row.scorer)  # an extra scorer's name is the user's
     if row.baseline:
-        return f"{row.scorer} (baseline)"
+        return f"{scorer} (baseline)"
     if row.beats_length is False:
-        return f"{row.scorer} ⚠ not above length"
-    return row.scorer
+        return f"{scorer} ⚠ not above length"
+    return scorer
 
 
 def _order(row: ScorerAgreement) -> tuple[float, float]:
@@ -31,8 +33,10 @@ def meta_eval_markdown(result: MetaEvaluation) -> str:
     lines = [
         "# Meta-evaluation: agreement of each scorer with human ratings",
         "",
-        f"`{result.ratings_file}`: {result.n_summaries} summaries, {result.n_items} items × {result.n_systems} "
-        f"systems" + (f" (left out: {', '.join(result.excluded_systems)})" if result.excluded_systems else "") + ".",
+        f"{markdown_code(result.ratings_file)}: {result.n_summaries} summaries, {result.n_items} items × "
+        f"{result.n_systems} systems"
+        + (f" (left out: {', '.join(map(markdown_text, result.excluded_systems))})" if result.excluded_systems else "")
+        + ".",
         "System level: each system's mean score over items against its mean human rating, with 95 % bootstrap "
         f"intervals over items ({int(result.bootstrap.get('resamples', 0))} resamples). Summary level: Kendall τ "
         "per item across systems, averaged over items. Pairwise: share of system pairs ordered as the humans order "
@@ -41,8 +45,9 @@ def meta_eval_markdown(result: MetaEvaluation) -> str:
     ]
     for dimension in result.dimensions:
         rows = sorted((r for r in result.results if r.dimension == dimension), key=_order)
+        shown = markdown_text(dimension)  # the ratings file's column: text from data (HTML, images) made inert
         lines += [
-            f"## {dimension}",
+            f"## {shown}",
             "",
             "| Scorer | System Kendall τ [95 % CI] | System Spearman ρ | System Pearson r | Summary-level τ | "
             "Pairwise accuracy |",
@@ -75,11 +80,12 @@ def meta_eval_markdown(result: MetaEvaluation) -> str:
             caveat = " — but not above the length baseline" if best.beats_length is False else ""
             lines += [
                 "",
-                f"Best scorer for {dimension}: **{best.scorer}** (system τ {_num(best.system_kendall)}){caveat}.",
+                f"Best scorer for {shown}: **{markdown_text(best.scorer)}** (system τ {_num(best.system_kendall)})"
+                f"{caveat}.",
             ]
         lines.append("")
     if result.notes:
-        lines += ["Notes:", ""] + [f"- {note}" for note in result.notes] + [""]
+        lines += ["Notes:", ""] + [f"- {markdown_text(note)}" for note in result.notes] + [""]
     return "\n".join(lines)
 
 
@@ -100,6 +106,7 @@ def judge_warnings(rows: list[ScorerAgreement]) -> list[str]:
             if theirs is not None and (mine is None or mine < theirs)
         ]
         if worse:
-            out.append(f"The judge `{r.scorer}` agrees with the human {r.dimension} ratings less than the "
+            out.append(f"The judge {markdown_code(r.scorer)} agrees with the human {markdown_text(r.dimension)} "
+                       "ratings less than the "
                        f"deterministic grade ({'; '.join(worse)}): trust the grade over this judge here.")
     return out

@@ -6,7 +6,8 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
-from gaia_eval.errors import GaiaEvalError, MissingCredentialsError, PluginError
+from gaia_eval.artifacts.experiment import url_problem
+from gaia_eval.errors import ConfigError, GaiaEvalError, MissingCredentialsError, PluginError
 from gaia_eval.providers.base import Provider
 from gaia_eval.registry import PROVIDERS, check_name, load, one_line_reason, provider_entry
 
@@ -24,9 +25,20 @@ def chosen_base_url(settings: ProviderSettings) -> str | None:
     """The server the user chose: the config's base_url, else (cloud providers) the SDK's environment variable,
     else None. Local presets ignore the variable: their URL is part of the preset."""
     if settings.base_url:
-        return settings.base_url
+        return _checked_url(settings.base_url, "base_url")
     env_name = provider_entry(settings.provider).base_url_env
-    return (os.environ.get(env_name) or None) if env_name else None
+    value = (os.environ.get(env_name) or None) if env_name else None
+    return _checked_url(value, env_name or "") if value else None
+
+
+def _checked_url(url: str, where: str) -> str:
+    """An http(s) URL with a host, or a ConfigError naming where it came from (`http://[::1` made the SDK raise
+    ValueError deep inside the provider)."""
+    problem = url_problem(url)
+    if problem:
+        raise ConfigError(f"{url!r} is not a server URL ({problem})", field=where,
+                          fix="write it as e.g. http://127.0.0.1:8080/v1 (IPv6: http://[::1]:8080/v1)")
+    return url
 
 
 def effective_base_url(settings: ProviderSettings) -> str | None:
@@ -50,7 +62,7 @@ def api_key_for(settings: ProviderSettings) -> str | None:
         return None
     key = os.environ.get(env_name)
     if key:
-        return key
+        return _checked_key(key, env_name)
     if settings.api_key_env is None and entry.key_optional_with_base_url and chosen_base_url(settings):
         # An OpenAI-compatible server at a custom URL often needs no key; the SDK still wants a string.
         return None
@@ -58,6 +70,20 @@ def api_key_for(settings: ProviderSettings) -> str | None:
         f"provider '{settings.provider}' needs an API key and {env_name} is not set",
         fix=f"export {env_name}=... (keys are read from the environment only)",
     )
+
+
+def _checked_key(key: str, env_name: str) -> str:
+    """A key goes into an HTTP header: printable ASCII only. A trailing CR/LF (a key pasted from a Windows file) or
+    a non-ASCII character (a typographic quote) is named by position, never echoed: the key is a secret."""
+    for position, char in enumerate(key, 1):
+        if not (" " < char < "\x7f"):
+            what = {"\r": "a carriage return", "\n": "a line break", " ": "a space", "\t": "a tab"}.get(
+                char, "a control character" if ord(char) < 0x80 else "a non-ASCII character")
+            raise ConfigError(
+                f"{env_name} is malformed: it holds {what} at position {position} of {len(key)}", field=env_name,
+                fix=f"set {env_name} to the key alone, e.g. export {env_name}=\"$(tr -d '[:space:]' < keyfile)\"",
+            )
+    return key
 
 
 def create_provider(settings: ProviderSettings) -> Provider:

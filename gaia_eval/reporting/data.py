@@ -165,6 +165,7 @@ def _model_row(path: Path, ev: Evaluation, eval_dir: Path) -> dict[str, Any]:
         "experiment_name": ev.experiment_name,
         "provider": ev.provider,
         "model": ev.model,
+        "model_label": cells.model_label(ev.provider, ev.model),
         "mode": ev.mode,
         "quality_score": round(ev.grade.quality_score, 1),
         "ci_low": round(ci[0], 1) if ci else None,
@@ -218,7 +219,7 @@ def _model_row(path: Path, ev: Evaluation, eval_dir: Path) -> dict[str, Any]:
     }
 
 
-def _comparison(best: Evaluation, other: Evaluation) -> dict[str, Any]:
+def _comparison(best: Evaluation, other: Evaluation, other_name: str | None = None) -> dict[str, Any]:
     """Paired comparison on the items both models were scored on: mean difference and its bootstrap interval.
     (`lead_is_clear`, not `clear`: jinja2 would resolve `cmp.clear` to the dict method, which is always true.)"""
     a, b = _item_points(best), _item_points(other)
@@ -227,7 +228,7 @@ def _comparison(best: Evaluation, other: Evaluation) -> dict[str, Any]:
     ci = rubric.bootstrap_ci(diffs)
     mean = sum(diffs) / len(diffs) if diffs else 0.0
     return {
-        "other": other.experiment_name,
+        "other": other_name or other.experiment_name,
         "shared_items": len(shared),
         "mean_difference": round(mean, 1),
         "abs_difference": round(abs(mean), 1),
@@ -244,15 +245,17 @@ def _names(groups: dict[Any, list[str]], describe) -> str:
     return "; ".join(f"{', '.join(names)}: {describe(key)}" for key, names in groups.items())
 
 
-def _comparability_warnings(entries: list[tuple[Path, Evaluation]], rows: list[dict[str, Any]]) -> list[str]:
+def _comparability_warnings(
+    entries: list[tuple[Path, Evaluation]], rows: list[dict[str, Any]], names: list[str]
+) -> list[str]:
     """What makes the ranked grades not like for like: models scored on different items, or against different
     ground truth. Each warning names the models on each side."""
     if len(entries) < 2:
         return []
     warnings = []
     by_items: dict[frozenset[str], list[str]] = defaultdict(list)
-    for _, ev in entries:
-        by_items[frozenset(i.item_id for i in ev.items)].append(ev.experiment_name)
+    for (_, ev), name in zip(entries, names, strict=True):
+        by_items[frozenset(i.item_id for i in ev.items)].append(name)
     if len(by_items) > 1:
         shared = frozenset.intersection(*by_items)
         warnings.append(
@@ -261,15 +264,31 @@ def _comparability_warnings(entries: list[tuple[Path, Evaluation]], rows: list[d
             "shared items (the per-item table) or score every model on the same ground truth")
     by_truth: dict[str, list[str]] = defaultdict(list)  # the file scored against -> the models
     described: dict[str, str] = {}
-    for (path, ev), row in zip(entries, rows, strict=False):
+    for (path, ev), row, name in zip(entries, rows, names, strict=False):
+        if ev.groundtruth_source == "none":  # standalone: no ground truth, so none to differ
+            continue
         identity = groundtruth_identity(ev, path.parent)
-        by_truth[identity].append(ev.experiment_name)
+        by_truth[identity].append(name)
         described.setdefault(identity, f"{ev.groundtruth_source}, {row['groundtruth_origin']}")
     if len(by_truth) > 1:
         warnings.append(
             f"the ranked models were scored against different ground truth ({_names(by_truth, described.get)}), "
-            "so a higher grade may only mean an easier reference: score them with the same `eval -g`")
+            "so a higher grade may only mean an easier reference: score them against the same ground truth (eval -g)")
     return warnings
+
+
+def _told_apart(entries: list[tuple[Path, Evaluation]], eval_dir: Path) -> list[str]:
+    """Each ranked model's name in the report: its experiment's name, and where two evaluations in one ranking
+    share a name (`baseline-textrank` run on ground truth and on raw documents, evaluated into two folders), the
+    folder of each after it, so the ranking never lists one name twice for two different models."""
+    counts: dict[str, int] = defaultdict(int)
+    for _, ev in entries:
+        counts[ev.experiment_name] += 1
+    return [
+        f"{ev.experiment_name} ({(Path(eval_dir.name) / path.relative_to(eval_dir)).parent.as_posix()})"
+        if counts[ev.experiment_name] > 1 else ev.experiment_name
+        for path, ev in entries
+    ]
 
 
 def _long_form(ev: Evaluation) -> bool:
@@ -338,8 +357,9 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
             groups[(use_case, mode, long_form)], key=lambda pe: (-pe[1].grade.quality_score, pe[1].experiment_name)
         )
         rows = [_model_row(p, ev, eval_dir) for p, ev in entries]
-        for rank, row in enumerate(rows, 1):
-            row["rank"] = rank
+        names = _told_apart(entries, eval_dir)
+        for rank, (row, name) in enumerate(zip(rows, names, strict=True), 1):
+            row["rank"], row["experiment_name"] = rank, name
         extra = add_extra_criteria([ev for _, ev in entries], rows)  # eval --scorer: beside the grade, not in it
         criteria = list(rows[0]["criteria"]) if rows else []
         item_ids = sorted({i.item_id for _, ev in entries for i in ev.items})
@@ -379,8 +399,8 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
                              for c in criteria],
                 "pass_rate_covers": _covers(rows, None),
                 "models": rows,
-                "comparison": _comparison(entries[0][1], entries[1][1]) if len(entries) > 1 else None,
-                "warnings": _comparability_warnings(entries, rows),
+                "comparison": _comparison(entries[0][1], entries[1][1], names[1]) if len(entries) > 1 else None,
+                "warnings": _comparability_warnings(entries, rows, names),
                 "n_items": max(r["n_items"] for r in rows),
                 "small_sample": max(r["n_items"] for r in rows) < MIN_ITEMS_FOR_RANKING,
                 "per_item": per_item,

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from gaia_eval.artifacts.documents import DocumentMeta
+from gaia_eval.artifacts.inputs import path_inside
 from gaia_eval.artifacts.lock import folder_lock
 from gaia_eval.artifacts.shards import refuse_while_shards_run, shard_lock
 from gaia_eval.artifacts.store import Freshness
@@ -65,11 +66,21 @@ def find_inputs(directory: Path, pattern: str, *, exclude_suffixes: tuple[str, .
         raise InputError(
             "is a file, expected a folder", file=directory, fix="pass a folder with -d, or the file with -f"
         )
-    files = sorted(
-        p
-        for p in directory.rglob(pattern)
-        if p.is_file() and not p.name.endswith(exclude_suffixes) and not p.name.startswith(".")
-    )
+    try:
+        files = sorted(
+            p
+            for p in directory.rglob(pattern)
+            if p.is_file() and not p.name.endswith(exclude_suffixes) and not p.name.startswith(".")
+        )
+    except (RecursionError, OSError) as exc:
+        reason = "nested too deeply" if isinstance(exc, RecursionError) else (exc.strerror or type(exc).__name__)
+        raise InputError(f"cannot be listed ({reason})", file=directory,
+                         fix="pass a folder with fewer levels of subfolders") from None
+    for path in files:  # a link in the folder to a file elsewhere would send that file to a model
+        try:
+            path_inside(directory, path.relative_to(directory).as_posix())
+        except InputError as exc:
+            raise InputError(exc.message, file=path, fix=exc.fix) from None
     if not files:
         raise InputError(
             f"no files matching '{pattern}'",
@@ -91,6 +102,17 @@ def check_output_dir(directory: Path, option: str = "-o/--output-dir") -> Path:
     if probe.exists() and not os.access(probe, os.W_OK | os.X_OK):
         raise InputError("is not writable", file=probe, field=option, fix="pass a folder you can write to")
     return directory
+
+
+def check_output_file(path: Path, option: str = "-o/--output") -> Path:
+    """Say in one line why `path` cannot be written as a file (a folder there, a file where a parent folder
+    should be, no permission), before any work is done: a command's progress lines never precede this error."""
+    path = Path(path)
+    if path.is_dir():
+        raise InputError("is a folder, expected a file path", file=path, field=option,
+                         fix=f"pass a file path, e.g. {path / 'meta_eval.json'}")
+    check_output_dir(path.parent, option)
+    return path
 
 
 def ensure_output_dir(directory: Path, option: str = "-o/--output-dir") -> Path:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any
 from gaia_eval.artifacts.metaeval import MetaEvaluation
 from gaia_eval.artifacts.store import atomic_write_text, fingerprint, fingerprint_file, write_artifact
 from gaia_eval.errors import UsageError
+from gaia_eval.stages.common import check_output_file
 
 if TYPE_CHECKING:
     from gaia_eval.artifacts.shards import Shard
@@ -119,6 +120,9 @@ def run_meta_eval(
     from gaia_eval.metaeval.render import meta_eval_markdown
     from gaia_eval.providers.call_options import call_options_or_defaults
 
+    for path, option in ((output, "-o/--output"), (markdown, "--markdown")):
+        if path is not None:
+            check_output_file(Path(path), option)  # before the first progress line
     ratings = Path(ratings)
     exclude = list(dict.fromkeys(exclude_systems or []))
     rows = _keep_systems(load_ratings(ratings), exclude, ratings)

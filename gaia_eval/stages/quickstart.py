@@ -33,11 +33,11 @@ QA_CONFIG = {
 def run_quickstart(output_dir: Path = Path("quickstart"), *, echo: Callable[[str], None] = print) -> Path:
     out = Path(output_dir)
     data = out / "test_data"
-    for summary in (
-        run_generate("meeting", data / "meetings", types=MEETING_TYPES, count_per_type=2, seed=0),
-        run_generate("email", data / "emails", types=EMAIL_TYPES, count_per_type=2, seed=0),
+    for kind, summary in (
+        ("meetings", run_generate("meeting", data / "meetings", types=MEETING_TYPES, count_per_type=2, seed=0)),
+        ("emails", run_generate("email", data / "emails", types=EMAIL_TYPES, count_per_type=2, seed=0)),
     ):
-        echo(summary.line())
+        echo(f"{kind}: {summary.line()}")
     write_json(out / "configs" / "summarization.json", SUMMARY_CONFIG)
     write_json(out / "configs" / "qa.json", QA_CONFIG)
 
@@ -48,10 +48,12 @@ def run_quickstart(output_dir: Path = Path("quickstart"), *, echo: Callable[[str
     )
     for use_case, inputs, config in runs:
         gt_dir = out / "groundtruth" / use_case
-        echo(run_groundtruth(input_dir=inputs, use_case=use_case, output_dir=gt_dir).line())
+        # Each line names its use case: three use cases run the same three stages.
+        echo(f"{use_case}: {run_groundtruth(input_dir=inputs, use_case=use_case, output_dir=gt_dir).line()}")
         exp_dir = out / "experiments" / use_case
-        echo(run_batch_experiment(out / "configs" / config, gt_dir, exp_dir, show_progress=False).line())
-        echo(run_eval(experiment_dir=exp_dir, output_dir=out / "evaluation" / use_case).line())
+        made = run_batch_experiment(out / "configs" / config, gt_dir, exp_dir, show_progress=False)
+        echo(f"{use_case}: {made.line()}")
+        echo(f"{use_case}: {run_eval(experiment_dir=exp_dir, output_dir=out / 'evaluation' / use_case).line()}")
     report = out / "reports" / "report.md"
     echo(run_report(out / "evaluation", report).line())
     return report

@@ -113,7 +113,7 @@ def _model_summary(path: Path, root: Path, ev: Evaluation) -> dict[str, Any]:
     return {
         "file": path.relative_to(root).as_posix(),
         "experiment_name": ev.experiment_name,
-        "model": f"{ev.provider}:{ev.model}",
+        "model": cells.model_label(ev.provider, ev.model),
         "use_case": ev.use_case,
         "mode": ev.mode,
         "grade": round(ev.grade.quality_score, 1),
@@ -274,7 +274,7 @@ def item_view(eval_root: Path, exp_root: Path, use_case: str, item_id: str | Non
         models.append(
             {
                 "experiment_name": ev.experiment_name,
-                "model": f"{ev.provider}:{ev.model}",
+                "model": cells.model_label(ev.provider, ev.model),
                 "status": ev_item.status if ev_item else "missing",
                 "error": (ev_item.error if ev_item else None) or (result.error if result else None),
                 "query": result.query if result else filled.get("query"),

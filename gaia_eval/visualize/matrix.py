@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from gaia_eval import cells
 from gaia_eval.reporting import use_case_view
 from gaia_eval.visualize.outputs import experiment_index, experiments_by_name, output_of, template_answers
 
@@ -100,7 +101,7 @@ def _build(eval_root: Path, exp_root: Path, use_case: str, indexed: list[Any]) -
     sources: dict[str, Any] = {}
     for column, entry in enumerate(indexed):
         ev = entry.evaluation
-        systems.append({"experiment_name": ev.experiment_name, "model": f"{ev.provider}:{ev.model}",
+        systems.append({"experiment_name": ev.experiment_name, "model": cells.model_label(ev.provider, ev.model),
                         "file": entry.summary["file"]})
         exp = experiments.get((ev.experiment_name, ev.use_case))
         results = {r.item_id: r for r in exp.items} if exp is not None else {}

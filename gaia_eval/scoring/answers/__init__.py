@@ -19,6 +19,7 @@ _LAZY = {
     "extract_final_answer": "concise",
     "format_verdict": "match",
     "match_answer": "match",
+    "regex_search": "modes",
 }
 
 __getattr__, __all__ = lazy_exports(__name__, _LAZY)

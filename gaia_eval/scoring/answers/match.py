@@ -233,18 +233,38 @@ def check_answers_jsonl(lines: Iterable[str], source_name: str, default_mode: st
 
 def check_answers_file(path: str, default_mode: str = "gaia",
                        default_options: Mapping[str, Any] | None = None) -> Iterator[dict[str, Any]]:
-    """`check_answers_jsonl` over a UTF-8 file read line by line ("-" reads standard input)."""
-    if path == "-":
-        yield from check_answers_jsonl(sys.stdin, "<stdin>", default_mode, default_options)
-        return
-    from gaia_eval.artifacts.inputs import read_input_text
+    """`check_answers_jsonl` over a UTF-8 file read line by line ("-" reads standard input, a line at a time).
+    Standard input and a file answer alike: a UTF-8 BOM is dropped, and nothing to check is an error."""
+    from gaia_eval.artifacts.inputs import jsonl_lines, read_input_text
 
-    # The one input policy: a regular file, bounded in size, UTF-8 (a BOM dropped); a FIFO is refused, not waited on.
-    lines = read_input_text(Path(path), "a JSONL file").splitlines()
-    if not any(line.strip() for line in lines):
-        raise InputError("holds no lines to check", file=path,
+    if path == "-":
+        name, lines = "<stdin>", _stdin_lines()
+    else:
+        # The one input policy: a regular file, bounded in size, UTF-8 (a BOM dropped); a FIFO is refused.
+        name, lines = path, iter(jsonl_lines(read_input_text(Path(path), "a JSONL file")))
+    checked = 0
+    for row in check_answers_jsonl(lines, name, default_mode, default_options):
+        checked += 1
+        yield row
+    if not checked:
+        raise InputError("holds no lines to check", file=name,
                          fix='write one JSON object per line, e.g. {"expected": "Paris", "answer": "paris"}')
-    yield from check_answers_jsonl(lines, path, default_mode, default_options)
+
+
+def _stdin_lines() -> Iterator[str]:
+    """Standard input's lines as the file policy reads a file's: the BOM dropped, split at "\n" only."""
+    stream = sys.stdin.buffer if hasattr(sys.stdin, "buffer") else None
+    first = True
+    for number, raw in enumerate(stream if stream is not None else sys.stdin, 1):
+        try:
+            line = raw.decode("utf-8") if isinstance(raw, bytes) else raw
+        except UnicodeDecodeError as exc:
+            raise InputError(f"line {number}: not UTF-8 text (bad byte at offset {exc.start})", file="<stdin>",
+                             fix="send UTF-8 text") from None
+        if first and line.startswith("\ufeff"):
+            line = line[1:]
+        first = False
+        yield line.rstrip("\n").removesuffix("\r")
 
 
 def format_verdict(result: MatchResult) -> str:

@@ -131,23 +131,44 @@ def match_contains(expected: str, answer: str) -> Verdict:
     return Verdict(True, 1.0, f"contains: {' '.join(expected_tokens)!r} found as whole words", found)
 
 
+# A user's pattern can backtrack for ever (`(x+x+)+y` on a long answer): each search is bounded by the `regex`
+# library's own timeout, which stops the matcher itself (no thread left spinning, no process to spawn per answer).
+# Any sane pattern takes microseconds on an answer; 2 s leaves room for a loaded machine.
+REGEX_TIMEOUT_S = 2.0
+
+
 @lru_cache(maxsize=1024)
-def _compiled(pattern: str, ignore_case: bool) -> re.Pattern[str]:
+def _compiled(pattern: str, ignore_case: bool) -> Any:
+    import regex  # type: ignore[import-untyped]  # `re`-compatible, with a timeout; imported when first used
+
     try:
-        return re.compile(pattern, re.IGNORECASE if ignore_case else 0)
-    except re.error as exc:
+        return regex.compile(pattern, regex.IGNORECASE if ignore_case else 0)
+    except (regex.error, re.error, ValueError, OverflowError) as exc:
         raise UsageError(f"the regex {pattern!r} does not compile: {exc}", field="expected",
                          fix="write a Python regular expression, e.g. '^19(27|28)$'") from exc
 
 
-def match_regex(pattern: str, answer: str, ignore_case: bool, fullmatch: bool) -> Verdict:
+def regex_search(pattern: str, text: str, *, ignore_case: bool = False, fullmatch: bool = False) -> str | None:
+    """The part of `text` the user's `pattern` matches (search, or the whole with `fullmatch`), else None. A
+    pattern still backtracking after REGEX_TIMEOUT_S is an error naming it, never a hang."""
     compiled = _compiled(pattern, ignore_case)
-    text = answer.strip()
-    match = compiled.fullmatch(text) if fullmatch else compiled.search(text)
+    try:
+        match = (compiled.fullmatch if fullmatch else compiled.search)(text, timeout=REGEX_TIMEOUT_S)
+    except TimeoutError:
+        raise UsageError(
+            f"the regex {pattern!r} ran over {REGEX_TIMEOUT_S:g} s on an answer of {len(text)} characters "
+            "(catastrophic backtracking)", field="expected",
+            fix="rewrite it without a repetition inside a repetition, e.g. 'x+y' for '(x+x+)+y'",
+        ) from None
+    return None if match is None else match.group(0)
+
+
+def match_regex(pattern: str, answer: str, ignore_case: bool, fullmatch: bool) -> Verdict:
+    found = regex_search(pattern, answer.strip(), ignore_case=ignore_case, fullmatch=fullmatch)
     how = "fullmatch" if fullmatch else "search"
-    if match is None:
+    if found is None:
         return Verdict(False, 0.0, f"regex: {pattern!r} does not match ({how})", "")
-    return Verdict(True, 1.0, f"regex: {pattern!r} matches {match.group(0)!r} ({how})", match.group(0))
+    return Verdict(True, 1.0, f"regex: {pattern!r} matches {found!r} ({how})", found)
 
 
 # --- fuzzy ---------------------------------------------------------------------------------------

@@ -16,7 +16,7 @@ from rapidfuzz import fuzz, process
 from gaia_eval.artifacts.evaluation import CriterionResult
 from gaia_eval.artifacts.groundtruth import Summaries
 from gaia_eval.errors import InputError
-from gaia_eval.scoring.rubric.grading import criterion_result
+from gaia_eval.scoring.rubric.grading import criterion_result, not_applicable
 from gaia_eval.scoring.text import (
     content_tokens,
     display_name,
@@ -199,6 +199,35 @@ def _topics(answer: Summaries, index: SourceIndex) -> CriterionResult:
     return criterion_result(criterion, (len(topics) - len(absent)) / len(topics), explanation)
 
 
+# What a document is decides which criteria fit it. A conversation (a meeting transcript, an email thread) has
+# people who decide and assign; a plot synopsis, an article or a report has none, and a summary that lists no
+# action items, decisions or participants for it is right, not Poor. A conversation shows speaker turns: lines
+# opening with a short name and a colon ("Ann:", "From:").
+_TURN = re.compile(r"^[^\W\d_][\w .'’-]{0,40}:\s", re.MULTILINE)
+MIN_TURNS = 3
+_CONVERSATION_LISTS = {"grounded_action_items": "action_items", "grounded_key_decisions": "key_decisions",
+                       "grounded_participants": "participants"}
+
+
+def is_conversation(source_text: str) -> bool:
+    return len(_TURN.findall(source_text)) >= MIN_TURNS
+
+
+def _fitted_to_document(results: list[CriterionResult], answer: Summaries, source_text: str) -> list[CriterionResult]:
+    """The results with the conversation criteria not applicable where the source is no conversation and the
+    answer rightly lists nothing for them (a list it does give is still checked against the source)."""
+    if is_conversation(source_text):
+        return results
+    return [
+        not_applicable(r.criterion, "the source is no meeting or conversation (no speaker turns), and the summary "
+                                    "lists none")
+        if r.criterion in _CONVERSATION_LISTS
+        and not [x for x in getattr(answer, _CONVERSATION_LISTS[r.criterion]) if x.strip()]
+        else r
+        for r in results
+    ]
+
+
 def score_summaries_standalone(
     answer: Summaries, source_text: str, index: SourceIndex | None = None
 ) -> list[CriterionResult]:
@@ -211,7 +240,7 @@ def score_summaries_standalone(
             fix="give the experiment a non-empty source document",
         )
     index = index or SourceIndex(source_text)
-    return [
+    return _fitted_to_document([
         _executive_summary(answer, index),
         _supported_share(
             "grounded_detailed_summary", "sentences", _sentences(answer.detailed_summary), index, "detailed summary"
@@ -220,4 +249,4 @@ def score_summaries_standalone(
         _supported_share("grounded_key_decisions", "decisions", answer.key_decisions, index, "decisions list"),
         _participants(answer, index),
         _topics(answer, index),
-    ]
+    ], answer, source_text)

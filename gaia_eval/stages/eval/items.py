@@ -114,7 +114,12 @@ def score_items(
     """Each item's scores, one at a time; the modes met and the fastest answer go into `seen`."""
     modes = seen.modes
     every_item_criteria = _every_item_criteria(use_case, exp, external)
+    ids: set[str] = set()  # ids only (not the items): eval's memory stays flat in the items' size
     for item in exp.items:
+        if item.item_id in ids:  # scored twice it would count twice against a ground truth holding it once
+            raise InputError(f"item '{item.item_id}' is listed twice", file=exp_path, field="items",
+                             fix="remove the duplicate, or re-run batch-experiment to rewrite the file")
+        ids.add(item.item_id)
         if item.status == "error":
             yield ItemEvaluation(
                 item_id=item.item_id,

@@ -7,6 +7,7 @@ leaves no file behind; outputs are written atomically.
 
 from __future__ import annotations
 
+import os
 import string
 from dataclasses import dataclass
 from pathlib import Path
@@ -14,7 +15,7 @@ from typing import Any
 
 from gaia_eval import usecases
 from gaia_eval.artifacts.groundtruth import GroundTruth, Provenance, QAPair, SourceDocument, Summaries
-from gaia_eval.artifacts.inputs import parse_json
+from gaia_eval.artifacts.inputs import parse_json, path_inside
 from gaia_eval.artifacts.names import NameClaims, file_stem
 from gaia_eval.artifacts.store import (
     atomic_write_many,
@@ -25,7 +26,7 @@ from gaia_eval.artifacts.store import (
 from gaia_eval.errors import InputError
 from gaia_eval.extract import SUPPORTED_SUFFIXES, extract_text
 from gaia_eval.scoring.rubric import is_long_form
-from gaia_eval.stages.common import StageSummary, ensure_output_dir
+from gaia_eval.stages.common import StageSummary, ensure_output_dir, holds_output_lock
 from gaia_eval.stages.groundtruth.run import consolidated_path, groundtruth_path, write_consolidated
 from gaia_eval.stages.imports.rows import Row, get_path, read_rows, row_error, where
 
@@ -96,10 +97,21 @@ def _source_file_template(template: str) -> None:
         )
 
 
+def _inside(row: Row, field_name: str, folder: Path, name: str) -> Path:
+    try:
+        return path_inside(folder, name)
+    except InputError as exc:
+        raise row_error(row, field_name, exc.message, exc.fix or "") from None
+
+
 def _source(row: Row, fields: GroundTruthFields, item_id: str) -> SourceDocument:
     folder = row.file.parent
     if fields.source_file:
-        path = folder / fields.source_file.format(item_id=item_id)
+        # The template is the user's (it may name another folder); the id filled into it is data and must not
+        # climb out of the folder the template's fixed part names.
+        base = folder / fields.source_file.split("{", 1)[0].rpartition("/")[0]
+        filled = fields.source_file.format(item_id=item_id)
+        path = _inside(row, "--source-file", base, os.path.relpath(folder / filled, base))
         if not path.is_file():
             raise row_error(row, "--source-file", f"source file {path} not found", "check the --source-file template")
     else:
@@ -111,11 +123,11 @@ def _source(row: Row, fields: GroundTruthFields, item_id: str) -> SourceDocument
                 "missing or empty",
                 "give the source text or a path to a .txt/.md/.html/.pdf file (or --source-file)",
             )
-        candidate = folder / value.strip()
         if not value.strip().lower().endswith(SUPPORTED_SUFFIXES) or "\n" in value:
             return SourceDocument(
                 path=f"{row.file.name}#{item_id}", fingerprint=fingerprint_bytes(value.encode()), text=value
             )
+        candidate = _inside(row, fields.source, folder, value.strip())
         if not candidate.is_file():
             raise row_error(
                 row, fields.source, f"source file {candidate} not found", "give a path relative to the data file"
@@ -171,6 +183,7 @@ def _answers(row: Row, pair: dict[str, Any], fields: GroundTruthFields, n: int) 
     return list(dict.fromkeys(values))  # as written: the text is the fingerprinted ground truth
 
 
+@holds_output_lock()
 def run_import_groundtruth(
     files: list[Path], output_dir: Path, fields: GroundTruthFields = GroundTruthFields(), *,
     use_case: str | None = None,

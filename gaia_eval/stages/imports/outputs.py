@@ -11,6 +11,8 @@ from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
 
+from pydantic import ValidationError
+
 from gaia_eval import usecases
 from gaia_eval.artifacts.base import Usage
 from gaia_eval.artifacts.experiment import (
@@ -32,7 +34,7 @@ from gaia_eval.artifacts.store import (
 )
 from gaia_eval.errors import InputError, UsageError
 from gaia_eval.scoring.rubric import IMPORTED_PROVIDER
-from gaia_eval.stages.common import StageSummary, check_output_dir
+from gaia_eval.stages.common import StageSummary, check_output_dir, holds_output_lock
 from gaia_eval.stages.imports.rows import Row, read_rows, row_error, where
 
 
@@ -151,6 +153,7 @@ def _item_result(row: Row, item_id: str, system: str, question: tuple[GroundTrut
                     "give a finite, non-negative number (a whole one for tokens)") from None
 
 
+@holds_output_lock()
 def run_import_outputs(
     file: Path,
     output_dir: Path,
@@ -249,10 +252,24 @@ def _imported_experiment(
         pricing="imported",
         sources={r.source: s for _, r, s in results},
         items=items,
-        totals=imported_totals(items),
+        totals=_checked_totals(items, file, system),
         started_at=now,
         finished_at=now,
     )
+
+
+def _checked_totals(items: list[ItemResult], file: Path, system: str) -> ExperimentTotals:
+    """`imported_totals`, where rows each in range can add up out of it (two costs of 1e308 are inf): that is
+    the file's error, named."""
+    try:
+        return imported_totals(items)
+    except ValidationError as exc:
+        error = exc.errors()[0]
+        field = ".".join(str(p) for p in error["loc"])
+        raise InputError(
+            f"system '{system}': the rows' {field} add up out of range ({error['msg']})", file=file, field=field,
+            fix="check the numbers of those rows: they are far beyond any real run's",
+        ) from None
 
 
 def imported_totals(items: list[ItemResult]) -> ExperimentTotals:

@@ -9,7 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gaia_eval.artifacts.inputs import parse_json, read_input_text
+from gaia_eval.artifacts.inputs import jsonl_lines, parse_json, read_input_text
 from gaia_eval.errors import InputError
 
 IMPORT_SUFFIXES = (".jsonl", ".csv", ".json")
@@ -32,7 +32,7 @@ def read_rows(path: Path) -> list[Row]:
     text = read_input_text(path, "a data file")
     rows: list[Row] = []
     if suffix == ".jsonl":
-        for number, line in enumerate(text.splitlines(), 1):
+        for number, line in enumerate(jsonl_lines(text), 1):
             if not line.strip():
                 continue
             data = parse_json(path, line, where=f"line {number}: ", fix="one JSON object per line")

@@ -31,6 +31,7 @@ from gaia_eval.artifacts.store import fingerprint, fingerprint_bytes
 from gaia_eval.errors import InputError, MalformedResponseError, UsageError
 from gaia_eval.providers.pricing import lookup_price
 from gaia_eval.scoring.scorers import scorer_for
+from gaia_eval.stages.common import check_output_dir, ensure_output_dir
 from gaia_eval.stages.experiment.inputs import WorkItem, Workload, load_workload
 from gaia_eval.stages.experiment.run import compute_totals
 from gaia_eval.stages.experiment.solvers import LIST_STYLES, STYLE_INSTRUCTIONS, coerce_summaries, parse_list
@@ -133,6 +134,7 @@ def run_create_response_template(
 ) -> Path:
     if fmt not in FORMATS:
         raise UsageError(f"unknown format '{fmt}'", field="--format", fix="use one of: " + ", ".join(FORMATS))
+    check_output_dir(Path(output_dir))  # a file in the way is one line before any work (was exit 1 "File exists")
     workload = _workload_for(Path(input_path), use_case)
     use_case = use_case or workload.use_case
     stem = file_stem(name, what="template name", style="slug", field="--name") if name else use_case
@@ -159,7 +161,7 @@ def run_create_response_template(
     )
     if fmt == "csv":
         _fit_csv_cells(records, workload, path, warn)
-    Path(output_dir).mkdir(parents=True, exist_ok=True)
+    ensure_output_dir(Path(output_dir))
     write_template(path, template)
     return path
 
