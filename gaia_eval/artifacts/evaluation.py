@@ -233,10 +233,15 @@ class Evaluation(Artifact):
     judge: JudgeSummary | None = None  # only when eval ran with --judge; its cost is never in `inference`
     # Only with eval --scorer: the extra scorers' criteria, beside `criteria` and outside `grade`.
     extra_criteria: list[ExtraCriterionSummary] = Field(default_factory=list)
+    # Only with eval --match-mode (answers to questions): the mode short answers were matched with; None: gaia.
+    match_mode: str | None = None
 
     @model_serializer(mode="wrap")
     def _serialize(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
-        return _omit_when_empty(handler, self, "extra_criteria")
+        data = _omit_when_empty(handler, self, "extra_criteria")
+        if data.get("match_mode") is None:
+            data.pop("match_mode", None)  # files made without --match-mode keep their bytes
+        return data
 
 
 class EvaluationFileEntry(Strict):

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Annotated, Literal
+from typing import Annotated, Any, Literal
 
-from pydantic import AfterValidator, Field, model_serializer
+from pydantic import AfterValidator, Field, SerializerFunctionWrapHandler, model_serializer
 
 from gaia_eval.artifacts.base import Artifact, Count, NonNegative, Strict, Usage
 from gaia_eval.artifacts.documents import PlantedFacts
@@ -60,6 +60,21 @@ class QAPair(Strict):
     answer: str
     answer_type: Literal["number", "string", "list"]
     evidence: str | None = None  # span of the document that supports the answer
+    # More reference answers to the same question (e.g. NarrativeQA's two human answers): an answer that gives
+    # any of them is correct. Written only when there are some, so files of one answer keep their bytes.
+    other_answers: list[str] = Field(default_factory=list)
+
+    @model_serializer(mode="wrap")
+    def _serialize(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
+        data: dict[str, Any] = handler(self)
+        if not data.get("other_answers"):
+            data.pop("other_answers", None)
+        return data
+
+    @property
+    def answers(self) -> list[str]:
+        """Every reference answer: `answer` first."""
+        return [self.answer, *self.other_answers]
 
 
 class SourceDocument(Strict):

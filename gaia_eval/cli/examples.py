@@ -21,6 +21,8 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     ),
     "eval": (
         "gaia-eval eval -d experiments/qa -o evaluation/qa",
+        "gaia-eval eval -d my_data/exp -g my_data/gt/consolidated_qa_groundtruth.json -o my_data/eval --match-mode "
+        "lenient",
         "gaia-eval eval -d experiments/summarization -o evaluation/summarization --judge anthropic:claude-sonnet-4-5",
     ),
     "report": ("gaia-eval report -d evaluation -o reports/report.md",),
@@ -43,6 +45,7 @@ EXAMPLES: dict[str, tuple[str, ...]] = {
     "meta-eval": (
         "gaia-eval meta-eval ratings.jsonl --exclude-system A -o evaluation/meta_eval.json",
         "gaia-eval meta-eval --evaluations evaluation -u summarization",
+        "gaia-eval meta-eval answer_labels.jsonl --cross-validate -o evaluation/answer_agreement.json",
     ),
     "annotate": ("gaia-eval annotate -e evaluation -u summarization --rater alice --size 30",),
 }

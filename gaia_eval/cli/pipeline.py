@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from gaia_eval.cli.checks import one_kind
-from gaia_eval.cli.choices import ProviderChoice, UseCaseChoice
+from gaia_eval.cli.choices import ProviderChoice, RegistryChoice, UseCaseChoice
 from gaia_eval.cli.group import DEFAULTS, cli, print_summary, split_types
 from gaia_eval.cli.lists import ListOptionsCommand
 from gaia_eval.cli.options import (
@@ -404,11 +404,18 @@ def write_sample_config_path(path: Path) -> Path:
          "path/to/file.py:function taking a ScoringInput and returning a value 0-1 (or a dict of them). Shown "
          "beside the use case's criteria; the grade stays the use case's own.",
 )
+@click.option(
+    "--match-mode",
+    type=RegistryChoice("MATCH_MODES"),
+    default=None,
+    help="How short answers to questions are matched against their expected answers: the modes of check-answer "
+         "--mode [default: gaia].",
+)
 @remote_workspace(inputs=("directory", "experiment_file", "groundtruth"), outputs=("output_dir",))
 def eval_command(
     directory, experiment_file, output_dir, groundtruth, force, regenerate_report,
     judge_spec, judge_base_url, judge_samples, judge_concurrency, judge_timeout, judge_criteria, batch_status,
-    call_options, scorers, shard,
+    call_options, scorers, match_mode, shard,
 ) -> None:
     """Score each experiment against ground truth (deterministic rubric), optionally also with an LLM judge."""
     from gaia_eval.errors import UsageError
@@ -418,6 +425,9 @@ def eval_command(
     if scorers and regenerate_report:
         raise UsageError("--scorer does nothing with --regenerate-report (it only rebuilds the index)",
                          field="--scorer", fix="run eval with --scorer and without --regenerate-report")
+    if match_mode and regenerate_report:
+        raise UsageError("--match-mode does nothing with --regenerate-report (it only rebuilds the index)",
+                         field="--match-mode", fix="run eval with --match-mode and without --regenerate-report")
     from gaia_eval.scoring.judge import DEFAULT_JUDGE_CONCURRENCY, DEFAULT_JUDGE_TIMEOUT_S, parse_judge_spec
     from gaia_eval.stages.eval.run import LONG_FORM_NOTE, STANDALONE_NOTE, run_eval
 
@@ -446,12 +456,14 @@ def eval_command(
         judge=judge,
         call_options=call_options,
         scorers=scorers,
+        match_mode=match_mode,
         shard=shard,
     )
     if summary.standalone:
         echo(f"running standalone for {summary.standalone} experiment(s): no ground truth; {STANDALONE_NOTE}")
     if summary.long_form:
-        echo(f"question answering in {summary.long_form} experiment(s) scored as {LONG_FORM_NOTE}")
+        echo(f"question answering in {summary.long_form} experiment(s): {summary.long_form_items} of "
+             f"{summary.question_items} answers scored as {LONG_FORM_NOTE}")
     print_summary(summary)
     for line in summary.scorer_errors[:10]:
         echo(f"  {line}", err=True)

@@ -423,7 +423,8 @@ def visualize(
     "cross_validate",
     is_flag=True,
     help="Also fit the free-text grade's criterion weights on these ratings, cross-validated by document (5 folds), "
-         "and print the held-out figures of each fold.",
+         "and print the held-out figures of each fold. With answer labels: choose the match mode or threshold on "
+         "4 folds of questions, measure it on the fifth.",
 )
 def meta_eval(
     ratings,
@@ -443,8 +444,10 @@ def meta_eval(
     shard,
 ) -> None:
     """Measure how well each scorer agrees with human ratings (RATINGS.jsonl or .csv): system-level Kendall,
-    Spearman and Pearson with bootstrap intervals, summary-level correlation, pairwise accuracy. With
-    --evaluations: an evaluation's own scores against your ratings of its outputs (gaia-eval annotate)."""
+    Spearman and Pearson with bootstrap intervals, summary-level correlation, pairwise accuracy. RATINGS.jsonl of
+    answers judged correct or incorrect ("human": {"correct": true}): every match mode's agreement, Cohen's kappa,
+    false accepts and rejects, per system, beside the substring and exact-match baselines. With --evaluations: an
+    evaluation's own scores against your ratings of its outputs (gaia-eval annotate)."""
     from gaia_eval.errors import UsageError
     from gaia_eval.stages.meta_eval import run_meta_eval
 
@@ -486,6 +489,14 @@ def meta_eval(
             fix="e.g. gaia-eval meta-eval --evaluations evaluation",
         )
 
+    from gaia_eval.metaeval.labels import holds_answer_labels
+
+    if holds_answer_labels(ratings):
+        from gaia_eval.cli.labels import meta_eval_labels
+
+        meta_eval_labels(ratings, metrics, exclude_systems, judge_spec or judge_base_url or judge_timeout, output,
+                         markdown_file, cross_validate, limit, seed)
+        return
     judge = None
     if judge_spec is not None:
         from gaia_eval.scoring.judge import parse_judge_spec

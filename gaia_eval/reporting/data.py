@@ -8,9 +8,10 @@ from pathlib import Path
 from typing import Any
 
 from gaia_eval import cells
-from gaia_eval.artifacts.evaluation import RATINGS, Evaluation, JudgeSummary
+from gaia_eval.artifacts.evaluation import NOT_APPLICABLE, RATINGS, Evaluation, JudgeSummary
 from gaia_eval.artifacts.store import fingerprint_file, read_artifact
 from gaia_eval.errors import InputError
+from gaia_eval.metaeval.answer_trust import own_answer_trust, packaged_answer_trust
 from gaia_eval.metaeval.trust import packaged_trust, trust_for
 from gaia_eval.reporting import use_case_view
 from gaia_eval.reporting.extra import add_extra_criteria
@@ -173,6 +174,8 @@ def _model_row(path: Path, ev: Evaluation, eval_dir: Path) -> dict[str, Any]:
         "n_items": ev.grade.n_items,
         "errors": ev.grade.n_errors,
         "pass_rate": ev.grade.pass_rate,
+        # the items the pass rate is over (as rubric.aggregate counts them): not a long-form answer's
+        "pass_rate_items": sum(1 for i in ev.items if i.status == "error" or i.passed is not None),
         "criteria": {
             c.criterion: {
                 "label": use_case_view.criterion_label(ev.use_case, c.criterion),
@@ -293,6 +296,51 @@ def _long_form(ev: Evaluation) -> bool:
     return use_case_view.long_form(ev.use_case, (c.criterion for c in ev.criteria))
 
 
+def _answer_trust(eval_dir: Path, entries: list[tuple[Path, Evaluation]]) -> dict[str, Any] | None:
+    """How far the section's pass rates can be trusted: the user's own labels' figures for the match mode the
+    evaluations used (answer_agreement.json beside them), else the packaged figures of that mode."""
+    modes = sorted({ev.match_mode or "gaia" for _, ev in entries})
+    own = [found for mode in modes if (found := own_answer_trust(eval_dir, mode)) is not None]
+    if own:
+        return {"own": own, "packaged": None}
+    packaged = [found for mode in modes if (found := packaged_answer_trust(mode)) is not None]
+    return {"own": [], "packaged": packaged} if packaged else None
+
+
+def _covered(row: dict[str, Any], criterion: str | None) -> int:
+    """The items of a model's row a headline column is over: its pass rate's (None), or a criterion's (not N/A)."""
+    if criterion is None:
+        return int(row["pass_rate_items"])
+    counts = row["criteria"].get(criterion, {}).get("counts", {})
+    return sum(n for rating, n in counts.items() if rating != NOT_APPLICABLE)
+
+
+def _covers(rows: list[dict[str, Any]], criterion: str | None) -> str | None:
+    """"24 of 25 items" when a headline column is over fewer items than a model has (a qa set mixing short and
+    long-form answers: the pass rate is the short ones', the free-text criteria the long ones'); None otherwise."""
+    pairs = sorted({(_covered(r, criterion), r["n_items"]) for r in rows})
+    if all(covered in (0, n) for covered, n in pairs):
+        return None  # over every item, or none (its cells all read N/A)
+    if len(pairs) == 1:
+        return f"{pairs[0][0]} of {pairs[0][1]} item{'s' if pairs[0][1] != 1 else ''}"
+    return ", ".join(f"{covered}/{n}" for covered, n in pairs) + " items"
+
+
+def _answer_kinds(rows: list[dict[str, Any]], criteria: list[str]) -> dict[str, int]:
+    """How many of the (first-ranked) model's items have a long-form reference answer, and how many a short one."""
+    row = rows[0]
+    long_form = max((_covered(row, c) for c in criteria if c in rubric.REFERENCE_CRITERIA), default=0)
+    return {"long_form": long_form, "short": max(0, int(row["n_items"]) - long_form)}
+
+
+def _answers_kind(long_form: bool, rows: list[dict[str, Any]], criteria: list[str]) -> str:
+    """The title's word on the answers: "long-form answers" only when they all are."""
+    if not long_form or not rows:
+        return ""
+    kinds = _answer_kinds(rows, criteria)
+    return " — long-form answers" if kinds["short"] == 0 else " — short and long-form answers"
+
+
 def build_report_data(eval_dir: Path) -> dict[str, Any]:
     eval_dir = Path(eval_dir)
     loaded = load_evaluations(eval_dir)
@@ -340,13 +388,16 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
             {
                 "use_case": use_case,
                 "title": use_case_view.title(use_case) + (" (standalone)" if mode == "standalone" else "")
-                + (" — long-form answers" if long_form else ""),
+                + _answers_kind(long_form, rows, criteria),
+                "answer_kinds": _answer_kinds(rows, criteria) if long_form else None,
                 "long_form": long_form,
                 "pass_fail_items": asks_questions and not long_form,  # per-item cells read pass/fail, not points
                 "pass_rates": any(r["pass_rate"] is not None for r in rows),
                 "modes": modes,
                 "standalone": "standalone" in modes,
-                "criteria": [{"id": c, "label": use_case_view.criterion_label(use_case, c)} for c in criteria],
+                "criteria": [{"id": c, "label": use_case_view.criterion_label(use_case, c), "covers": _covers(rows, c)}
+                             for c in criteria],
+                "pass_rate_covers": _covers(rows, None),
                 "models": rows,
                 "comparison": _comparison(entries[0][1], entries[1][1], names[1]) if len(entries) > 1 else None,
                 "warnings": _comparability_warnings(entries, rows, names),
@@ -360,6 +411,10 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
                 "trust": (trust := trust_for(eval_dir, use_case, mode) if use_case_view.registered(use_case) else None),
                 # the free-text grade's agreement measured on public human ratings, until the user's own replaces it
                 "packaged_trust": packaged_trust() if trust is None and "source_coverage" in criteria else None,
+                # the answer matcher's agreement with people, under a table of pass rates: the user's labels, else
+                # the packaged figures per shape of answer
+                "answer_trust": _answer_trust(eval_dir, entries) if asks_questions and any(
+                    r["pass_rate"] is not None for r in rows) else None,
                 "groundtruth_origins": sorted({row["groundtruth_origin"] for row in rows}),
                 **({"extra_criteria": extra} if extra else {}),
             }

@@ -21,6 +21,8 @@ from gaia_eval.artifacts.groundtruth import Summaries
 from gaia_eval.errors import ConfigError
 from gaia_eval.scoring.criteria import DEFAULT_THRESHOLDS, Criterion
 
+DEFAULT_MATCH_MODE = "gaia"  # how a short answer to a question is matched unless eval --match-mode says otherwise
+
 
 class UseCase(Protocol):
     """What a scorer needs of a use case (gaia_eval.usecases.UseCase, above this module): its name and the scorer
@@ -55,6 +57,7 @@ class ScoringInput:
     # long-form qa answer's reference answer): not None selects the free-text scorers; an empty tuple means the
     # source is all there is to check against.
     references: tuple[str, ...] | None = None
+    match_mode: str = DEFAULT_MATCH_MODE  # how a short answer to a question is matched (eval --match-mode)
 
 
 @dataclass(frozen=True)
@@ -163,7 +166,7 @@ def _not_applicable(criterion: Criterion, why: str) -> CriterionResult:
 def _qa(item: ScoringInput) -> tuple[list[CriterionResult], bool | None]:
     from gaia_eval.scoring.rubric import score_qa
 
-    return score_qa(item.answer or "", item.expected)
+    return score_qa(item.answer or "", item.expected, item.match_mode)
 
 
 def _long_qa(item: ScoringInput) -> tuple[list[CriterionResult], bool | None]:

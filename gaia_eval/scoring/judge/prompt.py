@@ -149,14 +149,15 @@ def qa_prompt(
     answer: str,
     criteria: tuple[JudgeCriterion, ...],
 ) -> JudgePrompt:
-    document, excerpted = source_for_judge(source, [question, expected.answer, expected.evidence or "", answer])
+    document, excerpted = source_for_judge(source, [question, *expected.answers, expected.evidence or "", answer])
     user = render(
         "judge_qa.j2",
         doc_label=use_case.doc_label,
         excerpted=excerpted,
         document=document,
         question=question,
-        expected=expected.answer,
+        # several reference answers (any is right): one a line, so the prompt of one answer keeps its bytes
+        expected="\n".join(f"- {a}" for a in expected.answers) if expected.other_answers else expected.answer,
         answer=answer.strip() or EMPTY,
         criteria=criteria,
     )

@@ -35,8 +35,10 @@ from gaia_eval.scoring.rubric.weights import by_value, criterion_weights, share
 # weighted by weights fit on human ratings (data/freetext_weights.json), degenerate outputs (degenerate.py) Poor;
 # 8: Fair starts at 33, so a grade made of Fair ratings alone (33.3) is Fair, as one of Good ratings alone (66.7)
 # is Good; 9: a free-text summary's grade is the weighted mean of its criteria's measured values, not of their
-# rating points (it keeps the order inside a band), with weights refit on that grade
-RUBRIC_VERSION = "9"
+# rating points (it keeps the order inside a band), with weights refit on that grade; 10: a long-form answer
+# carrying none of its reference's content (reference overlap and content coverage Poor) earns nothing for
+# consistency and conciseness, and is checked against every reference answer of its question
+RUBRIC_VERSION = "10"
 
 POINTS: dict[str, int] = {"Excellent": 4, "Good": 3, "Fair": 2, "Poor": 1}
 
@@ -256,8 +258,9 @@ _CRITERIA: dict[str, Criterion] = {
             "correctness",
             "Correctness",
             "answer",
-            "1.0 when the answer matcher accepts the answer; otherwise the SQuAD token F1 against the expected "
-            "answer (a near miss such as a partial list scores high, a wrong number scores 0)",
+            "1.0 when the answer matcher (mode gaia, or eval --match-mode) accepts the answer against any of the "
+            "question's reference answers; otherwise the best SQuAD token F1 against them (a near miss such as a "
+            "partial list scores high, a wrong number scores 0)",
             1.00,
             0.80,
             0.50,
@@ -495,10 +498,12 @@ def rubric_markdown() -> str:
         "a verbatim copy of a source of 60+ words) is Poor on every criterion. Overall rating, "
         "from the grade rounded to a whole number: 85–100 Excellent, 67–84 Good, 33–66 Fair, 0–32 Poor. QA pass "
         "rate = passed / the items that have a pass/fail (failed items count as not passed; a long-form answer has "
-        f"none). A qa answer whose expected answer is prose (more than {SHORT_ANSWER_WORDS} words, not a list of "
-        "short items nor a number) is a long-form answer: scored on the free-text criteria reference overlap, "
+        f"none). A qa answer whose expected answers are all prose (more than {SHORT_ANSWER_WORDS} words, not a list "
+        "of short items nor a number) is a long-form answer: scored on the free-text criteria reference overlap, "
         "content coverage, consistency with the source and conciseness (their ratings' points, equal weights; the "
-        "not-a-summary rules apply), never by the short-answer matcher."
+        "not-a-summary rules apply; against the reference answer it comes closest to), never by the short-answer "
+        "matcher; one whose reference overlap and content coverage are both Poor is Poor on consistency and "
+        "conciseness too."
     ]
     return "\n".join(lines) + "\n"
 

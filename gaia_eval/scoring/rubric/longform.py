@@ -18,6 +18,8 @@ from gaia_eval.artifacts.groundtruth import QAPair
 from gaia_eval.scoring.rubric.grading import SHORT_ANSWER_WORDS
 
 LONG_FORM_CRITERIA: tuple[str, ...] = ("reference_overlap", "content_coverage", "source_consistency", "conciseness")
+_CONTENT_CRITERIA = ("reference_overlap", "content_coverage")  # does the answer say what the reference says
+_FORM_CRITERIA = ("source_consistency", "conciseness")  # how it says it: credit only for an answer with content
 # A reference longer than SHORT_ANSWER_WORDS is still a short answer when it is a list of short items ("Alice
 # Moreau, Bongani Dlamini, Chen Wei, ..."): each at most this long.
 LIST_ITEM_WORDS = 4
@@ -25,11 +27,16 @@ _LIST_SEPARATORS = re.compile(r"[,;]|\n")
 
 
 def is_long_form(expected: QAPair) -> bool:
-    """True when the reference answer is prose (more than SHORT_ANSWER_WORDS words and not a list of short
-    items); numbers and lists are short answers whatever their length."""
+    """True when every reference answer is prose (more than SHORT_ANSWER_WORDS words and not a list of short
+    items); numbers and lists are short answers whatever their length. One short reference among several makes
+    the question a short one: the matcher can check an answer against it."""
     if expected.answer_type in ("number", "list"):
         return False
-    answer = expected.answer.strip()
+    return all(_prose(answer) for answer in expected.answers)
+
+
+def _prose(answer: str) -> bool:
+    answer = answer.strip()
     if len(answer.split()) <= SHORT_ANSWER_WORDS:
         return False
     parts = [p for p in _LIST_SEPARATORS.split(answer) if p.strip()]
@@ -40,6 +47,16 @@ def score_long_answer(answer: str, expected: QAPair, source: str | None) -> list
     """The four long-form criteria of `answer` against the reference answer and the source."""
     from gaia_eval.scoring.rubric.freetext import score_summary_output
 
-    results = score_summary_output(answer, source, [expected.answer]).results
+    # Several references (two human answers): each criterion takes the reference the answer comes closest to.
+    results = score_summary_output(answer, source, expected.answers).results
     by_id = {r.criterion: r for r in results}
+    if all(by_id[c].rating == "Poor" for c in _CONTENT_CRITERIA):
+        # An answer that says none of what the reference says is wrong, however short and faithful to the
+        # source it is: crediting those would grade a wrong answer 50, like a right one worded differently.
+        for c in _FORM_CRITERIA:
+            by_id[c] = by_id[c].model_copy(update={
+                "rating": "Poor",
+                "explanation": f"not credited: the answer carries none of the reference answer's content "
+                               f"(reference overlap and content coverage Poor); measured: {by_id[c].explanation}",
+            })
     return [by_id[c] for c in LONG_FORM_CRITERIA]

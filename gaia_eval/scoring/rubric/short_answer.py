@@ -1,7 +1,8 @@
 """Scoring of one short answer to a question: the `correctness` criterion and pass/fail, from the answer matcher.
 
-Excellent and passed when the matcher's `gaia` mode accepts the answer (a list answer in any order unless the
-expected answer is a sequence). Otherwise the SQuAD token F1 says how close it came: Good for a near miss,
+Excellent and passed when the matcher's `gaia` mode (or the mode `eval --match-mode` names) accepts the answer
+against any of the question's reference answers (a list answer in any order unless the expected answer is a
+sequence). Otherwise the SQuAD token F1 says how close it came: Good for a near miss,
 Fair for a partial answer, Poor for the rest (thresholds in `grading.py`). A near miss never passes.
 """
 
@@ -10,17 +11,21 @@ from __future__ import annotations
 from gaia_eval.artifacts.evaluation import CriterionResult
 from gaia_eval.artifacts.groundtruth import QAPair
 from gaia_eval.errors import InputError, UsageError
+from gaia_eval.registry import MATCH_MODES
 from gaia_eval.scoring.answers import match_answer
 from gaia_eval.scoring.rubric.grading import criterion_result
 
 
-def score_qa(answer: str, expected: QAPair) -> tuple[list[CriterionResult], bool]:
-    """([correctness result], passed) for the model's `answer` to `expected.query`."""
+def score_qa(answer: str, expected: QAPair, mode: str = "gaia") -> tuple[list[CriterionResult], bool]:
+    """([correctness result], passed) for the model's `answer` to `expected.query`, by match mode `mode`."""
+    # Only a "list" answer type may come back in any order; a string like "a, then b" keeps its order.
+    # The question lets a unit it asks in stand in the answer ("how many miles": "12 miles" for "12").
+    wanted = {"ordered": expected.answer_type != "list", "question": expected.query}
+    accepted: frozenset[str] = getattr(MATCH_MODES.entry(mode), "options", frozenset()) if mode in MATCH_MODES \
+        else frozenset()
     try:
-        # Only a "list" answer type may come back in any order; a string like "a, then b" keeps its order.
-        # The question lets a unit it asks in stand in the answer ("how many miles": "12 miles" for "12").
-        verdict = match_answer(expected.answer, answer, mode="gaia", ordered=expected.answer_type != "list",
-                               question=expected.query)
+        verdict = match_answer(expected.answers, answer, mode=mode,
+                               **{k: v for k, v in wanted.items() if k in accepted})
     except UsageError as exc:
         raise InputError(
             f"the expected answer of question {expected.id!r} cannot be matched: {exc.message}",
@@ -29,7 +34,7 @@ def score_qa(answer: str, expected: QAPair) -> tuple[list[CriterionResult], bool
         ) from exc
     if verdict.correct:
         return [criterion_result("correctness", 1.0, f"correct: {verdict.explanation}")], True
-    overlap = match_answer(expected.answer, answer, mode="f1")
+    overlap = match_answer(expected.answers, answer, mode="f1")
     result = criterion_result(
         "correctness", overlap.score, f"not correct: {verdict.explanation}; token F1 {overlap.score:.2f}"
     )

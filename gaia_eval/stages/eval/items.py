@@ -17,7 +17,7 @@ from gaia_eval.scoring import rubric
 from gaia_eval.scoring.extra import ExtraScorer, score_extra
 from gaia_eval.scoring.imported import imported_criteria
 from gaia_eval.scoring.rubric import IMPORTED_PROVIDER, free_text_references
-from gaia_eval.scoring.scorers import ScorerFailed, ScoringInput, scorer_for, scorers_of
+from gaia_eval.scoring.scorers import DEFAULT_MATCH_MODE, ScorerFailed, ScoringInput, scorer_for, scorers_of
 from gaia_eval.stages.eval.inputs import external_for
 from gaia_eval.usecases import UseCase
 
@@ -49,6 +49,7 @@ class Seen:
     latency_min: float | None = None
     extras: tuple[ExtraScorer, ...] = ()
     scorer_errors: list[str] = field(default_factory=list)
+    match_mode: str | None = None  # eval --match-mode: how short answers to questions are matched (None: gaia)
 
 
 def _checked_against(
@@ -58,7 +59,7 @@ def _checked_against(
     if use_case.asks_questions:  # a long-form expected answer is a free-text reference
         pair = item.groundtruth_answer
         long_form = pair is not None and rubric.is_long_form(pair)
-        return pair, None, (pair.answer,) if pair is not None and long_form else None
+        return pair, None, tuple(pair.answers) if pair is not None and long_form else None
     gt = external_for(item.source, external)
     expected, facts = (item.groundtruth_summaries, None) if item.groundtruth_summaries is not None else (
         (gt.summaries, gt.facts) if gt is not None else (None, None)
@@ -70,13 +71,14 @@ def _checked_against(
 
 
 def scoring_input(
-    use_case: UseCase, exp: Experiment | StreamedExperiment, item: ItemResult, external: dict[str, GroundTruth]
+    use_case: UseCase, exp: Experiment | StreamedExperiment, item: ItemResult, external: dict[str, GroundTruth],
+    match_mode: str | None = None,
 ) -> ScoringInput:
-    """The item's answer with what it is checked against."""
+    """The item's answer with what it is checked against (and how a short answer is matched)."""
     expected, facts, references = _checked_against(use_case, exp, item, external)
     answer = item.answer if use_case.asks_questions else item.summaries or Summaries()
     return ScoringInput(answer=answer, expected=expected, facts=facts, source_text=exp.sources[item.source].text,
-                        references=references)
+                        references=references, match_mode=match_mode or DEFAULT_MATCH_MODE)
 
 
 def _slot(expected: Any, references: tuple[str, ...] | None) -> tuple[str, bool]:
@@ -129,7 +131,7 @@ def score_items(
             continue
         if seen.latency_min is None or item.latency_s < seen.latency_min:
             seen.latency_min = item.latency_s
-        scoring = scoring_input(use_case, exp, item, external)
+        scoring = scoring_input(use_case, exp, item, external, seen.match_mode)
         mode, free_text = _slot(scoring.expected, scoring.references)
         scorer = scorer_for(use_case, mode, free_text=free_text)
         if scorer is None:  # qa has no standalone scorer: an answer needs its expected answer

@@ -9,7 +9,7 @@ from datetime import datetime, timezone
 from pathlib import Path
 
 from gaia_eval import usecases
-from gaia_eval.artifacts.evaluation import Evaluation, InferenceSummary, ItemEvaluation
+from gaia_eval.artifacts.evaluation import NOT_APPLICABLE, Evaluation, InferenceSummary, ItemEvaluation
 from gaia_eval.artifacts.experiment import Experiment
 from gaia_eval.artifacts.groundtruth import GroundTruth
 from gaia_eval.artifacts.shards import Shard
@@ -24,7 +24,7 @@ from gaia_eval.errors import InputError, UsageError
 from gaia_eval.providers.call_options import CallOptions, call_options_or_defaults
 from gaia_eval.reporting.extra import extra_line
 from gaia_eval.scoring import rubric
-from gaia_eval.scoring.extra import ExtraScorer, load_extra_scorers, scorers_fingerprint, summarize_extra
+from gaia_eval.scoring.extra import load_extra_scorers, scorers_fingerprint, summarize_extra
 from gaia_eval.scoring.judge import (
     JudgeOutcome,
     JudgeSettings,
@@ -35,7 +35,7 @@ from gaia_eval.scoring.judge import (
     judge_shard,
     remove_judge_journals,
 )
-from gaia_eval.scoring.scorers import criteria_of, criteria_scored
+from gaia_eval.scoring.scorers import DEFAULT_MATCH_MODE, criteria_of, criteria_scored
 from gaia_eval.stages.common import StageSummary, check_output_dir, holds_output_lock
 from gaia_eval.stages.eval.index import Consolidation, update_consolidated
 from gaia_eval.stages.eval.inputs import (
@@ -65,7 +65,9 @@ JUDGE_INPUT_KEYS = ("judge", "judge_pending")
 @dataclass
 class EvalSummary(StageSummary):
     standalone: int = 0
-    long_form: int = 0  # qa evaluations whose answers were scored as long-form
+    long_form: int = 0  # qa evaluations with answers scored as long-form
+    long_form_items: int = 0  # ... their answers scored as long-form
+    question_items: int = 0  # ... and all their answers
     empty_responses: list[str] = field(default_factory=list)  # "<template>: test_id, ..." per template
     unfilled: list[str] = field(default_factory=list)  # templates with no response at all: not scored
     damaged: list[str] = field(default_factory=list)  # evaluation files left out of the index, with why
@@ -75,7 +77,12 @@ class EvalSummary(StageSummary):
         self.standalone += evaluation.mode == "standalone"
         use_case = usecases.get(evaluation.use_case)
         free_text = criteria_of(use_case, "comparative", free_text=True) if use_case.asks_questions else ()
-        self.long_form += any(c.criterion in free_text for c in evaluation.criteria)
+        covered = [sum(n for rating, n in c.counts.items() if rating != NOT_APPLICABLE)
+                   for c in evaluation.criteria if c.criterion in free_text]
+        if covered:
+            self.long_form += 1
+            self.long_form_items += max(covered)
+            self.question_items += evaluation.grade.n_items
 
     def line(self) -> str:
         line = super().line()
@@ -164,6 +171,7 @@ def _evaluate(pending: _Pending, gt_source: str, judged: JudgeOutcome | None) ->
         evaluated_at=datetime.now(timezone.utc),
         judge=judged.summary if judged is not None else None,
         extra_criteria=summarize_extra(scored, pending.seen.extras),
+        match_mode=pending.seen.match_mode,
     )
 
 
@@ -237,12 +245,14 @@ def run_eval(
     show_progress: bool | None = None,
     call_options: CallOptions | None = None,
     scorers: Sequence[str] = (),
+    match_mode: str | None = None,
     shard: Shard | None = None,
 ) -> EvalSummary:
     """Score every experiment with the rubric and, when `judge` is given, with the LLM judge too, its calls made
     as `call_options` say (response cache, batch API; default: the environment's). Up-to-date evaluations are
     skipped; judge samples already paid for (earlier file or journal) are reused. `scorers`: extra scorers
-    (gaia_eval.scoring.extra), rated beside the use case's own criteria, outside the grade. With `shard` (needs
+    (gaia_eval.scoring.extra), rated beside the use case's own criteria, outside the grade. `match_mode`: the
+    answer-matching mode of short answers to questions (None: gaia, the default). With `shard` (needs
     a judge), only that shard's judge samples are asked and written as its part; the same call without it then
     pays nothing for them and writes the evaluations.
 
@@ -256,8 +266,8 @@ def run_eval(
     if regenerate_report:
         return _regenerate_index(summary, output_dir, experiment_file or experiment_dir, judge)
     # --incremental-update is what a plain run does: score new and changed experiments, skip up-to-date ones,
-    # and re-read only the evaluation files that changed into the index.
-    extras = load_extra_scorers(scorers)
+    # and re-read only the evaluation files that changed into the index. The default match mode keeps files' bytes.
+    extras, match_mode = load_extra_scorers(scorers), None if match_mode == DEFAULT_MATCH_MODE else match_mode
     root, files = experiment_files(experiment_dir, experiment_file)
     gt_paths = groundtruth_paths(groundtruth)
     by_use_case, gt_fp = load_external(gt_paths)
@@ -274,21 +284,18 @@ def run_eval(
             external = external_of(by_use_case, exp.use_case)
             rel = path.relative_to(root) if root in path.parents else Path(path.name)
             out = output_dir / rel.with_name(evaluation_name(path, exp))
-            if out in claimed:
-                raise InputError(
-                    f"would be scored as '{exp.experiment_name}', like {claimed[out]} (both into {out.name})",
-                    file=path,
-                    fix="rename one of them: a template's file stem is the name of the system it holds",
-                )
-            claimed[out] = path
+            _claim(claimed, out, path, exp)
+            asks = usecases.get(exp.use_case).asks_questions
             inputs = {
                 "experiment": made_from[path],
                 "groundtruth": gt_fp if external else "embedded" if exp.groundtruth == "embedded" else "none",
                 "scorer": scorer_fp,
                 **({"scorers": scorers_fingerprint(extras)} if extras else {}),
                 **usecases.settings_inputs(usecases.get(exp.use_case)),  # a package's use case: its scorers too
+                **({"match_mode": match_mode} if match_mode and asks else {}),  # another mode: redone
             }
-            planned = _plan_experiment(path, exp, out, inputs, external, judge, force, summary, extras)
+            planned = _plan_experiment(path, exp, out, inputs, external, judge, force, summary,
+                                       Seen(extras=extras, match_mode=match_mode if asks else None))
             if planned is not None:
                 pending.append(planned)
         calls = call_options_or_defaults(call_options)
@@ -303,6 +310,17 @@ def run_eval(
                 p.spool.discard()
     _note_consolidated(summary, update_consolidated(output_dir))
     return summary
+
+
+def _claim(claimed: dict[Path, Path], out: Path, path: Path, exp: Experiment | StreamedExperiment) -> None:
+    """Two experiments never write one evaluation file."""
+    if out in claimed:
+        raise InputError(
+            f"would be scored as '{exp.experiment_name}', like {claimed[out]} (both into {out.name})",
+            file=path,
+            fix="rename one of them: a template's file stem is the name of the system it holds",
+        )
+    claimed[out] = path
 
 
 def _regenerate_index(summary: EvalSummary, output_dir: Path, experiments: Path | None,
@@ -368,7 +386,7 @@ def _plan_experiment(
     judge: JudgeSettings | None,
     force: bool,
     summary: EvalSummary,
-    extras: tuple[ExtraScorer, ...],
+    seen: Seen,
 ) -> _Pending | None:
     """None when the evaluation is current (noted as skipped); else the experiment scored, ready to write."""
     if judge is not None:
@@ -390,7 +408,7 @@ def _plan_experiment(
     ):
         judge.check_key()  # no earlier sample to reuse, so a call will be made: fail before scoring anything
     before = Freshness.STALE if state is Freshness.CURRENT else state
-    seen, use_case = Seen(extras=extras), usecases.get(exp.use_case)
+    use_case = usecases.get(exp.use_case)
     if judge is None:
         spool, rated, mode = spool_scores(use_case, out, exp, external, path, seen)
         return _Pending(path, exp, out, inputs, before, existing, None, mode, seen, spool, rated, external)

@@ -11,6 +11,7 @@ import os
 import string
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from gaia_eval import usecases
 from gaia_eval.artifacts.groundtruth import GroundTruth, Provenance, QAPair, SourceDocument, Summaries
@@ -153,15 +154,33 @@ def _qa_pairs(row: Row, fields: GroundTruthFields) -> list[QAPair]:
         )
     pairs = []
     for n, pair in enumerate(value, 1):
-        question = pair.get(fields.question) if isinstance(pair, dict) else None
-        answer = pair.get(fields.answer) if isinstance(pair, dict) else None
-        if not isinstance(question, str) or not question.strip() or not isinstance(answer, str) or not answer.strip():
+        if not isinstance(pair, dict):
+            raise row_error(row, f"{fields.qa}[{n}]", "is not an object",
+                            f'e.g. {{"{fields.question}": "...", "{fields.answer}": "..."}}')
+        question, answers = pair.get(fields.question), _answers(row, pair, fields, n)
+        if not isinstance(question, str) or not question.strip():
             raise row_error(
-                row, f"{fields.qa}[{n}]", f"needs a non-empty '{fields.question}' and '{fields.answer}'",
-                "name the keys with --question-key/--answer-key",
+                row, f"{fields.qa}[{n}].{fields.question}", "missing or empty" if fields.question in pair
+                else f"missing (the item's keys: {', '.join(map(str, pair)) or 'none'})",
+                "give the question's text" if fields.question in pair else "name the key with --question-key",
             )
-        pairs.append(QAPair(id=f"q{n:02d}", query=question, answer=answer, answer_type="string"))
+        pairs.append(QAPair(id=f"q{n:02d}", query=question, answer=answers[0], answer_type="string",
+                            other_answers=answers[1:]))
     return pairs
+
+
+def _answers(row: Row, pair: dict[str, Any], fields: GroundTruthFields, n: int) -> list[str]:
+    """A question's reference answers: one string, or a list of them (several human answers: any may match)."""
+    field = f"{fields.qa}[{n}].{fields.answer}"
+    if fields.answer not in pair:
+        raise row_error(row, field, f"missing (the item's keys: {', '.join(map(str, pair)) or 'none'})",
+                        "name the key with --answer-key")
+    value = pair[fields.answer]
+    values = value if isinstance(value, list) else [value]
+    if not values or not all(isinstance(v, str) and v.strip() for v in values):
+        raise row_error(row, field, "must be a non-empty string or a list of non-empty strings",
+                        'give the reference answer, or every acceptable one: ["answer 1", "answer 2"]')
+    return list(dict.fromkeys(values))  # as written: the text is the fingerprinted ground truth
 
 
 @holds_output_lock()

@@ -88,8 +88,8 @@ def _criteria(use_case: str, mode: str, input_path: Path) -> dict[str, str]:
 
 
 def _expected_text(item: WorkItem) -> str | None:
-    if item.expected_answer is not None:
-        return item.expected_answer.answer
+    if item.expected_answer is not None:  # several reference answers (any is right): every one, apart
+        return " | ".join(item.expected_answer.answers)
     if item.expected_summaries is not None:
         return summaries_as_text(item.expected_summaries)
     return None
