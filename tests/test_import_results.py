@@ -162,7 +162,7 @@ def test_import_keeps_the_run_and_is_stable(tmp_path: Path) -> None:
     item = experiment["items"][0]
     assert item["imported"]["sample_id"] == "fr" and "messages" in item["imported"]["extra"]
     gt = json.loads((out / "groundtruth" / "capitals%2Fit.qa.groundtruth.json").read_text())
-    assert gt["qa_pairs"][0]["answer"] == "Rome" and gt["references"] == ["Roma"]
+    assert gt["qa_pairs"][0]["answer"] == "Rome" and gt["qa_pairs"][0]["other_answers"] == ["Roma"]
 
 
 def test_a_headline_the_items_do_not_reproduce_is_refused(tmp_path: Path) -> None:
@@ -210,3 +210,24 @@ def test_the_readme_block_runs_in_a_fresh_clone_and_leaves_git_status_clean(fres
     status = subprocess.run(["git", "status", "--porcelain"], cwd=fresh_clone, capture_output=True, text=True,
                             check=True).stdout
     assert status == ""
+
+
+@pytest.mark.parametrize(("mode", "tool", "score"), [
+    ("exact", "lm-eval", "exact_match"),  # the same question: is the answer the target, exactly
+    ("contains", "inspect", "includes"),  # is the target in the answer
+    ("contains", "promptfoo", "icontains"),
+])
+def test_where_gaia_eval_and_the_tool_ask_the_same_question_they_give_the_same_verdicts(
+        tmp_path: Path, mode: str, tool: str, score: str) -> None:
+    out = _import_all(tmp_path)
+    gt = out / "groundtruth" / "consolidated_qa_groundtruth.json"
+    result = _run("eval", "-d", str(out / "experiments"), "-g", str(gt), "-o", str(out / mode), "--match-mode", mode)
+    assert result.exit_code == 0, result.output
+    evaluation = json.loads(next((out / mode).glob(f"{tool}_*.eval.json")).read_text())
+    compared = 0
+    for item in evaluation["items"]:
+        theirs = {c["criterion"]: c["rating"] for c in item["extra_criteria"]}
+        if score in theirs:
+            assert item["passed"] is (theirs[score] == "Excellent"), (item["item_id"], item["passed"], theirs)
+            compared += 1
+    assert compared >= 2

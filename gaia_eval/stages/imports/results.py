@@ -120,12 +120,13 @@ def _first_pass(path: Path, run: ForeignRun, use_case: str, groundtruth: dict[st
             use_case=use_case, item_id=doc, method=f"imported:{run.tool}",
             source=SourceDocument(path=f"{path.name}#{doc}", fingerprint=fingerprint_bytes(sample.input.encode()),
                                   text=sample.input),
-            qa_pairs=[QAPair(id=QUESTION_ID, query=sample.input, answer=sample.targets[0], answer_type="string")],
+            # every target is an answer the tool accepts (Inspect's includes() any of a list): any may match
+            qa_pairs=[QAPair(id=QUESTION_ID, query=sample.input, answer=sample.targets[0], answer_type="string",
+                             other_answers=sample.targets[1:])],
             provenance=Provenance(file=path.as_posix(), fingerprint=file_fp, line=line),
-            references=sample.targets[1:] or None,
         )
         known = groundtruth.setdefault(doc, gt)
-        if (known.source.text, known.qa_pairs, known.references) != (gt.source.text, gt.qa_pairs, gt.references):
+        if (known.source.text, known.qa_pairs) != (gt.source.text, gt.qa_pairs):
             raise InputError(f"sample '{sample.sample_id}' of {run.task} has another input or target than in "
                              f"{known.provenance.file if known.provenance else 'another file'}", file=path,
                              field="input", fix="import results of one version of a task together, or each apart")
