@@ -73,6 +73,8 @@ def test_short_answers_are_graded_by_the_judge_once_and_a_rerun_pays_nothing(own
     assert other.exit_code == 0 and "redone 1" in other.output, other.output
     assert fake_llm.request_count == 2 * len(judged)
     assert any("judge openai:gpt-4o: the model grades" in _explanation(i) for i in _items(own).values())
+    report = CliRunner().invoke(cli, ["report", "-d", str(own / "eval"), "-o", str(own / "report.md")])
+    assert report.exit_code == 0, report.output
 
 
 def test_an_unreadable_reply_is_asked_again_once_then_that_item_is_an_error_and_a_rerun_redoes_only_it(
