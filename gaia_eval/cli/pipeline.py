@@ -409,13 +409,21 @@ def write_sample_config_path(path: Path) -> Path:
     type=RegistryChoice("MATCH_MODES"),
     default=None,
     help="How short answers to questions are matched against their expected answers: the modes of check-answer "
-         "--mode [default: gaia].",
+         "--mode [default: gaia]; judge asks the model --answer-judge names.",
+)
+@click.option(
+    "--answer-judge",
+    "answer_judge_spec",
+    default=None,
+    metavar="PROVIDER:MODEL",
+    help="With --match-mode judge: the model that decides whether a short answer gives the expected one, e.g. "
+         "openai:gpt-4o-mini (its endpoint: --judge-base-url; through the response cache and --batch).",
 )
 @remote_workspace(inputs=("directory", "experiment_file", "groundtruth"), outputs=("output_dir",))
 def eval_command(
     directory, experiment_file, output_dir, groundtruth, force, regenerate_report,
     judge_spec, judge_base_url, judge_samples, judge_concurrency, judge_timeout, judge_criteria, batch_status,
-    call_options, scorers, match_mode, shard,
+    call_options, scorers, match_mode, shard, answer_judge_spec,
 ) -> None:
     """Score each experiment against ground truth (deterministic rubric), optionally also with an LLM judge."""
     from gaia_eval.errors import UsageError
@@ -429,8 +437,10 @@ def eval_command(
         raise UsageError("--match-mode does nothing with --regenerate-report (it only rebuilds the index)",
                          field="--match-mode", fix="run eval with --match-mode and without --regenerate-report")
     from gaia_eval.scoring.judge import DEFAULT_JUDGE_CONCURRENCY, DEFAULT_JUDGE_TIMEOUT_S, parse_judge_spec
+    from gaia_eval.stages.eval.answer_judge import answer_judge_settings
     from gaia_eval.stages.eval.run import LONG_FORM_NOTE, STANDALONE_NOTE, run_eval
 
+    answer_judge = answer_judge_settings(match_mode, answer_judge_spec, judge_spec, judge_base_url, judge_timeout)
     judge = None
     if judge_spec is not None:
         judge = parse_judge_spec(
@@ -441,7 +451,8 @@ def eval_command(
             timeout_s=judge_timeout or DEFAULT_JUDGE_TIMEOUT_S,
             criteria=judge_criteria,
         )
-    elif any(v is not None for v in (judge_base_url, judge_samples, judge_concurrency, judge_timeout, judge_criteria)):
+    elif any(v is not None for v in (judge_samples, judge_concurrency, judge_criteria)) or (
+            answer_judge is None and (judge_base_url is not None or judge_timeout is not None)):
         raise UsageError("--judge-base-url, --judge-samples, --judge-concurrency, --judge-timeout and --judge-criteria "
                          "need --judge",
                          fix="add --judge PROVIDER:MODEL")
@@ -458,6 +469,7 @@ def eval_command(
         scorers=scorers,
         match_mode=match_mode,
         shard=shard,
+        answer_judge=answer_judge,
     )
     if summary.standalone:
         echo(f"running standalone for {summary.standalone} experiment(s): no ground truth; {STANDALONE_NOTE}")
@@ -529,3 +541,4 @@ def report(eval_dir, output_file, formats) -> None:
 
     summary = run_report(eval_dir, output_file, formats)
     print_summary(summary, show_outputs=True)
+

@@ -58,6 +58,9 @@ class ScoringInput:
     # source is all there is to check against.
     references: tuple[str, ...] | None = None
     match_mode: str = DEFAULT_MATCH_MODE  # how a short answer to a question is matched (eval --match-mode)
+    # eval --match-mode judge: the answer-equivalence judge's (correct, explanation) for this item, asked before
+    # scoring (correct None: the call failed, explanation says why)
+    judged: tuple[bool | None, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -164,8 +167,12 @@ def _not_applicable(criterion: Criterion, why: str) -> CriterionResult:
 
 
 def _qa(item: ScoringInput) -> tuple[list[CriterionResult], bool | None]:
-    from gaia_eval.scoring.rubric import score_qa
+    from gaia_eval.scoring.rubric import score_judged, score_qa
 
+    if item.match_mode == "judge":  # the model decided (eval --match-mode judge); a failed call is the item's error
+        if item.judged is None or item.judged[0] is None:
+            raise ScorerFailed(item.judged[1] if item.judged else "the answer judge was not asked about this item")
+        return score_judged(item.answer or "", item.expected, item.judged[0], item.judged[1])
     return score_qa(item.answer or "", item.expected, item.match_mode)
 
 

@@ -38,6 +38,7 @@ _LAZY = {
     "quality_score": "grading",
     "rubric_markdown": "grading",
     "score_qa": "short_answer",
+    "score_judged": "short_answer",
     "is_long_form": "longform",
     "score_long_answer": "longform",
     "LONG_FORM_CRITERIA": "longform",

@@ -42,3 +42,13 @@ def score_qa(answer: str, expected: QAPair, mode: str = "gaia") -> tuple[list[Cr
         # Every token is there but the matcher rejects it (e.g. a list out of order): a near miss, not a pass.
         result = result.model_copy(update={"rating": "Good"})
     return [result], False
+
+
+def score_judged(answer: str, expected: QAPair, correct: bool, explanation: str) -> tuple[list[CriterionResult], bool]:
+    """([correctness result], passed) from the answer-equivalence judge's verdict (eval --match-mode judge): the
+    model decided; a rejected answer keeps its token F1 as how close it came, never a pass."""
+    if correct:
+        return [criterion_result("correctness", 1.0, f"correct: {explanation}")], True
+    overlap = match_answer(expected.answers, answer, mode="f1")
+    result = criterion_result("correctness", overlap.score, f"not correct: {explanation}; token F1 {overlap.score:.2f}")
+    return [result.model_copy(update={"rating": "Good"}) if result.rating == "Excellent" else result], False

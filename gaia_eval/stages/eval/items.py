@@ -4,7 +4,7 @@ scorer its use case names for that, and the scores, one item at a time (held, or
 from __future__ import annotations
 
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -50,6 +50,9 @@ class Seen:
     extras: tuple[ExtraScorer, ...] = ()
     scorer_errors: list[str] = field(default_factory=list)
     match_mode: str | None = None  # eval --match-mode: how short answers to questions are matched (None: gaia)
+    answer_judge: Any = None  # eval --answer-judge (a JudgeSettings) with --match-mode judge
+    call_options: Any = None  # the run's CallOptions, for the answer judge's calls
+    verdicts: dict[str, tuple[bool | None, str]] = field(default_factory=dict)  # item id: the answer judge's
 
 
 def _checked_against(
@@ -132,6 +135,8 @@ def score_items(
         if seen.latency_min is None or item.latency_s < seen.latency_min:
             seen.latency_min = item.latency_s
         scoring = scoring_input(use_case, exp, item, external, seen.match_mode)
+        if seen.match_mode == "judge":
+            scoring = replace(scoring, judged=seen.verdicts.get(item.item_id))
         mode, free_text = _slot(scoring.expected, scoring.references)
         scorer = scorer_for(use_case, mode, free_text=free_text)
         if scorer is None:  # qa has no standalone scorer: an answer needs its expected answer

@@ -37,6 +37,7 @@ from gaia_eval.scoring.judge import (
 )
 from gaia_eval.scoring.scorers import DEFAULT_MATCH_MODE, criteria_of, criteria_scored
 from gaia_eval.stages.common import StageSummary, check_output_dir, holds_output_lock
+from gaia_eval.stages.eval.answer_judge import judge_short_answers
 from gaia_eval.stages.eval.index import Consolidation, update_consolidated
 from gaia_eval.stages.eval.inputs import (
     evaluation_name,
@@ -247,14 +248,14 @@ def run_eval(
     scorers: Sequence[str] = (),
     match_mode: str | None = None,
     shard: Shard | None = None,
+    answer_judge: JudgeSettings | None = None,
 ) -> EvalSummary:
     """Score every experiment with the rubric and, when `judge` is given, with the LLM judge too, its calls made
     as `call_options` say (response cache, batch API; default: the environment's). Up-to-date evaluations are
     skipped; judge samples already paid for (earlier file or journal) are reused. `scorers`: extra scorers
-    (gaia_eval.scoring.extra), rated beside the use case's own criteria, outside the grade. `match_mode`: the
-    answer-matching mode of short answers to questions (None: gaia, the default). With `shard` (needs
-    a judge), only that shard's judge samples are asked and written as its part; the same call without it then
-    pays nothing for them and writes the evaluations.
+    (gaia_eval.scoring.extra), rated beside the use case's own criteria, outside the grade. `match_mode`: how short
+    answers are matched (None: gaia; "judge": `answer_judge` grades them). With `shard` (needs a judge), only that
+    shard's judge samples are asked and written as its part; the same call without it then pays nothing for them.
 
     Plan (read and check every input, decide what is current, score into spools), run (the judge's calls, all
     before anything is written), write (commit each evaluation, then the index)."""
@@ -277,6 +278,7 @@ def run_eval(
 
     # the rubric's version and the free-text grade's weights: a change in either re-scores every evaluation
     scorer_fp = fingerprint({"scorer": SCORER, "rubric": rubric.RUBRIC_VERSION, "weights": rubric.grade_inputs()})
+    calls = call_options_or_defaults(call_options)
     pending: list[_Pending] = []
     claimed: dict[Path, Path] = {}
     try:  # a spool not committed (an error in a later experiment, an interrupt) leaves nothing behind
@@ -293,12 +295,13 @@ def run_eval(
                 **({"scorers": scorers_fingerprint(extras)} if extras else {}),
                 **usecases.settings_inputs(usecases.get(exp.use_case)),  # a package's use case: its scorers too
                 **({"match_mode": match_mode} if match_mode and asks else {}),  # another mode: redone
+                **({"answer_judge": answer_judge.fingerprint()} if answer_judge and asks else {}),
             }
             planned = _plan_experiment(path, exp, out, inputs, external, judge, force, summary,
-                                       Seen(extras=extras, match_mode=match_mode if asks else None))
+                                       Seen(extras=extras, match_mode=match_mode if asks else None,
+                                            answer_judge=answer_judge, call_options=calls))
             if planned is not None:
                 pending.append(planned)
-        calls = call_options_or_defaults(call_options)
         if shard is not None:
             assert judge is not None
             return _judge_shard(pending, judge, force, show_progress, summary, calls, shard)
@@ -409,6 +412,7 @@ def _plan_experiment(
         judge.check_key()  # no earlier sample to reuse, so a call will be made: fail before scoring anything
     before = Freshness.STALE if state is Freshness.CURRENT else state
     use_case = usecases.get(exp.use_case)
+    judge_short_answers(use_case, exp, external, out, seen)  # eval --match-mode judge: the model's verdicts first
     if judge is None:
         spool, rated, mode = spool_scores(use_case, out, exp, external, path, seen)
         return _Pending(path, exp, out, inputs, before, existing, None, mode, seen, spool, rated, external)
