@@ -192,3 +192,34 @@ def test_import_outputs_writes_the_bytes_it_wrote_before_it_streamed_its_rows(tm
         text = (tmp_path / "exp" / name).read_text(encoding="utf-8")
         text = re.sub(r'("(?:started|finished)_at": )"[^"]*"', r'\1"<time>"', text)
         assert text.replace(f'"{rows.as_posix()}"', '"<input>"') == (data / name).read_text(encoding="utf-8")
+
+
+def test_a_full_disk_while_import_outputs_spools_sources_names_the_experiment_and_writes_nothing(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """The rows' sources are spooled to a temp file while an experiment is written: a disk that fills then is the
+    one-line storage error naming that experiment (exit 1), never a traceback, and no experiment is left."""
+    import errno
+
+    import gaia_eval.stages.imports.outputs as outputs
+
+    class FullFile:
+        def seek(self, *args: object) -> int:
+            return 0
+
+        def tell(self) -> int:
+            return 0
+
+        def write(self, data: bytes) -> int:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(outputs, "tempfile", type("T", (), {"TemporaryFile": staticmethod(lambda **k: FullFile())}))
+    rows = tmp_path / "rows.csv"
+    shutil.copy(Path(__file__).parent / "data" / "import_outputs" / "rows.csv", rows)
+    result = CliRunner().invoke(cli, ["import-outputs", str(rows), "-o", str(tmp_path / "exp")])
+    assert result.exit_code == 1, result.output
+    assert "gpt_small.experiment.json" in result.output and "Traceback" not in result.output
+    assert not list((tmp_path / "exp").glob("*.experiment.json"))

@@ -39,7 +39,7 @@ from gaia_eval.artifacts.store import (
     fingerprint_file,
 )
 from gaia_eval.artifacts.streamed import write_streamed
-from gaia_eval.errors import InputError, UsageError
+from gaia_eval.errors import InputError, UsageError, storage_error
 from gaia_eval.scoring.rubric import IMPORTED_PROVIDER
 from gaia_eval.stages.common import StageSummary, check_output_dir, holds_output_lock
 from gaia_eval.stages.imports.rows import Row, iter_rows, row_error, where
@@ -292,13 +292,19 @@ class _SourceSpool:
             return
         if self._fh is None:
             # closed by __exit__: the spool lives across the generators write_streamed reads
-            self._fh = tempfile.TemporaryFile(  # noqa: SIM115
-                dir=self._target.parent, prefix=f".{self._target.name}.sources."
-            )
+            try:
+                self._fh = tempfile.TemporaryFile(  # noqa: SIM115
+                    dir=self._target.parent, prefix=f".{self._target.name}.sources."
+                )
+            except OSError as exc:
+                raise storage_error(self._target, exc) from None
         data = source.model_dump_json().encode()
-        self._fh.seek(0, 2)
-        self._found[name] = (self._fh.tell(), len(data))
-        self._fh.write(data)
+        try:
+            self._fh.seek(0, 2)
+            self._found[name] = (self._fh.tell(), len(data))
+            self._fh.write(data)
+        except OSError as exc:  # a full disk: the experiment named, its file untouched
+            raise storage_error(self._target, exc) from None
 
     def in_order(self) -> Iterator[tuple[str, SourceDocument]]:
         """(name, document) in name order, as canonical JSON writes a dict; read once items are all given."""
