@@ -234,7 +234,9 @@ def test_import_groundtruth_refuses_an_empty_qa_answer_or_question(pair: dict, t
     rows.write_text(json.dumps({"item_id": "a", "source": SOURCE,
                                 "qa": [{"question": "Who?", "answer": "Ann"}, pair]}) + "\n")
     result = _run("import-groundtruth", str(rows), "-o", str(tmp_path / "out"))
-    assert result.exit_code == 2 and "field 'qa[2]'" in result.stderr and "line 1" in result.stderr
+    # the field names the question and which of its keys is wrong (qa[2].question / qa[2].answer)
+    key = "question" if "answer" in pair and not pair["question"] else "answer"
+    assert result.exit_code == 2 and f"field 'qa[2].{key}'" in result.stderr and "line 1" in result.stderr
     assert not (tmp_path / "out").exists()
 
 
