@@ -173,3 +173,53 @@ def test_judging_outputs_scored_against_human_references_compares_the_free_text_
     assert agreement["pairs"] == 2
     assert _run("report", "-d", str(tmp_path / "ev"), "-o", str(tmp_path / "r" / "report.md")).exit_code == 0
     assert "Judge vs rubric" in (tmp_path / "r" / "report.md").read_text()
+
+
+def test_import_outputs_writes_the_bytes_it_wrote_before_it_streamed_its_rows(tmp_path: Path) -> None:
+    """tests/data/import_outputs holds what import-outputs wrote from rows.csv when it held every row (a quoted
+    comma, a two-line cell, non-ASCII text, an empty output, a missing cost, systems interleaved): the streamed
+    import writes the same bytes, but the run's time and input path. A source or item out of order, a total summed
+    differently or a field lost fails here."""
+    import re
+
+    data = Path(__file__).parent / "data" / "import_outputs"
+    rows = tmp_path / "rows.csv"
+    shutil.copy(data / "rows.csv", rows)
+    assert _run("import-outputs", str(rows), "-o", str(tmp_path / "exp")).exit_code == 0
+    written = sorted(p.name for p in (tmp_path / "exp").glob("*.experiment.json"))
+    assert written == ["Local-7B.experiment.json", "gpt_small.experiment.json"]
+    for name in written:
+        text = (tmp_path / "exp" / name).read_text(encoding="utf-8")
+        text = re.sub(r'("(?:started|finished)_at": )"[^"]*"', r'\1"<time>"', text)
+        assert text.replace(f'"{rows.as_posix()}"', '"<input>"') == (data / name).read_text(encoding="utf-8")
+
+
+def test_a_full_disk_while_import_outputs_spools_sources_names_the_experiment_and_writes_nothing(
+    tmp_path: Path, monkeypatch
+) -> None:
+    """The rows' sources are spooled to a temp file while an experiment is written: a disk that fills then is the
+    one-line storage error naming that experiment (exit 1), never a traceback, and no experiment is left."""
+    import errno
+
+    import gaia_eval.stages.imports.outputs as outputs
+
+    class FullFile:
+        def seek(self, *args: object) -> int:
+            return 0
+
+        def tell(self) -> int:
+            return 0
+
+        def write(self, data: bytes) -> int:
+            raise OSError(errno.ENOSPC, "No space left on device")
+
+        def close(self) -> None:
+            pass
+
+    monkeypatch.setattr(outputs, "tempfile", type("T", (), {"TemporaryFile": staticmethod(lambda **k: FullFile())}))
+    rows = tmp_path / "rows.csv"
+    shutil.copy(Path(__file__).parent / "data" / "import_outputs" / "rows.csv", rows)
+    result = CliRunner().invoke(cli, ["import-outputs", str(rows), "-o", str(tmp_path / "exp")])
+    assert result.exit_code == 1, result.output
+    assert "gpt_small.experiment.json" in result.output and "Traceback" not in result.output
+    assert not list((tmp_path / "exp").glob("*.experiment.json"))

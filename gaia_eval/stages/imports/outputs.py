@@ -2,11 +2,17 @@
 experiment per system, with the use case said and why.
 
 Every row is read and checked before anything is written, so a bad row (one line naming file, line and field)
-leaves no file behind; outputs are written atomically.
+leaves no file behind; outputs are written atomically. Rows are never held: a first pass checks them one at a time
+(keeping a line per system and item, and each system's totals), then each system's experiment is written from a
+second read of the file, its items one at a time and its sources spooled to a temp file beside it; the memory is
+the file's text (at most the input cap) and a few dozen bytes a row, not the rows'.
 """
 
 from __future__ import annotations
 
+import tempfile
+from array import array
+from collections.abc import Iterator
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -17,6 +23,7 @@ from gaia_eval import usecases
 from gaia_eval.artifacts.base import Usage
 from gaia_eval.artifacts.experiment import (
     Experiment,
+    ExperimentHeader,
     ExperimentSpec,
     ExperimentTotals,
     ItemResult,
@@ -30,12 +37,12 @@ from gaia_eval.artifacts.store import (
     fingerprint,
     fingerprint_bytes,
     fingerprint_file,
-    write_artifact,
 )
-from gaia_eval.errors import InputError, UsageError
+from gaia_eval.artifacts.streamed import write_streamed
+from gaia_eval.errors import InputError, UsageError, storage_error
 from gaia_eval.scoring.rubric import IMPORTED_PROVIDER
 from gaia_eval.stages.common import StageSummary, check_output_dir, holds_output_lock
-from gaia_eval.stages.imports.rows import Row, read_rows, row_error, where
+from gaia_eval.stages.imports.rows import Row, iter_rows, row_error, where
 
 
 def _outputs_use_case(use_case: str | None, gts: dict[str, GroundTruth], groundtruth: Path | None) -> tuple[str, str]:
@@ -43,8 +50,12 @@ def _outputs_use_case(use_case: str | None, gts: dict[str, GroundTruth], groundt
     --use-case, else summarization; said, never guessed."""
     found = sorted({gt.use_case for gt in gts.values()})
     if len(found) > 1:
-        raise InputError(f"holds ground truth for several use cases ({', '.join(found)})", file=groundtruth,
-                         field="-g/--groundtruth", fix="pass one consolidated_<use_case>_groundtruth.json")
+        raise InputError(
+            f"holds ground truth for several use cases ({', '.join(found)})",
+            file=groundtruth,
+            field="-g/--groundtruth",
+            fix="pass one consolidated_<use_case>_groundtruth.json",
+        )
     case = None if use_case is None else usecases.get(use_case, field="--use-case")
     if found:
         if case is not None and not case.shares_data_with(found[0]):
@@ -60,8 +71,10 @@ def _outputs_use_case(use_case: str | None, gts: dict[str, GroundTruth], groundt
     if case is None:
         return usecases.default_for("summaries"), "the default without -g (pass --use-case or -g to say otherwise)"
     if case.asks_questions:
-        raise UsageError(f"{use_case} outputs are scored against their expected answers, which the rows do not hold",
-                         fix=f"pass -g consolidated_{use_case}_groundtruth.json (from import-groundtruth)")
+        raise UsageError(
+            f"{use_case} outputs are scored against their expected answers, which the rows do not hold",
+            fix=f"pass -g consolidated_{use_case}_groundtruth.json (from import-groundtruth)",
+        )
     return use_case, "from --use-case"  # type: ignore[return-value]
 
 
@@ -94,8 +107,12 @@ def _row_source(
     if item_id in gts:
         return gts[item_id].source
     if groundtruth is None:
-        raise row_error(row, "source", f"no source column and no -g for item '{item_id}'",
-                    "add a source column, or pass -g with the ground truth of these items")
+        raise row_error(
+            row,
+            "source",
+            f"no source column and no -g for item '{item_id}'",
+            "add a source column, or pass -g with the ground truth of these items",
+        )
     document = item_id.rpartition("#")[0]
     if document in gts:
         raise row_error(
@@ -105,9 +122,12 @@ def _row_source(
             "pass -g consolidated_qa_groundtruth.json to import answers to questions",
         )
     example = next(iter(gts), "")
-    raise row_error(row, "item_id",
-                    f"item '{item_id}' is not in {Path(groundtruth).name} and the row has no source column",
-                    f"key the row by an item of the ground truth (e.g. '{example}'), or add a source column")
+    raise row_error(
+        row,
+        "item_id",
+        f"item '{item_id}' is not in {Path(groundtruth).name} and the row has no source column",
+        f"key the row by an item of the ground truth (e.g. '{example}'), or add a source column",
+    )
 
 
 _NUMBERS = ("input_tokens", "output_tokens", "cost_usd", "latency_s")
@@ -132,8 +152,11 @@ def _item_result(row: Row, item_id: str, system: str, question: tuple[GroundTrut
             raise row_error(row, key, f"{value!r} is not a number", "leave it empty or give a number")
         numbers[key] = value
     text = row.data["output"]
-    answer = {"query": question[1].query, "answer": text, "groundtruth_answer": question[1]} if question else {
-        "summaries": Summaries(executive_summary=text, detailed_summary=text)}
+    answer = (
+        {"query": question[1].query, "answer": text, "groundtruth_answer": question[1]}
+        if question
+        else {"summaries": Summaries(executive_summary=text, detailed_summary=text)}
+    )
     try:
         return ItemResult(
             item_id=item_id,
@@ -149,8 +172,12 @@ def _item_result(row: Row, item_id: str, system: str, question: tuple[GroundTrut
     except ValidationError as exc:
         field_path, problem = describe_validation_error(exc)
         key = field_path.split(".")[-1]
-        raise row_error(row, key, f"{problem} (got {numbers.get(key)!r})",
-                    "give a finite, non-negative number (a whole one for tokens)") from None
+        raise row_error(
+            row,
+            key,
+            f"{problem} (got {numbers.get(key)!r})",
+            "give a finite, non-negative number (a whole one for tokens)",
+        ) from None
 
 
 @holds_output_lock()
@@ -168,10 +195,10 @@ def run_import_outputs(
     (`ES2009b#q01`) and carry their expected answer into the experiment."""
     from gaia_eval.stages.experiment.inputs import load_groundtruth_file
 
-    rows = read_rows(Path(file))
     gts = {gt.item_id: gt for gt in load_groundtruth_file(Path(groundtruth))} if groundtruth else {}
     use_case, why = _outputs_use_case(use_case, gts, groundtruth)
-    systems = _systems_of(rows, Path(file), usecases.get(use_case).asks_questions, gts, groundtruth)
+    rows = _RowReader(Path(file), usecases.get(use_case).asks_questions, gts, groundtruth)
+    totals = rows.check()
     check_output_dir(Path(output_dir))
     summary = StageSummary("import-outputs")
     summary.notes.append(f"use case: {use_case} ({why})")
@@ -179,45 +206,115 @@ def run_import_outputs(
     if groundtruth:
         inputs["groundtruth"] = fingerprint_file(Path(groundtruth))
     now = datetime.now(timezone.utc)
-    for system, results in systems.items():
+    for system, system_totals in totals.items():
         out = experiment_file(Path(output_dir), system)
-        write_artifact(out, _imported_experiment(system, results, use_case, inputs, Path(file), now))
+        header = _imported_experiment(system, system_totals, use_case, inputs, Path(file), now)
+        with _SourceSpool(out) as sources:
+            write_streamed(out, header, {"items": rows.results(system, sources), "sources": sources.in_order()})
         summary.made += 1
         summary.outputs.append(out)
     return summary
 
 
-_SystemRows = list[tuple[Row, ItemResult, SourceDocument]]
+class _RowReader:
+    """The rows of one file as item results, read again on each pass, never held: `check` reads every row (the
+    checks keep a line per (system, item) and each system's totals); `results` gives one system's."""
 
+    def __init__(self, file: Path, asks_questions: bool, gts: dict[str, GroundTruth], groundtruth: Path | None) -> None:
+        self.file, self.asks_questions, self.gts, self.groundtruth = file, asks_questions, gts, groundtruth
 
-def _systems_of(
-    rows: list[Row], file: Path, asks_questions: bool, gts: dict[str, GroundTruth], groundtruth: Path | None
-) -> dict[str, _SystemRows]:
-    """Each system's rows as item results with their sources, every row checked before anything is written."""
-    systems: dict[str, _SystemRows] = {}
-    claims = NameClaims("system", ".experiment.json")
-    pairs: dict[tuple[str, str], str] = {}
-    for row in rows:
-        stems = _row_stems(row)
+    def check(self) -> dict[str, ExperimentTotals]:
+        """Each system's totals, every row checked before anything is written."""
+        sums: dict[str, TotalsSum] = {}
+        claims = NameClaims("system", ".experiment.json")
+        pairs: dict[tuple[str, str], int] = {}  # (system, item id): its line
+        for row in iter_rows(self.file):
+            stems = _row_stems(row)
+            item_id, system = row.data["item_id"], row.data["system"]
+            if system not in sums:
+                try:
+                    claims.claim(system, stems["system"])
+                except InputError as exc:
+                    raise row_error(row, "system", exc.message, exc.fix or "") from None
+            result, _ = self._result(row)
+            if (system, item_id) in pairs:
+                first = where(Row(self.file, pairs[system, item_id], {}))
+                raise row_error(row, "item_id", f"system '{system}' has item '{item_id}' twice (also {first})",
+                                "one row per item and system")
+            pairs[system, item_id] = row.line
+            sums.setdefault(system, TotalsSum()).add(result)
+        return {system: _checked_totals(total, self.file, system) for system, total in sums.items()}
+
+    def results(self, system: str, sources: _SourceSpool) -> Iterator[ItemResult]:
+        """The item results of `system`, in row order, each row's source handed to `sources`."""
+        for row in iter_rows(self.file):
+            if row.data.get("system") == system:
+                result, source = self._result(row)
+                sources.put(result.source, source, from_row=_has_source(row))
+                yield result
+
+    def _result(self, row: Row) -> tuple[ItemResult, SourceDocument]:
         item_id, system = row.data["item_id"], row.data["system"]
-        if system not in systems:
-            try:
-                claims.claim(system, stems["system"])
-            except InputError as exc:
-                raise row_error(row, "system", exc.message, exc.fix or "") from None
-        question = _question(row, item_id, gts, groundtruth) if asks_questions else None  # type: ignore[arg-type]
-        if question is not None and not (isinstance(row.data.get("source"), str) and row.data["source"].strip()):
+        gts, groundtruth = self.gts, self.groundtruth
+        question = _question(row, item_id, gts, groundtruth) if self.asks_questions else None  # type: ignore[arg-type]
+        if question is not None and not _has_source(row):
             source = question[0].source
         else:
-            source = _row_source(row, file, item_id, gts, groundtruth)
-        result = _item_result(row, item_id, system, question)
-        if (system, item_id) in pairs:
-            raise row_error(row, "item_id",
-                            f"system '{system}' has item '{item_id}' twice (also {pairs[system, item_id]})",
-                            "one row per item and system")
-        pairs[system, item_id] = where(row)
-        systems.setdefault(system, []).append((row, result, source))
-    return systems
+            source = _row_source(row, self.file, item_id, gts, groundtruth)
+        return _item_result(row, item_id, system, question), source
+
+
+def _has_source(row: Row) -> bool:
+    """Whether the row gives its own source text (else it is -g's)."""
+    return isinstance(row.data.get("source"), str) and bool(row.data["source"].strip())
+
+
+class _SourceSpool:
+    """One experiment's source documents by name (the last given wins, as in a dict), those of the rows spooled
+    to a temp file beside the experiment, those of -g's ground truth kept as the objects already held."""
+
+    def __init__(self, target: Path) -> None:
+        self._target = target
+        self._fh: Any = None
+        self._found: dict[str, SourceDocument | tuple[int, int]] = {}
+
+    def __enter__(self) -> _SourceSpool:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._fh is not None:
+            self._fh.close()
+
+    def put(self, name: str, source: SourceDocument, *, from_row: bool) -> None:
+        """Keep `source` under `name`: spooled when it is a row's own (`from_row`), else the object -g gave."""
+        if not from_row:
+            self._found[name] = source
+            return
+        if self._fh is None:
+            # closed by __exit__: the spool lives across the generators write_streamed reads
+            try:
+                self._fh = tempfile.TemporaryFile(  # noqa: SIM115
+                    dir=self._target.parent, prefix=f".{self._target.name}.sources."
+                )
+            except OSError as exc:
+                raise storage_error(self._target, exc) from None
+        data = source.model_dump_json().encode()
+        try:
+            self._fh.seek(0, 2)
+            self._found[name] = (self._fh.tell(), len(data))
+            self._fh.write(data)
+        except OSError as exc:  # a full disk: the experiment named, its file untouched
+            raise storage_error(self._target, exc) from None
+
+    def in_order(self) -> Iterator[tuple[str, SourceDocument]]:
+        """(name, document) in name order, as canonical JSON writes a dict; read once items are all given."""
+        for name in sorted(self._found):
+            found = self._found[name]
+            if isinstance(found, SourceDocument):
+                yield name, found
+            else:
+                self._fh.seek(found[0])
+                yield name, SourceDocument.model_validate_json(self._fh.read(found[1]))
 
 
 def _row_stems(row: Row) -> dict[str, str]:
@@ -237,10 +334,11 @@ def _row_stems(row: Row) -> dict[str, str]:
 
 
 def _imported_experiment(
-    system: str, results: _SystemRows, use_case: str, inputs: dict[str, str], file: Path, now: datetime
+    system: str, totals: ExperimentTotals, use_case: str, inputs: dict[str, str], file: Path, now: datetime
 ) -> Experiment:
-    items = [r for _, r, _ in results]
-    return Experiment(
+    """The experiment of one system, its items and sources left empty (write_streamed writes them one at a time):
+    every other field validated as an ExperimentHeader, an Experiment holds at least one item."""
+    header = ExperimentHeader(
         inputs=inputs,
         experiment_name=system,
         safe_name=safe_name(system),
@@ -250,24 +348,25 @@ def _imported_experiment(
         # answers to questions carry their expected answers
         groundtruth="embedded" if usecases.get(use_case).asks_questions else "none",
         pricing="imported",
-        sources={r.source: s for _, r, s in results},
-        items=items,
-        totals=_checked_totals(items, file, system),
+        totals=totals,
         started_at=now,
         finished_at=now,
     )
+    return Experiment.model_construct(**dict(header), items=[], sources={})
 
 
-def _checked_totals(items: list[ItemResult], file: Path, system: str) -> ExperimentTotals:
-    """`imported_totals`, where rows each in range can add up out of it (two costs of 1e308 are inf): that is
+def _checked_totals(total: TotalsSum, file: Path, system: str) -> ExperimentTotals:
+    """`TotalsSum.totals`, where rows each in range can add up out of it (two costs of 1e308 are inf): that is
     the file's error, named."""
     try:
-        return imported_totals(items)
+        return total.totals()
     except ValidationError as exc:
         error = exc.errors()[0]
         field = ".".join(str(p) for p in error["loc"])
         raise InputError(
-            f"system '{system}': the rows' {field} add up out of range ({error['msg']})", file=file, field=field,
+            f"system '{system}': the rows' {field} add up out of range ({error['msg']})",
+            file=file,
+            field=field,
             fix="check the numbers of those rows: they are far beyond any real run's",
         ) from None
 
@@ -275,23 +374,43 @@ def _checked_totals(items: list[ItemResult], file: Path, system: str) -> Experim
 def imported_totals(items: list[ItemResult]) -> ExperimentTotals:
     """Totals of imported rows (an item the source run failed counts as an error), the costs summed when every row
     has one, latencies as given."""
-    costs = [r.cost_usd for r in items]
-    latencies = sorted(r.latency_s for r in items)
-    errors = sum(r.status == "error" for r in items)
-    total_cost = sum(costs) if all(c is not None for c in costs) else None  # type: ignore[arg-type]
-    return ExperimentTotals(
-        items=len(items),
-        ok=len(items) - errors,
-        errors=errors,
-        usage=sum((r.usage for r in items), Usage()),
-        cost_usd=total_cost,
-        input_cost_usd=None,
-        output_cost_usd=None,
-        cost_status="priced" if total_cost is not None else "unpriced",
-        latency_p50_s=latencies[len(latencies) // 2],
-        latency_p95_s=latencies[int(0.95 * (len(latencies) - 1))],
-        latency_max_s=latencies[-1],
-        latency_mean_s=sum(latencies) / len(latencies),
-        wall_time_s=sum(latencies),
-        throughput_items_per_s=0.0,
-    )
+    total = TotalsSum()
+    for item in items:
+        total.add(item)
+    return total.totals()
+
+
+class TotalsSum:
+    """imported_totals kept as rows go by: sums, and one latency (8 bytes) a row for the percentiles."""
+
+    def __init__(self) -> None:
+        self.items = self.errors = self.input_tokens = self.output_tokens = 0
+        self.cost: float | None = 0
+        self.latencies = array("d")
+
+    def add(self, item: ItemResult) -> None:
+        self.items += 1
+        self.errors += item.status == "error"
+        self.input_tokens += item.usage.input_tokens
+        self.output_tokens += item.usage.output_tokens
+        self.cost = None if self.cost is None or item.cost_usd is None else self.cost + item.cost_usd
+        self.latencies.append(item.latency_s)
+
+    def totals(self) -> ExperimentTotals:
+        latencies = sorted(self.latencies)
+        return ExperimentTotals(
+            items=self.items,
+            ok=self.items - self.errors,
+            errors=self.errors,
+            usage=Usage(input_tokens=self.input_tokens, output_tokens=self.output_tokens),
+            cost_usd=self.cost,
+            input_cost_usd=None,
+            output_cost_usd=None,
+            cost_status="priced" if self.cost is not None else "unpriced",
+            latency_p50_s=latencies[len(latencies) // 2],
+            latency_p95_s=latencies[int(0.95 * (len(latencies) - 1))],
+            latency_max_s=latencies[-1],
+            latency_mean_s=sum(latencies) / len(latencies),
+            wall_time_s=sum(latencies),
+            throughput_items_per_s=0.0,
+        )

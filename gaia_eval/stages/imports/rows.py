@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gaia_eval.artifacts.inputs import jsonl_lines, parse_json, read_input_text
+from gaia_eval.artifacts.inputs import parse_json, read_input_text
 from gaia_eval.errors import InputError
 
 IMPORT_SUFFIXES = (".jsonl", ".csv", ".json")
@@ -25,26 +26,34 @@ class Row:
 def read_rows(path: Path) -> list[Row]:
     """Rows of a .jsonl (one object a line), .csv (a header line) or .json (an object or a list of objects).
     Any line that does not read is an error naming it: no row is ever skipped."""
+    return list(iter_rows(path))
+
+
+def iter_rows(path: Path) -> Iterator[Row]:
+    """read_rows one row at a time: the file's text is held (at most the input cap), its rows are made as they are
+    asked for (a .json list is parsed whole, being one JSON value). A file with no row is an error at the end."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in IMPORT_SUFFIXES:
         raise InputError(f"has an unsupported extension '{suffix}'", file=path, fix="pass a .jsonl, .csv or .json file")
     text = read_input_text(path, "a data file")
-    rows: list[Row] = []
+    count = 0
     if suffix == ".jsonl":
-        for number, line in enumerate(jsonl_lines(text), 1):
+        for number, line in _jsonl_lines(text):
             if not line.strip():
                 continue
             data = parse_json(path, line, where=f"line {number}: ", fix="one JSON object per line")
             if not isinstance(data, dict):
                 raise InputError(f"line {number}: expected a JSON object", file=path, fix="one JSON object per line")
-            rows.append(Row(path, number, data))
+            count += 1
+            yield Row(path, number, data)
     elif suffix == ".csv":
         csv.field_size_limit(max(csv.field_size_limit(), len(text)))  # a long document fits in a cell
         reader = csv.DictReader(io.StringIO(text, newline=""))
         try:
             for data in reader:
-                rows.append(Row(path, reader.line_num, {k: v for k, v in data.items() if k is not None}))
+                count += 1
+                yield Row(path, reader.line_num, {k: v for k, v in data.items() if k is not None})
         except csv.Error as exc:
             raise InputError(
                 f"line {reader.line_num}: not CSV ({exc})", file=path, fix="write a CSV with a header line"
@@ -55,10 +64,22 @@ def read_rows(path: Path) -> list[Row]:
         for number, item in enumerate(items, 1):
             if not isinstance(item, dict):
                 raise InputError(f"item {number}: expected a JSON object", file=path, fix="a list of objects")
-            rows.append(Row(path, number, item))
-    if not rows:
+            count += 1
+            yield Row(path, number, item)
+    if not count:
         raise InputError("holds no rows", file=path, fix="add at least one item")
-    return rows
+
+
+def _jsonl_lines(text: str) -> Iterator[tuple[int, str]]:
+    """jsonl_lines, numbered and one at a time (a list of 200,000 lines is itself a copy of the file)."""
+    number, start = 0, 0
+    while start <= len(text):
+        end = text.find("\n", start)
+        end = len(text) if end < 0 else end
+        line = text[start:end]
+        number += 1
+        yield number, line[:-1] if line.endswith("\r") else line
+        start = end + 1
 
 
 def get_path(data: Any, dotted: str) -> Any:

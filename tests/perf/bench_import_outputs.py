@@ -1,0 +1,77 @@
+"""Benchmark of `gaia-eval import-outputs` memory: the peak resident set of a child process importing N rows
+(item_id, system, output, source, numbers) for three systems, next to the floor of a 30-row import.
+
+Run: python tests/perf/bench_import_outputs.py [--rows 20000 200000]. Prints rows, file size, peak RSS (VmHWM of
+the child) and what the rows add above the floor. Linux only (reads /proc/self/status).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+SYSTEMS = ("alpha", "beta", "gamma")
+
+# Runs the CLI in this child, then writes the child's VmHWM (kB): its own pages, not the parent's.
+CHILD = """
+import sys
+report, args = sys.argv[1], sys.argv[2:]
+from gaia_eval.cli import main
+sys.argv = ["gaia-eval", *args]
+try:
+    main()
+except SystemExit as exc:
+    if exc.code:
+        raise
+peak = next(line for line in open("/proc/self/status") if line.startswith("VmHWM:"))
+open(report, "w").write(peak.split()[1])
+"""
+
+
+def write_rows(path: Path, rows: int) -> Path:
+    """`rows` rows of about 70 bytes of source and output each (a 200,000-row file is about 30 MB)."""
+    with path.open("w") as fh:
+        for i in range(rows):
+            system = SYSTEMS[i % len(SYSTEMS)]
+            fh.write(json.dumps({
+                "item_id": f"doc{i // len(SYSTEMS):06d}", "system": system,
+                "output": f"Ana sends the budget by Friday; blue design ({i}).",
+                "source": f"Meeting {i // len(SYSTEMS)}. Ana will send the budget by Friday.",
+                "input_tokens": 40 + i % 7, "output_tokens": 12, "cost_usd": 0.0001 * (i % 5), "latency_s": 0.5,
+            }) + "\n")
+    return path
+
+
+def peak_kb(rows_file: Path, out: Path, cwd: Path | None = None) -> int:
+    report = out.parent / f"{out.name}.peak"
+    subprocess.run([sys.executable, "-c", CHILD, str(report), "import-outputs", str(rows_file), "-o", str(out)],
+                   check=True, stdout=subprocess.DEVNULL, cwd=cwd)
+    return int(report.read_text())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--rows", type=int, nargs="+", default=[20_000, 200_000])
+    args = parser.parse_args()
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        floor = peak_kb(write_rows(work / "floor.jsonl", 30), work / "out-floor")
+        print(f"floor (30 rows): {floor / 1024:.0f} MB")
+        print("rows     file MB  peak MB  added MB  bytes/row  wall s")
+        for rows in args.rows:
+            data = write_rows(work / f"rows{rows}.jsonl", rows)
+            start = time.perf_counter()
+            peak = peak_kb(data, work / f"out{rows}")
+            wall = time.perf_counter() - start
+            added = max(peak - floor, 0)
+            print(f"{rows:<8} {data.stat().st_size / 1e6:7.1f}  {peak / 1024:7.0f}  {added / 1024:8.0f}"
+                  f"  {added * 1024 / rows:9.0f}  {wall:6.1f}")
+
+
+if __name__ == "__main__":
+    main()
