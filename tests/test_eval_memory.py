@@ -10,11 +10,11 @@ test asserts a ratio of what each run adds above the floor, never a time.
 from __future__ import annotations
 
 import importlib.util
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.peak_memory import cli_peak_kb
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -23,24 +23,12 @@ pytestmark = [
     pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="peak RSS is read from /proc (Linux only)"),
 ]
 
-# Runs the CLI in this child, optionally with the experiment read whole, then writes the child's VmHWM (kB).
-_CHILD = """
-import sys
-mode, report, args = sys.argv[1], sys.argv[2], sys.argv[3:]
-if mode == "whole":
-    import gaia_eval.stages.eval.inputs as inputs
-    from gaia_eval.artifacts.experiment import Experiment
-    from gaia_eval.artifacts.store import read_artifact
-    inputs.read_experiment = lambda path: read_artifact(path, Experiment)
-from gaia_eval.cli import main
-sys.argv = ["gaia-eval", *args]
-try:
-    main()
-except SystemExit as exc:
-    if exc.code:
-        raise
-peak = next(line for line in open("/proc/self/status") if line.startswith("VmHWM:"))
-open(report, "w").write(peak.split()[1])
+# The planted behaviour the streamed run is compared with: the experiment read whole.
+_WHOLE = """
+import gaia_eval.stages.eval.inputs as inputs
+from gaia_eval.artifacts.experiment import Experiment
+from gaia_eval.artifacts.store import read_artifact
+inputs.read_experiment = lambda path: read_artifact(path, Experiment)
 """
 
 
@@ -54,10 +42,8 @@ def _make_experiment(work: Path, items: int) -> Path:
 
 
 def _peak_kb(mode: str, experiment: Path, out: Path) -> int:
-    report = out.with_suffix(".peak")
-    subprocess.run([sys.executable, "-c", _CHILD, mode, str(report), "eval", "-d", str(experiment.parent),
-                    "-o", str(out)], check=True, stdout=subprocess.DEVNULL, cwd=ROOT)
-    return int(report.read_text())
+    return cli_peak_kb(["eval", "-d", str(experiment.parent), "-o", str(out)], out.with_suffix(".peak"),
+                       prelude=_WHOLE if mode == "whole" else "", cwd=ROOT)
 
 
 def test_eval_streams_a_large_experiment_in_a_fraction_of_the_memory_reading_it_whole_takes(tmp_path: Path) -> None:

@@ -10,11 +10,11 @@ never a time.
 from __future__ import annotations
 
 import importlib.util
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.peak_memory import cli_peak_kb
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -23,27 +23,15 @@ pytestmark = [
     pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="peak RSS is read from /proc (Linux only)"),
 ]
 
-# Runs the CLI in this child, optionally holding every row with its item result and source for the whole run (as
-# import-outputs did before it streamed), then writes the child's VmHWM (kB).
-_CHILD = """
-import sys
-mode, report, args = sys.argv[1], sys.argv[2], sys.argv[3:]
-if mode == "held":
-    import gaia_eval.stages.imports.outputs as outputs
-    check = outputs._RowReader.check
-    def holding_check(self):
-        self.held = [(row, self._result(row)) for row in outputs.iter_rows(self.file)]
-        return check(self)
-    outputs._RowReader.check = holding_check
-from gaia_eval.cli import main
-sys.argv = ["gaia-eval", *args]
-try:
-    main()
-except SystemExit as exc:
-    if exc.code:
-        raise
-peak = next(line for line in open("/proc/self/status") if line.startswith("VmHWM:"))
-open(report, "w").write(peak.split()[1])
+# The planted behaviour the streamed run is compared with: every row held with its item result and source for the
+# whole run (as import-outputs did before it streamed).
+_HELD = """
+import gaia_eval.stages.imports.outputs as outputs
+check = outputs._RowReader.check
+def holding_check(self):
+    self.held = [(row, self._result(row)) for row in outputs.iter_rows(self.file)]
+    return check(self)
+outputs._RowReader.check = holding_check
 """
 
 
@@ -61,10 +49,8 @@ def _untimed(path: Path) -> list[bytes]:
 
 
 def _peak_kb(mode: str, rows: Path, out: Path) -> int:
-    report = out.parent / f"{out.name}.peak"
-    subprocess.run([sys.executable, "-c", _CHILD, mode, str(report), "import-outputs", str(rows), "-o", str(out)],
-                   check=True, stdout=subprocess.DEVNULL, cwd=ROOT)
-    return int(report.read_text())
+    return cli_peak_kb(["import-outputs", str(rows), "-o", str(out)], out.parent / f"{out.name}.peak",
+                       prelude=_HELD if mode == "held" else "", cwd=ROOT)
 
 
 def test_import_outputs_makes_rows_one_at_a_time_in_a_fraction_of_the_memory_holding_them_takes(
