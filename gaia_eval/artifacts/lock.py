@@ -17,7 +17,7 @@ import errno
 import os
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager, suppress
 from pathlib import Path
 
@@ -37,15 +37,13 @@ class FolderBusyError(UsageError):
     """Another gaia-eval run is writing the same output folder."""
 
 
-def take_folder_lock(folder: Path) -> tuple[int, bool]:
-    """(fd, True) holding an exclusive flock on the folder itself, or (fd, False) while another holder has it (the
-    caller closes fd). The lock is on the directory, not on a file in it: deleting `.gaia-eval.lock` (which only
-    describes the holder) cannot let a second run in beside the first. A folder removed and made anew between the
-    open and the lock (a holder removes the folder it created and left empty) is another directory, told by its
-    device and inode, so the lock taken on the old one guards nothing: the folder is opened anew."""
+def _flock_while_current(path: Path, open_it: Callable[[], int], *, follow: bool) -> tuple[int, bool]:
+    """(fd, True) holding an exclusive flock on what `open_it` opens at `path`, or (fd, False) while another holder
+    has it (the caller closes fd). What is at `path` once locked must be what was opened (device and inode): a
+    holder that removes it on release leaves a lock taken on the old one guarding nothing, so it is opened anew."""
     assert fcntl is not None
     while True:
-        fd = os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        fd = open_it()
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError as exc:
@@ -54,12 +52,22 @@ def take_folder_lock(folder: Path) -> tuple[int, bool]:
             os.close(fd)
             raise
         try:
-            current, opened = os.stat(folder), os.fstat(fd)
+            current, opened = os.stat(path, follow_symlinks=follow), os.fstat(fd)
             if (current.st_dev, current.st_ino) == (opened.st_dev, opened.st_ino):
                 return fd, True
         except FileNotFoundError:
             pass
         os.close(fd)
+
+
+def take_folder_lock(folder: Path) -> tuple[int, bool]:
+    """(fd, True) holding an exclusive flock on the folder itself, or (fd, False) while another holder has it (the
+    caller closes fd). The lock is on the directory, not on a file in it: deleting `.gaia-eval.lock` (which only
+    describes the holder) cannot let a second run in beside the first. A folder removed and made anew between the
+    open and the lock (a holder removes the folder it created and left empty) is another directory, told by its
+    device and inode, so the lock taken on the old one guards nothing: the folder is opened anew."""
+    return _flock_while_current(folder, lambda: os.open(folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC),
+                                follow=True)
 
 
 def take_lock_file(path: Path) -> tuple[int, bool]:
@@ -67,23 +75,8 @@ def take_lock_file(path: Path) -> tuple[int, bool]:
     holder has it (the caller closes fd). Raises OSError when the file cannot be opened. A holder removes the
     file on release, so a lock taken on a file no longer at `path` guards nothing: then `path` is opened anew.
     (The shards' locks, and the folder lock's file, which a shard probes to see a run without --shard.)"""
-    assert fcntl is not None
-    while True:
-        fd = os.open(path, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC, 0o600)
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as exc:
-            if exc.errno in (errno.EWOULDBLOCK, errno.EAGAIN):
-                return fd, False
-            os.close(fd)
-            raise
-        try:
-            current, opened = os.stat(path, follow_symlinks=False), os.fstat(fd)
-            if (current.st_dev, current.st_ino) == (opened.st_dev, opened.st_ino):
-                return fd, True
-        except FileNotFoundError:
-            pass
-        os.close(fd)
+    flags = os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC
+    return _flock_while_current(path, lambda: os.open(path, flags, 0o600), follow=False)
 
 
 def release_lock_file(path: Path, fd: int) -> None:
