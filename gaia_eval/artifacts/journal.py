@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TypeVar
 
@@ -71,6 +72,25 @@ def read_records(path: Path, model: type[R]) -> list[R]:
         except (orjson.JSONDecodeError, ValidationError):
             continue
     return records
+
+
+def iter_record_lines(path: Path, model: type[R]) -> Iterator[tuple[bytes, R]]:
+    """Like read_records, one line at a time and with each line's bytes: for a reader that keeps many records
+    as bytes rather than as models."""
+    try:
+        fh = open(path, "rb")  # noqa: SIM115 - closed below, also when the reader stops early
+    except FileNotFoundError:
+        return
+    with fh:
+        for line in fh:
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                record = model.model_validate(orjson.loads(line))
+            except (orjson.JSONDecodeError, ValidationError):
+                continue
+            yield line, record
 
 
 def read_journal(path: Path) -> dict[str, ItemResult]:

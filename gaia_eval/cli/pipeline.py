@@ -436,6 +436,9 @@ def eval_command(
     if match_mode and regenerate_report:
         raise UsageError("--match-mode does nothing with --regenerate-report (it only rebuilds the index)",
                          field="--match-mode", fix="run eval with --match-mode and without --regenerate-report")
+    from gaia_eval.stages.eval.parts import refuse_shard_of_index
+
+    refuse_shard_of_index(shard, regenerate_report)
     from gaia_eval.scoring.judge import DEFAULT_JUDGE_CONCURRENCY, DEFAULT_JUDGE_TIMEOUT_S, parse_judge_spec
     from gaia_eval.stages.eval.answer_judge import answer_judge_settings
     from gaia_eval.stages.eval.run import LONG_FORM_NOTE, STANDALONE_NOTE, run_eval

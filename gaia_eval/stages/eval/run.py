@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from functools import partial
 from pathlib import Path
 
 from gaia_eval import usecases
@@ -50,6 +51,14 @@ from gaia_eval.stages.eval.inputs import (
     unevaluated_experiments,
 )
 from gaia_eval.stages.eval.items import Rated, Seen, mode_of, score_items, scoring_input, spool_scores
+from gaia_eval.stages.eval.parts import (
+    JUDGE_INPUT_KEYS,
+    refuse_shard_of_index,
+    remove_scored_parts,
+    rubric_fingerprint,
+    score_shard,
+    scored_earlier,
+)
 
 SCORER = "deterministic"
 STANDALONE_NOTE = "standalone — not verified against facts: scores check only what the source document can confirm"
@@ -58,9 +67,6 @@ LONG_FORM_NOTE = (
     "long-form answers: reference answers longer than a short phrase are scored with the free-text "
     "criteria (reference overlap, content coverage, consistency, conciseness), not the short-answer matcher"
 )
-# Input keys of a judged evaluation; "judge_pending" marks one whose judge calls partly failed, so that it is
-# never current and the next run calls (only) the failed samples again.
-JUDGE_INPUT_KEYS = ("judge", "judge_pending")
 
 
 @dataclass
@@ -254,16 +260,15 @@ def run_eval(
     as `call_options` say (response cache, batch API; default: the environment's). Up-to-date evaluations are
     skipped; judge samples already paid for (earlier file or journal) are reused. `scorers`: extra scorers
     (gaia_eval.scoring.extra), rated beside the use case's own criteria, outside the grade. `match_mode`: how short
-    answers are matched (None: gaia; "judge": `answer_judge` grades them). With `shard` (needs a judge), only that
-    shard's judge samples are asked and written as its part; the same call without it then pays nothing for them.
+    answers are matched (None: gaia; "judge": `answer_judge` grades them). With `shard`, only that shard's items
+    are scored (and its judge samples asked) and written as its parts (stages/eval/parts.py); the same call
+    without it then scores and pays nothing for them and writes the evaluations and the index.
 
     Plan (read and check every input, decide what is current, score into spools), run (the judge's calls, all
     before anything is written), write (commit each evaluation, then the index)."""
     output_dir = Path(output_dir)
     summary = EvalSummary("eval")
-    if shard is not None and (judge is None or regenerate_report):
-        raise UsageError("--shard splits the judge's calls: it needs --judge (and no --regenerate-report)",
-                         field="--shard", fix="add --judge, or run eval without --shard (the rubric calls no model)")
+    refuse_shard_of_index(shard, regenerate_report)
     if regenerate_report:
         return _regenerate_index(summary, output_dir, experiment_file or experiment_dir, judge)
     # --incremental-update is what a plain run does: score new and changed experiments, skip up-to-date ones,
@@ -297,13 +302,13 @@ def run_eval(
                 **({"match_mode": match_mode} if match_mode and asks else {}),  # another mode: redone
                 **({"answer_judge": answer_judge.fingerprint()} if answer_judge and asks else {}),
             }
-            planned = _plan_experiment(path, exp, out, inputs, external, judge, force, summary,
-                                       Seen(extras=extras, match_mode=match_mode if asks else None,
-                                            answer_judge=answer_judge, call_options=calls))
+            seen = Seen(extras=extras, match_mode=match_mode if asks else None, answer_judge=answer_judge,
+                        call_options=calls)
+            plan = _plan_experiment if shard is None else partial(_plan_shard, shard=shard)
+            planned = plan(path, exp, out, inputs, external, judge, force, summary, seen)
             if planned is not None:
                 pending.append(planned)
         if shard is not None:
-            assert judge is not None
             return _judge_shard(pending, judge, force, show_progress, summary, calls, shard)
         outcomes = _run_judge(pending, judge, force, show_progress, summary, calls)
         _write_evaluations(pending, outcomes, gt_source, summary)
@@ -405,6 +410,7 @@ def _plan_experiment(
             summary.note_mode(existing)
         if judge is not None:
             remove_judge_journals(out)
+        remove_scored_parts(out)
         return None
     if judge is not None and existing is None and not judge_journal_path(out).exists() and any(
         item.status == "ok" for item in exp.items
@@ -412,12 +418,43 @@ def _plan_experiment(
         judge.check_key()  # no earlier sample to reuse, so a call will be made: fail before scoring anything
     before = Freshness.STALE if state is Freshness.CURRENT else state
     use_case = usecases.get(exp.use_case)
-    judge_short_answers(use_case, exp, external, out, seen)  # eval --match-mode judge: the model's verdicts first
+    scored = {} if force else scored_earlier(out, rubric_fingerprint(inputs))  # what shards scored: taken as is
+    # eval --match-mode judge: the model's verdicts first
+    judge_short_answers(use_case, exp, external, out, seen, wanted=lambda item: item.item_id not in scored)
     if judge is None:
-        spool, rated, mode = spool_scores(use_case, out, exp, external, path, seen)
+        spool, rated, mode = spool_scores(use_case, out, exp, external, path, seen, scored)
         return _Pending(path, exp, out, inputs, before, existing, None, mode, seen, spool, rated, external)
-    items = list(score_items(use_case, exp, external, path, seen))
+    items = list(score_items(use_case, exp, external, path, seen, scored=scored))
     return _Pending(path, exp, out, inputs, before, existing, items, mode_of(exp, external, path, seen), seen,
+                    external=external)
+
+
+def _plan_shard(path: Path, exp: Experiment | StreamedExperiment, out: Path, inputs: dict[str, str],
+                external: dict[str, GroundTruth], judge: JudgeSettings | None, force: bool, summary: EvalSummary,
+                seen: Seen, *, shard: Shard) -> _Pending | None:
+    """A shard's eval of one experiment: the items it owns scored into its part (None when the evaluation is
+    current); with a judge, what the judge's shard asks about (its rubric items are in the part)."""
+    if judge is not None:
+        inputs["judge"] = judge.fingerprint()
+    state, existing = freshness(out, Evaluation, inputs) if judge is not None else evaluation_freshness(out, inputs)
+    if state is Freshness.STALE and judge is None and _keeps_judge(existing, inputs):
+        state = Freshness.CURRENT
+    if state is Freshness.CURRENT and not force:
+        summary.skipped += 1
+        return None
+    use_case = usecases.get(exp.use_case)
+    inputs_fp = rubric_fingerprint(inputs)
+    scored = {} if force else scored_earlier(out, inputs_fp)
+    judge_short_answers(use_case, exp, external, out, seen, shard=shard,
+                        wanted=lambda item: shard.owns(item.fingerprint) and item.item_id not in scored)
+    done = score_shard(use_case, exp, external, path, out, seen, shard, inputs_fp, force=force)
+    summary.count(Freshness.STALE if state is Freshness.CURRENT else state)
+    summary.notes.append(f"{exp.experiment_name}: shard {shard} scored {done.scored} items, {done.reused} scored "
+                         f"earlier ({done.part.name})")
+    summary.scorer_errors.extend(f"{exp.experiment_name}: {e}" for e in seen.scorer_errors)
+    if judge is None:
+        return None
+    return _Pending(path, exp, out, inputs, state, existing, [], mode_of(exp, external, path, seen), seen,
                     external=external)
 
 
@@ -432,10 +469,11 @@ def _run_judge(pending: list[_Pending], judge: JudgeSettings | None, force: bool
     return list(judged)
 
 
-def _judge_shard(pending: list[_Pending], judge: JudgeSettings, force: bool, show_progress: bool | None,
+def _judge_shard(pending: list[_Pending], judge: JudgeSettings | None, force: bool, show_progress: bool | None,
                  summary: EvalSummary, call_options: CallOptions, shard: Shard) -> EvalSummary:
-    """A shard's eval: its judge samples only, written as its parts; no evaluation file, no index."""
-    if pending:
+    """A shard's eval after its items are scored: its judge samples, written as its parts; no evaluation file, no
+    index."""
+    if pending and judge is not None:
         calls, failed = judge_shard(_judge_targets(pending, judge), judge, call_options, shard, reuse=not force,
                                     show_progress=show_progress)
         if failed:
@@ -443,8 +481,8 @@ def _judge_shard(pending: list[_Pending], judge: JudgeSettings, force: bool, sho
             summary.failures.append(f"shard {shard}: {failed} judge samples failed after retries; run the same "
                                     "command again to call only them")
         summary.notes.append(f"judge {judge.spec}: {calls} calls made in this run")
-    summary.notes.append(f"shard {shard}: its judge samples are written; once every shard has finished, the same "
-                         "command without --shard writes the evaluations")
+    summary.notes.append(f"shard {shard}: its scores{' and judge samples' if judge else ''} are written; once every "
+                         "shard has finished, the same command without --shard writes the evaluations")
     return summary
 
 
@@ -461,6 +499,7 @@ def _write_evaluations(pending: list[_Pending], outcomes: list[JudgeOutcome | No
         summary.note_mode(evaluation)
         summary.scorer_errors.extend(f"{p.experiment.experiment_name}: {e}" for e in p.seen.scorer_errors)
         summary.notes.extend(filter(None, [extra_line(evaluation)]))  # eval --scorer
+        remove_scored_parts(p.out)
         if outcome is None:
             continue
         if outcome.complete:
