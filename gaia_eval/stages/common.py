@@ -11,7 +11,7 @@ from pathlib import Path
 from gaia_eval.artifacts.documents import DocumentMeta
 from gaia_eval.artifacts.inputs import path_inside
 from gaia_eval.artifacts.lock import folder_lock
-from gaia_eval.artifacts.shards import refuse_while_shards_run, shard_lock
+from gaia_eval.artifacts.shards import refuse_while_shard_batches_run, refuse_while_shards_run, shard_lock
 from gaia_eval.artifacts.store import Freshness
 from gaia_eval.errors import InputError
 
@@ -153,6 +153,7 @@ def holds_output_lock(parameter: str = "output_dir", option: str = "-o/--output-
                     return run(*args, **kwargs)
             with folder_lock(Path(folder), option):
                 refuse_while_shards_run(Path(folder), option)
+                refuse_while_shard_batches_run(Path(folder), option)
                 return run(*args, **kwargs)
 
         return locked
