@@ -157,20 +157,6 @@ def refuse_while_shards_run(folder: Path, option: str) -> None:
                                   "consolidate (it pays nothing for what they finished)")
 
 
-def refuse_while_shard_batches_run(folder: Path, option: str) -> None:
-    """For a run without --shard: stop if a shard left provider batches that may still be running (it was
-    stopped before it collected them). Calling for those items here would pay for them a second time."""
-    from gaia_eval.artifacts.batch_journal import shard_batches_in_flight
-
-    found = shard_batches_in_flight(folder)
-    if found:
-        shards = sorted({shard for shard, _ in found}, key=lambda s: [int(n) for n in s.split("/")])
-        raise UsageError(f"shard(s) {', '.join(shards)} have provider batches still running, journaled in "
-                         f"{found[0][1].name}: asking for their items here would pay for them twice", file=folder,
-                         field=option, fix=f"run the same command with --batch --shard {shards[0]} (each shard listed)"
-                         " to collect what its batches answered, then again without --shard")
-
-
 @contextmanager
 def shard_lock(folder: Path, shard: Shard, option: str = "-o/--output-dir") -> Iterator[None]:
     """Hold shard K/N's lock in `folder` for the block (the folder is created if missing), or raise

@@ -8,12 +8,13 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gaia_eval.artifacts.batch_journal import shard_batches_in_flight
 from gaia_eval.artifacts.documents import DocumentMeta
 from gaia_eval.artifacts.inputs import path_inside
 from gaia_eval.artifacts.lock import folder_lock
-from gaia_eval.artifacts.shards import refuse_while_shard_batches_run, refuse_while_shards_run, shard_lock
+from gaia_eval.artifacts.shards import refuse_while_shards_run, shard_lock
 from gaia_eval.artifacts.store import Freshness
-from gaia_eval.errors import InputError
+from gaia_eval.errors import InputError, UsageError
 
 
 @dataclass
@@ -132,6 +133,18 @@ def relative_id(path: Path, root: Path) -> str:
     return rel.with_suffix("").as_posix()
 
 
+def _refuse_while_shard_batches_run(folder: Path, option: str) -> None:
+    """For a run without --shard: stop if a shard left provider batches that may still be running (it was
+    stopped before it collected them). Calling for those items here would pay for them a second time."""
+    found = shard_batches_in_flight(folder)
+    if found:
+        shards = sorted({shard for shard, _ in found}, key=lambda s: [int(n) for n in s.split("/")])
+        raise UsageError(f"shard(s) {', '.join(shards)} have provider batches still running, journaled in "
+                         f"{found[0][1].name}: asking for their items here would pay for them twice", file=folder,
+                         field=option, fix=f"run the same command with --batch --shard {shards[0]} (each shard listed)"
+                         " to collect what its batches answered, then again without --shard")
+
+
 def holds_output_lock(parameter: str = "output_dir", option: str = "-o/--output-dir"):
     """Decorate a run_<stage> function so it holds its output folder's lock (named by `parameter`) while it runs:
     a second run on the same folder stops at once with a line naming the holder, instead of paying twice. A run
@@ -153,7 +166,7 @@ def holds_output_lock(parameter: str = "output_dir", option: str = "-o/--output-
                     return run(*args, **kwargs)
             with folder_lock(Path(folder), option):
                 refuse_while_shards_run(Path(folder), option)
-                refuse_while_shard_batches_run(Path(folder), option)
+                _refuse_while_shard_batches_run(Path(folder), option)
                 return run(*args, **kwargs)
 
         return locked
