@@ -21,8 +21,8 @@ from gaia_eval.stages.experiment.run import run_batch_experiment
 from gaia_eval.stages.generate import run_generate
 from gaia_eval.stages.groundtruth.run import run_groundtruth
 
-# Logs the item it scores (its question) to $SCORED_LOG; kills its own process with SIGKILL (kill -9) on the
-# $KILL_AT-th item it is asked about.
+# Logs the item it scores (its question) to $SCORED_LOG; fails on questions of odd length when $FAIL_ODD is set;
+# kills its own process with SIGKILL (kill -9) on the $KILL_AT-th item it is asked about.
 COUNTING_SCORER = '''
 import os
 import signal
@@ -30,6 +30,8 @@ import signal
 def words(item):
     with open(os.environ["SCORED_LOG"], "a") as log:
         log.write((item.expected.query or "?").replace("\\n", " ") + "\\n")
+    if os.environ.get("FAIL_ODD") and len(item.expected.query or "?") % 2:
+        raise ValueError("an odd question")
     kill_at = int(os.environ.get("KILL_AT", "0"))
     if kill_at:
         with open(os.environ["SCORED_LOG"]) as log:
@@ -166,3 +168,20 @@ def test_kill_9_an_eval_shard_then_rerun_scores_only_what_it_had_not_finished(ex
     run_eval(experiment_dir=experiments, output_dir=tmp_path / "single", scorers=[scorer])
     for path in (tmp_path / "single").glob("*.eval.json"):
         assert _without_timing(out / path.name) == _without_timing(path)
+
+
+def test_items_a_scorer_failed_on_in_a_shard_are_errors_and_scored_again_next_time(experiments, scorer, tmp_path,
+                                                                                   monkeypatch):
+    out = tmp_path / "ev"
+    monkeypatch.setenv("FAIL_ODD", "1")
+    failed = run_eval(experiment_dir=experiments, output_dir=out, scorers=[scorer], shard=Shard(1, 2))
+    asked = (tmp_path / "scored.log").read_text().splitlines()
+    odd = sum(len(q) % 2 for q in asked)
+    assert 0 < odd < len(asked) and len(failed.scorer_errors) == odd  # each named, as one process names them
+    monkeypatch.delenv("FAIL_ODD")
+    run_eval(experiment_dir=experiments, output_dir=out, scorers=[scorer], shard=Shard(1, 2))
+    assert _scored(tmp_path) == len(asked) + odd  # only the items it failed on were scored again
+    run_eval(experiment_dir=experiments, output_dir=out, scorers=[scorer], shard=Shard(2, 2))
+    before = _scored(tmp_path)
+    done = run_eval(experiment_dir=experiments, output_dir=out, scorers=[scorer])
+    assert _scored(tmp_path) == before and done.scorer_errors == []

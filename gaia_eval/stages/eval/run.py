@@ -419,6 +419,8 @@ def _plan_experiment(
     before = Freshness.STALE if state is Freshness.CURRENT else state
     use_case = usecases.get(exp.use_case)
     scored = {} if force else scored_earlier(out, rubric_fingerprint(inputs))  # what shards scored: taken as is
+    if scored:
+        summary.notes.append(f"{exp.experiment_name}: {len(scored)} items taken as the shards scored them")
     # eval --match-mode judge: the model's verdicts first
     judge_short_answers(use_case, exp, external, out, seen, wanted=lambda item: item.item_id not in scored)
     if judge is None:
@@ -448,7 +450,6 @@ def _plan_shard(path: Path, exp: Experiment | StreamedExperiment, out: Path, inp
     judge_short_answers(use_case, exp, external, out, seen, shard=shard,
                         wanted=lambda item: shard.owns(item.fingerprint) and item.item_id not in scored)
     done = score_shard(use_case, exp, external, path, out, seen, shard, inputs_fp, force=force)
-    summary.count(Freshness.STALE if state is Freshness.CURRENT else state)
     summary.notes.append(f"{exp.experiment_name}: shard {shard} scored {done.scored} items, {done.reused} scored "
                          f"earlier ({done.part.name})")
     summary.scorer_errors.extend(f"{exp.experiment_name}: {e}" for e in seen.scorer_errors)
