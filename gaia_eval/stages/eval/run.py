@@ -10,7 +10,7 @@ from functools import partial
 from pathlib import Path
 
 from gaia_eval import usecases
-from gaia_eval.artifacts.evaluation import NOT_APPLICABLE, Evaluation, InferenceSummary, ItemEvaluation
+from gaia_eval.artifacts.evaluation import Evaluation, InferenceSummary, ItemEvaluation
 from gaia_eval.artifacts.experiment import Experiment
 from gaia_eval.artifacts.groundtruth import GroundTruth
 from gaia_eval.artifacts.shards import Shard
@@ -36,10 +36,10 @@ from gaia_eval.scoring.judge import (
     judge_shard,
     remove_judge_journals,
 )
-from gaia_eval.scoring.scorers import DEFAULT_MATCH_MODE, criteria_of, criteria_scored
-from gaia_eval.stages.common import StageSummary, check_output_dir, holds_output_lock
+from gaia_eval.scoring.scorers import DEFAULT_MATCH_MODE, criteria_scored
+from gaia_eval.stages.common import check_output_dir, holds_output_lock
 from gaia_eval.stages.eval.answer_judge import judge_short_answers
-from gaia_eval.stages.eval.index import Consolidation, update_consolidated
+from gaia_eval.stages.eval.index import update_consolidated
 from gaia_eval.stages.eval.inputs import (
     evaluation_name,
     experiment_files,
@@ -48,7 +48,6 @@ from gaia_eval.stages.eval.inputs import (
     groundtruth_paths,
     load_external,
     load_scorable,
-    unevaluated_experiments,
 )
 from gaia_eval.stages.eval.items import Rated, Seen, mode_of, score_items, scoring_input, spool_scores
 from gaia_eval.stages.eval.parts import (
@@ -59,45 +58,16 @@ from gaia_eval.stages.eval.parts import (
     score_shard,
     scored_earlier,
 )
-
-SCORER = "deterministic"
-STANDALONE_NOTE = "standalone — not verified against facts: scores check only what the source document can confirm"
-COMPARATIVE_NOTE = "comparative — scored against ground truth"
-LONG_FORM_NOTE = (
-    "long-form answers: reference answers longer than a short phrase are scored with the free-text "
-    "criteria (reference overlap, content coverage, consistency, conciseness), not the short-answer matcher"
+from gaia_eval.stages.eval.summary import (
+    COMPARATIVE_NOTE,
+    LONG_FORM_NOTE,
+    SCORER,
+    STANDALONE_NOTE,
+    EvalSummary,
+    judge_note,
+    note_consolidated,
+    note_unevaluated,
 )
-
-
-@dataclass
-class EvalSummary(StageSummary):
-    standalone: int = 0
-    long_form: int = 0  # qa evaluations with answers scored as long-form
-    long_form_items: int = 0  # ... their answers scored as long-form
-    question_items: int = 0  # ... and all their answers
-    empty_responses: list[str] = field(default_factory=list)  # "<template>: test_id, ..." per template
-    unfilled: list[str] = field(default_factory=list)  # templates with no response at all: not scored
-    damaged: list[str] = field(default_factory=list)  # evaluation files left out of the index, with why
-    scorer_errors: list[str] = field(default_factory=list)  # an extra scorer (--scorer) failed on an item: why
-
-    def note_mode(self, evaluation: Evaluation) -> None:
-        self.standalone += evaluation.mode == "standalone"
-        use_case = usecases.get(evaluation.use_case)
-        free_text = criteria_of(use_case, "comparative", free_text=True) if use_case.asks_questions else ()
-        covered = [sum(n for rating, n in c.counts.items() if rating != NOT_APPLICABLE)
-                   for c in evaluation.criteria if c.criterion in free_text]
-        if covered:
-            self.long_form += 1
-            self.long_form_items += max(covered)
-            self.question_items += evaluation.grade.n_items
-
-    def line(self) -> str:
-        line = super().line()
-        if self.empty_responses:
-            line += f"; empty responses (scored as errors): {'; '.join(self.empty_responses)}"
-        if self.unfilled:
-            line += f"; not scored, no response filled in yet: {', '.join(self.unfilled)}"
-        return line
 
 
 @dataclass
@@ -223,22 +193,6 @@ def _judge_targets(pending: list[_Pending], judge: JudgeSettings) -> list[JudgeT
     return targets
 
 
-def _judge_note(judge: JudgeSettings, outcomes: list[JudgeOutcome]) -> str:
-    calls = sum(o.calls_made for o in outcomes)
-    unscored = sum(o.summary.unscored_items for o in outcomes)
-    costs = [o.summary.cost_usd for o in outcomes]
-    if all(o.summary.cost_status == "local" for o in outcomes):
-        cost = "$0 (local)"
-    elif any(c is None for c in costs):
-        cost = "unpriced"
-    else:
-        cost = f"${sum(c or 0.0 for c in costs):.4f}"
-    return (
-        f"judge {judge.spec}: {calls} calls made in this run; judge cost of these evaluations {cost} "
-        f"(kept apart from model cost); {unscored} unscored item{'s' if unscored != 1 else ''}"
-    )
-
-
 @holds_output_lock()
 def run_eval(
     *,
@@ -316,7 +270,7 @@ def run_eval(
         for p in reversed(pending):  # the last made first: the first spool removes the folder it made
             if p.spool is not None:
                 p.spool.discard()
-    _note_consolidated(summary, update_consolidated(output_dir))
+    note_consolidated(summary, update_consolidated(output_dir))
     return summary
 
 
@@ -340,8 +294,8 @@ def _regenerate_index(summary: EvalSummary, output_dir: Path, experiments: Path 
             field="--judge",
             fix="run eval with --judge and without --regenerate-report",
         )
-    _note_consolidated(summary, update_consolidated(output_dir, regenerate=True))
-    _note_unevaluated(summary, experiments, output_dir)
+    note_consolidated(summary, update_consolidated(output_dir, regenerate=True))
+    note_unevaluated(summary, experiments, output_dir)
     return summary
 
 
@@ -466,7 +420,7 @@ def _run_judge(pending: list[_Pending], judge: JudgeSettings | None, force: bool
         return [None] * len(pending)
     judged = judge_experiments(_judge_targets(pending, judge), judge, call_options, reuse=not force,
                                show_progress=show_progress)
-    summary.notes.append(_judge_note(judge, judged))
+    summary.notes.append(judge_note(judge, judged))
     return list(judged)
 
 
@@ -511,19 +465,3 @@ def _write_evaluations(pending: list[_Pending], outcomes: list[JudgeOutcome | No
                 f"{p.experiment.experiment_name}: {outcome.summary.failed_samples} judge calls failed after retries "
                 "(see the judge samples' errors); run the same command again to call only them"
             )
-
-
-def _note_consolidated(summary: EvalSummary, result: Consolidation) -> None:
-    read = "rebuilt from every evaluation file" if result.regenerated else "read from changed evaluation files"
-    summary.notes.append(f"consolidated: {result.path} ({result.reread} of {result.entries} entries {read})")
-    summary.damaged.extend(result.damaged)
-
-
-def _note_unevaluated(summary: EvalSummary, experiments: Path | None, output_dir: Path) -> None:
-    """--regenerate-report scores nothing: say so when experiments beside it have no evaluation yet."""
-    missing = unevaluated_experiments(experiments, output_dir)
-    if missing and experiments is not None:
-        more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
-        folder = Path(experiments).parent if Path(experiments).is_file() else experiments
-        summary.notes.append(f"not evaluated yet (--regenerate-report scores nothing): {', '.join(missing[:3])}{more}; "
-                             f"score them with `gaia-eval eval -d {folder} -o {output_dir}`")
