@@ -121,9 +121,14 @@ def test_consolidation_scores_only_what_no_shard_finished_and_ignores_parts_of_o
     out = tmp_path / "ev"
     run_eval(experiment_dir=experiments, output_dir=out, scorers=[scorer], shard=Shard(1, 2))
     shard_1 = _scored(tmp_path)
+    part = next(out.glob("*.eval.shard-1-of-2.part.jsonl"))
+    lines = part.read_bytes().splitlines()
+    damaged = orjson.loads(lines[0])
+    del damaged["item"]["status"]  # valid JSON, not a scored item: that one item is scored again
+    part.write_bytes(b"\n".join([orjson.dumps(damaged), *lines[1:]]) + b"\n")
     run_eval(experiment_dir=experiments, output_dir=out, scorers=[scorer])  # shard 2/2 never ran
     total = sum(len(fps) for fps in _answered(experiments).values())
-    assert _scored(tmp_path) == total  # shard 1's items were not scored again, shard 2's were
+    assert _scored(tmp_path) == total + 1  # shard 1's items were not scored again (but the damaged one), 2's were
     assert not list(out.glob("*.shard-*"))
     # A part made with other settings (another match mode) is not taken: its items are scored again.
     run_eval(experiment_dir=experiments, output_dir=tmp_path / "ev2", scorers=[scorer], shard=Shard(1, 2),

@@ -74,9 +74,9 @@ def read_records(path: Path, model: type[R]) -> list[R]:
     return records
 
 
-def iter_record_lines(path: Path, model: type[R]) -> Iterator[tuple[bytes, R]]:
-    """Like read_records, one line at a time and with each line's bytes: for a reader that keeps many records
-    as bytes rather than as models."""
+def iter_json_lines(path: Path) -> Iterator[tuple[bytes, dict]]:
+    """Every complete line of a journal or part that is a JSON object, with its bytes, one at a time: for a
+    reader that keeps many records as bytes and validates each (as its model) only when it uses it."""
     try:
         fh = open(path, "rb")  # noqa: SIM115 - closed below, also when the reader stops early
     except FileNotFoundError:
@@ -87,10 +87,11 @@ def iter_record_lines(path: Path, model: type[R]) -> Iterator[tuple[bytes, R]]:
             if not line:
                 continue
             try:
-                record = model.model_validate(orjson.loads(line))
-            except (orjson.JSONDecodeError, ValidationError):
+                record = orjson.loads(line)
+            except orjson.JSONDecodeError:
                 continue
-            yield line, record
+            if isinstance(record, dict):
+                yield line, record
 
 
 def read_journal(path: Path) -> dict[str, ItemResult]:

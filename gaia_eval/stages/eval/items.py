@@ -3,10 +3,12 @@ scorer its use case names for that, and the scores, one item at a time (held, or
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
+
+from pydantic import ValidationError
 
 from gaia_eval.artifacts.evaluation import ExtraCriterionResult, ItemEvaluation, ScoredItemRecord
 from gaia_eval.artifacts.experiment import Experiment, ItemResult
@@ -114,11 +116,12 @@ def score_items(
     exp_path: Path,
     seen: Seen,
     owns: Callable[[ItemResult], bool] | None = None,
-    scored: Mapping[str, bytes] | None = None,
+    scored: dict[str, bytes] | None = None,
 ) -> Iterator[ItemEvaluation]:
     """Each item's scores, one at a time; the modes met and the fastest answer go into `seen`. `owns`: only the
     items it owns (a shard's); `scored`: items scored earlier (a shard's journal or part: ScoredItemRecord lines
-    by item id), taken as they are instead of scored again."""
+    by item id), taken as they are instead of scored again; a line that does not validate is dropped from
+    `scored` and its item scored."""
     modes = seen.modes
     every_item_criteria = _every_item_criteria(use_case, exp, external)
     ids: set[str] = set()  # ids only (not the items): eval's memory stays flat in the items' size
@@ -131,8 +134,13 @@ def score_items(
             continue
         earlier = scored.get(item.item_id) if scored else None
         if earlier is not None:
-            yield _scored_earlier(use_case, exp, item, external, seen, earlier)
-            continue
+            try:
+                record = ScoredItemRecord.model_validate_json(earlier)
+            except ValidationError:
+                del scored[item.item_id]  # type: ignore[union-attr]
+            else:
+                yield _scored_earlier(use_case, exp, item, external, seen, record)
+                continue
         if item.status == "error":
             yield ItemEvaluation(
                 item_id=item.item_id,
@@ -173,9 +181,8 @@ def score_items(
 
 
 def _scored_earlier(use_case: UseCase, exp: Experiment | StreamedExperiment, item: ItemResult,
-                    external: dict[str, GroundTruth], seen: Seen, line: bytes) -> ItemEvaluation:
+                    external: dict[str, GroundTruth], seen: Seen, record: ScoredItemRecord) -> ItemEvaluation:
     """An item scored earlier, noted in `seen` exactly as scoring it here would have been."""
-    record = ScoredItemRecord.model_validate_json(line)
     seen.scorer_errors.extend(record.errors)
     if item.status != "error":
         if seen.latency_min is None or item.latency_s < seen.latency_min:
@@ -207,7 +214,7 @@ def spool_scores(
     external: dict[str, GroundTruth],
     exp_path: Path,
     seen: Seen,
-    scored: Mapping[str, bytes] | None = None,
+    scored: dict[str, bytes] | None = None,
 ) -> tuple[ListSpool, list[Rated], str]:
     """Score the items into a spool beside `out`, keeping only what the grade needs of each (those in `scored`
     are taken from there); and the mode."""

@@ -18,7 +18,7 @@ import orjson
 from gaia_eval.artifacts.evaluation import ScoredItemRecord
 from gaia_eval.artifacts.experiment import Experiment, ItemResult
 from gaia_eval.artifacts.groundtruth import GroundTruth
-from gaia_eval.artifacts.journal import JournalWriter, iter_record_lines, remove_journal
+from gaia_eval.artifacts.journal import JournalWriter, iter_json_lines, remove_journal
 from gaia_eval.artifacts.shards import Shard, shard_files, shard_journal_path, shard_part_path, write_part
 from gaia_eval.artifacts.store import fingerprint
 from gaia_eval.artifacts.streamed import StreamedExperiment
@@ -44,14 +44,19 @@ def rubric_fingerprint(inputs: dict[str, str]) -> str:
     return fingerprint({k: v for k, v in inputs.items() if k not in JUDGE_INPUT_KEYS})
 
 
-def scored_earlier(out: Path, inputs_fp: str) -> dict[str, bytes]:
-    """Items the shards of this evaluation scored from the same inputs, by id: their journal or part line (kept
-    as bytes, so that a 100k-item consolidation holds no models). Items a scorer failed on are left out."""
+def scored_earlier(out: Path, inputs_fp: str, shard: Shard | None = None) -> dict[str, bytes]:
+    """Items the shards of this evaluation (or `shard` alone) scored from the same inputs, by id: their journal or
+    part line, kept as bytes (a 100k-item consolidation holds no models) and validated when it is used
+    (items.score_items). Items a scorer failed on are left out."""
     found: dict[str, bytes] = {}
     for path in shard_files(out, SUFFIX):  # parts first, journals (newer lines) after
-        for line, record in iter_record_lines(path, ScoredItemRecord):
-            if record.inputs == inputs_fp and not record.errors:
-                found[record.item.item_id] = line
+        if shard is not None and f".{shard.tag}." not in path.name:
+            continue
+        for line, record in iter_json_lines(path):
+            item = record.get("item")
+            if record.get("inputs") == inputs_fp and not record.get("errors") and isinstance(item, dict) \
+                    and isinstance(item.get("item_id"), str):
+                found[item["item_id"]] = line
     return found
 
 
@@ -72,7 +77,7 @@ def score_shard(use_case: UseCase, exp: Experiment | StreamedExperiment, externa
                 exp_path: Path, out: Path, seen: Seen, shard: Shard, inputs_fp: str, *, force: bool) -> ShardScores:
     """Score the items `shard` owns (each journaled as it is scored), then write its part in the experiment's
     order and drop the journal. `force`: score them all again."""
-    earlier = {} if force else scored_earlier(out, inputs_fp)
+    earlier = {} if force else scored_earlier(out, inputs_fp, shard)
     journal_path = shard_journal_path(out, SUFFIX, shard)
     journal = JournalWriter(journal_path, truncate=force)
     lines: list[bytes] = []
@@ -83,7 +88,7 @@ def score_shard(use_case: UseCase, exp: Experiment | StreamedExperiment, externa
 
     try:
         for item in score_items(use_case, exp, external, exp_path, seen, owns=owns, scored=earlier):
-            line = earlier.get(item.item_id)
+            line = earlier.get(item.item_id)  # (a line that did not validate was dropped: the item was scored)
             if line is None:
                 record = ScoredItemRecord(inputs=inputs_fp, item=item, errors=seen.scorer_errors[errors:])
                 journal.append(record)
