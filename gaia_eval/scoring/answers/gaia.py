@@ -452,6 +452,7 @@ def _match_string(expected: ExpectedValue, view: AnswerView, opts: GaiaOptions) 
 
 _LONGEST_NON_ANSWER = 40  # characters; refusals ("insufficient information") are short and digit-free
 _DIGIT = re.compile(r"\d")
+_BRACKETED = re.compile(r"\s*\([^()]*\)")
 _NONE_COUNTS = frozenset({"none", "nothing", "nobody", "no one", "not any", "none at all"})
 
 
@@ -490,7 +491,11 @@ def match_gaia(expected: str, answer: str, opts: GaiaOptions) -> Verdict:
         verdict = _match_string(spec.value, view, opts)
     if verdict.correct or not opts.extract:
         return verdict
-    # The strict reading missed it: read the whole answer as a grader does (answers_prose), same guards.
+    # The strict reading missed it: read the whole answer as a grader does (answers_prose), same guards; a number
+    # with its conversion in brackets ("5.97 m (19 ft 7 in)") is the number before them.
+    bare = expected_spec(_BRACKETED.sub(" ", expected).strip()) if "(" in expected and not spec.is_list else None
+    if bare is not None and bare.value.kind == "number" and _match_number(bare.value, view, opts).correct:
+        return _match_number(bare.value, view, opts)
     return read_prose(spec, view, opts.question) or verdict
 
 
