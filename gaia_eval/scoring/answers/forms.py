@@ -60,7 +60,8 @@ _DOTTED_ABBREVIATION_AFTER = re.compile(r"^(?P<head>.+?)\s+(?:[A-Z]\.){1,3}[A-Z]
 _SPACED_LETTERS = re.compile(r"^(?:[A-Za-z]\s+){1,5}[A-Za-z]$")
 _LOWER_L_NUMERAL = re.compile(r"\b[A-Z][a-z]+ (l{1,3})$")
 _CONNECTORS = frozenset({"of", "the", "de", "da", "von", "van", "and", "&"})
-_SHARED_SURNAME = re.compile(r"^(?P<first>[A-Z][a-z]+)\s*(?:&|and)\s*(?P<second>[A-Z][a-z]+)\s+(?P<surname>[A-Z][a-z]+)$")
+_SHARED_SURNAME = re.compile(
+    r"^(?P<first>[A-Z][a-z]+)\s*(?:&|and)\s*(?P<second>[A-Z][a-z]+)\s+(?P<surname>[A-Z][a-z]+)$")
 
 
 def _is_name(text: str, least: int = 2) -> bool:

@@ -31,8 +31,8 @@ from gaia_eval.scoring.answers.cues import CLAUSE_BREAK, hedge_cue, negated_toke
 from gaia_eval.scoring.answers.echo import question_pairs, without_asked_denials
 from gaia_eval.scoring.answers.extract import answer_sentence, sentence_around
 from gaia_eval.scoring.answers.forms import same_numeral, same_plural, shorter_readings, with_surname_shared
-from gaia_eval.scoring.answers.names import person_surname, surname_alone
 from gaia_eval.scoring.answers.lists import list_shaped
+from gaia_eval.scoring.answers.names import person_surname, surname_alone
 from gaia_eval.scoring.answers.parse import AnswerView, ExpectedSpec, Verdict
 from gaia_eval.scoring.answers.text import clean_span, fold, tokens
 
@@ -176,7 +176,7 @@ def _runs(words: list[str], needle: tuple[str, ...], initials: frozenset[int] = 
             if at < n and _same(words[at], needle[k], k == m - 1):
                 at += 1
                 continue
-            if (not skipped and 0 < k and at in initials and at + 1 < n and len(needle[k]) > 1
+            if (not skipped and k > 0 and at in initials and at + 1 < n and len(needle[k]) > 1
                     and len(needle[k - 1]) > 1 and _same(words[at + 1], needle[k], k == m - 1)):
                 at, skipped = at + 2, True
                 continue
