@@ -125,6 +125,7 @@ _GENERIC_AFTER = frozenset({
     "tower", "bridge", "canal", "lake", "forest", "desert", "valley", "railway", "line", "airport", "station",
     "motor", "motors", "brewery", "records", "studios", "tunnel", "building", "house", "square", "gardens",
     "ocean", "sea", "open", "raid", "treaty", "national", "games", "championship", "championships", "league",
+    "centre", "center", "exhibition", "arena", "ipa", "ale", "lager",
 })
 # Before a name, these words make another place or thing: "South Sudan", "New York", "Upper Volta".
 _QUALIFIER_BEFORE = frozenset({
