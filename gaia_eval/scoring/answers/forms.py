@@ -1,12 +1,13 @@
 """Forms of one name or word that a grader reads as the same, for the prose reading (prose.py).
 
 On the word side: a regnal or serial number written as a digit or a Roman numeral ("Queen Mary 2" / "Queen Mary
-II"), a plural in -ies ("Pygmies" / "Pygmy"). On the gold side, the shorter readings of a gold answer a careful
-grader also accepts: the name without its title when a full name is left ("King Charles I" -> "Charles I"), without
-"Republic of" ("The Republic of Upper Volta"), without the place or note written after it ("Gulfstream Park,
-Florida", "Augusta National Golf Club in Augusta, Georgia", "Hollywood Park L.A", "Nairobi Errata: ..."), spaced
-letters joined ("J K L" -> "JKL"), a Roman one typed as a lower-case L ("King Charles l"), and a shared surname
-written once ("Malcolm & Donald Campbell" is Malcolm Campbell and Donald Campbell).
+II"), a plural in -ies ("Pygmies" / "Pygmy"), a gold word that lost a letter ("Nots County", "Gtterdmmerung"). On
+the gold side, the shorter readings of a gold answer a careful grader also accepts: the name without its title when a
+full name is left ("King Charles I" -> "Charles I"), without "Republic of" ("The Republic of Upper Volta"), without
+the place or note written after it ("Gulfstream Park, Florida", "Augusta National Golf Club in Augusta, Georgia",
+"Hollywood Park L.A", "Nairobi Errata: ..."), a title without its artist ("Video Killed The Radio Star by Buggles"),
+spaced letters joined ("J K L" -> "JKL"), a Roman one typed as a lower-case L ("King Charles l"), and a shared
+surname written once ("Malcolm & Donald Campbell" is Malcolm Campbell and Donald Campbell).
 
 Each form keeps what tells two things apart: a title is only dropped when a first name and a surname (or a name
 and its numeral) are left, a place only when a name of two or more capitalised words is left before it.
@@ -41,6 +42,34 @@ def roman_numeral(word: str) -> bool:
 def is_title(word: str) -> bool:
     """A title before a name ("Sir", "King", "Mr."), casefolded or not."""
     return word.casefold().rstrip(".") in _TITLES
+
+
+_VOWELS = frozenset("aeiouy")
+_LONGEST_DROPPED = 2  # vowels a gold word may have lost ("Marsellaise", "Gtterdmmerung": its umlauts lost)
+_SHORTEST_MISSPELT = 7  # letters: shorter words lose a vowel into another word ("carton" / "cartoon")
+
+
+def same_but_dropped(answer_word: str, expected_word: str) -> bool:
+    """A gold word that lost a letter or two in typing or in its encoding: up to two vowels ("Marsellaise" for
+    "Marseillaise", "Gtterdmmerung" for "Gotterdammerung"), or one of a doubled consonant ("Nots" for "Notts";
+    not "carton" for "cartoon")."""
+    extra = len(answer_word) - len(expected_word)
+    if not 0 < extra <= _LONGEST_DROPPED or answer_word[0] != expected_word[:1]:
+        return False
+    if extra == 1 and len(expected_word) >= 4:
+        for k in range(1, len(answer_word)):
+            if (answer_word[k] == answer_word[k - 1] and answer_word[k] not in _VOWELS
+                    and answer_word[:k] + answer_word[k + 1:] == expected_word):
+                return True  # "Notts" written "Nots"
+    if len(expected_word) < _SHORTEST_MISSPELT:
+        return False
+    k = 0
+    for letter in answer_word:
+        if k < len(expected_word) and letter == expected_word[k]:
+            k += 1
+        elif letter not in _VOWELS:
+            return False
+    return k == len(expected_word)
 
 
 # --- shorter readings of a gold answer ------------------------------------------------------------
@@ -101,6 +130,9 @@ def shorter_readings(expected: str) -> list[str]:
     head, _, tail = text.partition(",")
     if tail and _is_name(head) and _is_place(tail):
         found.append(head)
+    title, by, _ = text.partition(" by ")
+    if by and _is_name(title.strip('"')):
+        found.append(title.strip('"'))  # "Video Killed The Radio Star by Buggles": the title names the song
     for pattern in (_PLACE_AFTER, _DOTTED_ABBREVIATION_AFTER):
         match = pattern.match(text)
         if match is not None and _is_name(match.group("head")) and (

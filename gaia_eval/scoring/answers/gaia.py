@@ -65,6 +65,7 @@ from gaia_eval.scoring.answers.parse import (
 )
 from gaia_eval.scoring.answers.precision import approximation_cue, decade, foreign_unit
 from gaia_eval.scoring.answers.prose import read_prose
+from gaia_eval.scoring.answers.ranges import year_in_range
 from gaia_eval.scoring.answers.text import (
     answer_words,
     clean_span,
@@ -496,7 +497,7 @@ def match_gaia(expected: str, answer: str, opts: GaiaOptions) -> Verdict:
     bare = expected_spec(_BRACKETED.sub(" ", expected).strip()) if "(" in expected and not spec.is_list else None
     if bare is not None and bare.value.kind == "number" and _match_number(bare.value, view, opts).correct:
         return _match_number(bare.value, view, opts)
-    return read_prose(spec, view, opts.question) or verdict
+    return read_prose(spec, view, opts.question) or year_in_range(expected, view.span, opts.question) or verdict
 
 
 def _match_gaia_mode(expected: str, answer: str | None, options: Mapping[str, Any]) -> Verdict:

@@ -50,3 +50,4 @@ def surname_alone(text: str, spans: list[tuple[int, int]], i: int, first_name: s
         return True
     folded = left.casefold()
     return is_title(folded) or folded[:_FIRST_NAME_FORM] == first_name[:_FIRST_NAME_FORM]
+

@@ -30,7 +30,13 @@ from functools import lru_cache
 from gaia_eval.scoring.answers.cues import CLAUSE_BREAK, hedge_cue, negated_tokens
 from gaia_eval.scoring.answers.echo import question_pairs, without_asked_denials
 from gaia_eval.scoring.answers.extract import answer_sentence, sentence_around
-from gaia_eval.scoring.answers.forms import same_numeral, same_plural, shorter_readings, with_surname_shared
+from gaia_eval.scoring.answers.forms import (
+    same_but_dropped,
+    same_numeral,
+    same_plural,
+    shorter_readings,
+    with_surname_shared,
+)
 from gaia_eval.scoring.answers.lists import list_shaped
 from gaia_eval.scoring.answers.names import person_surname, surname_alone
 from gaia_eval.scoring.answers.parse import AnswerView, ExpectedSpec, Verdict
@@ -144,8 +150,8 @@ def _singular(word: str) -> str:
 def _same(answer_word: str, expected_word: str, last: bool) -> bool:
     if answer_word == expected_word or same_numeral(answer_word, expected_word):
         return True
-    if same_plural(answer_word, expected_word):
-        return True  # "Pygmies" for "Pygmy"
+    if same_plural(answer_word, expected_word) or same_but_dropped(answer_word, expected_word):
+        return True  # "Pygmies" for "Pygmy"; "Marseillaise" for a gold "Marsellaise"
     # A plural or possessive "s" on the last word: "Elephants", "Winfrey's" (tokens drop the apostrophe).
     if len(expected_word) >= _STEM - 1 and _singular(answer_word) == _singular(expected_word):
         return True  # "Cassini Division" for "Cassini's Division"
@@ -390,7 +396,8 @@ def read_prose(spec: ExpectedSpec, view: AnswerView, question: str | None) -> Ve
     verdict stands)."""
     readings = expected_readings(spec.text)
     lowered = fold(view.span).casefold()
-    if not any(reading[0][:_STEM - 1] in lowered for reading in readings) and not spec.is_list:
+    if not any(reading[0][:_STEM - 1] in lowered or reading[-1][:_STEM - 1] in lowered for reading in readings
+               ) and not spec.is_list:
         return None  # no expected word even begins in the answer: nothing to read (most wrong answers)
     text = prose_text(view.span)
     if opens_with_refusal(text):
@@ -411,8 +418,11 @@ def read_prose(spec: ExpectedSpec, view: AnswerView, question: str | None) -> Ve
             return Verdict(True, 1.0, f"prose: the surname {surname[1]!r} names the person asked for in {detail!r}",
                            detail)
     items = _list_items(listed) if spec.is_list or " and " in listed else []
-    # A bare list is the strict list rules' to judge (count and order); a sentence that names every item answers.
-    if len(items) > 1 and len(_words(text)) >= _SENTENCE_WORDS:
+    # A bare list is the strict list rules' to judge (count and order); a sentence that names every item answers,
+    # and a short one is a sentence when two words or more stand beside the items ("Luxembourg borders Belgium,
+    # Germany and France").
+    beside = [w for w in _words(text) if w not in {word for item in items for word in item} and w != "and"]
+    if len(items) > 1 and (len(_words(text)) >= _SENTENCE_WORDS or len(beside) >= 2):
         sentences = [find_reading(text, item, question, item=True) for item in items]
         if all(status == "found" for status, _ in sentences):
             shown = ", ".join(" ".join(item) for item in items)
