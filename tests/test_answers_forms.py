@@ -158,3 +158,23 @@ def test_a_short_sentence_naming_every_listed_item(row_id: str, correct: bool) -
     _agrees(row_id, correct)
     assert not match_answer("France, Germany and Belgium", "Luxembourg borders Belgium and Germany.").correct
     assert not match_answer("France, Germany and Belgium", "Belgium, France, Germany, Spain").correct  # bare list
+
+
+@pytest.mark.parametrize(("row_id", "correct"), [
+    ("tq0284-chatgpt", True),  # "Bryophytes." for "Bryophyta"
+    ("tq0284-gpt4", True),  # "the bryophytes part of the plant kingdom"
+])
+def test_a_latin_group_name_said_as_its_english_plural(row_id: str, correct: bool) -> None:
+    _agrees(row_id, correct)
+    assert not match_answer("Angola", "Angoles").correct  # a short name in -a is no Latin group
+    assert not match_answer("Chordata", "Chordettes").correct
+
+
+@pytest.mark.parametrize(("row_id", "correct"), [
+    ("tq0667-gpt35", True),  # "Zero." for "None" to "How many countries border the Sargasso Sea?"
+])
+def test_none_answers_how_many_as_zero(row_id: str, correct: bool) -> None:
+    _agrees(row_id, correct)
+    question = ROWS[row_id]["question"]
+    assert not match_answer("None", "Two.", question=question).correct
+    assert not match_answer("None", "Zero.", question="Which countries border it?").correct  # no count asked

@@ -28,10 +28,17 @@ def same_numeral(answer_word: str, expected_word: str) -> bool:
     return len(answer_word) > 1 and answer_word in _ROMAN and expected_word == str(_ROMAN[answer_word])
 
 
+_SHORTEST_LATIN_GROUP = 7  # letters: "Bryophyta", "Chordata"; shorter words in -a are names ("Angola")
+
+
 def same_plural(answer_word: str, expected_word: str) -> bool:
-    """A plural in -ies and its singular in -y ("pygmies" / "pygmy"), either way round."""
+    """A plural in -ies and its singular in -y ("pygmies" / "pygmy"), either way round; and a Latin group name in
+    -a said as its English plural ("Bryophyta" / "bryophytes", "Chordata" / "chordates")."""
     def stem(word: str) -> str:
         return word[:-3] + "y" if len(word) > 4 and word.endswith("ies") else word
+    if len(expected_word) >= _SHORTEST_LATIN_GROUP and expected_word.endswith("a") and (
+            answer_word == expected_word[:-1] + "es"):
+        return True
     return len(expected_word) >= 4 and stem(answer_word) == stem(expected_word)
 
 

@@ -453,6 +453,7 @@ def _match_string(expected: ExpectedValue, view: AnswerView, opts: GaiaOptions) 
 
 _LONGEST_NON_ANSWER = 40  # characters; refusals ("insufficient information") are short and digit-free
 _DIGIT = re.compile(r"\d")
+_HOW_MANY = re.compile(r"^\W*how many\b", re.IGNORECASE)
 _BRACKETED = re.compile(r"\s*\([^()]*\)")
 _NONE_COUNTS = frozenset({"none", "nothing", "nobody", "no one", "not any", "none at all"})
 
@@ -472,6 +473,8 @@ def _refuses(view: AnswerView, extract: bool) -> bool:
 
 def match_gaia(expected: str, answer: str, opts: GaiaOptions) -> Verdict:
     """Decide whether `answer` gives the one expected answer `expected` under gaia-mode rules."""
+    if opts.question and _HOW_MANY.search(opts.question) and expected.strip().casefold() in _NONE_COUNTS:
+        expected = "0"  # "None" answers "How many ...?" as the count zero: "Zero." gives it too
     spec = expected_spec(expected)
     view = answer_view(answer, opts.extract)
     if (spec.value.kind == "number" and spec.value.number_value.value == 0 and not spec.is_list
