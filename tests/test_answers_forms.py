@@ -178,3 +178,13 @@ def test_none_answers_how_many_as_zero(row_id: str, correct: bool) -> None:
     question = ROWS[row_id]["question"]
     assert not match_answer("None", "Two.", question=question).correct
     assert not match_answer("None", "Zero.", question="Which countries border it?").correct  # no count asked
+
+
+@pytest.mark.parametrize(("row_id", "correct"), [
+    ("tq1176-gpt4", True),  # "... are China, India, the United States, and Indonesia." for "China, India, USA, ..."
+])
+def test_a_country_s_initials_spelt_out(row_id: str, correct: bool) -> None:
+    _agrees(row_id, correct)
+    assert match_answer("USA", "The race was won by a runner from the United States.").correct
+    assert not match_answer("USA", "The race was won by a runner from the United Kingdom.").correct
+    assert not match_answer("United States", "He told us the answer.").correct  # "us" stays the pronoun

@@ -6,8 +6,9 @@ the gold side, the shorter readings of a gold answer a careful grader also accep
 full name is left ("King Charles I" -> "Charles I"), without "Republic of" ("The Republic of Upper Volta"), without
 the place or note written after it ("Gulfstream Park, Florida", "Augusta National Golf Club in Augusta, Georgia",
 "Hollywood Park L.A", "Nairobi Errata: ..."), a title without its artist ("Video Killed The Radio Star by Buggles"),
-spaced letters joined ("J K L" -> "JKL"), a Roman one typed as a lower-case L ("King Charles l"), and a shared
-surname written once ("Malcolm & Donald Campbell" is Malcolm Campbell and Donald Campbell).
+spaced letters joined ("J K L" -> "JKL"), a country's initials spelt out ("USA" -> "United States"), a Roman one
+typed as a lower-case L ("King Charles l"), and a shared surname written once ("Malcolm & Donald Campbell" is
+Malcolm Campbell and Donald Campbell).
 
 Each form keeps what tells two things apart: a title is only dropped when a first name and a surname (or a name
 and its numeral) are left, a place only when a name of two or more capitalised words is left before it.
@@ -93,6 +94,12 @@ _STATE_OF = re.compile(r"^(?:the\s+)?(?:republic|kingdom|commonwealth|principali
 _NOTE = re.compile(r"\s+(?:errata|erratum|note|nb|n\.b\.)\s*:", re.IGNORECASE)
 _PLACE_AFTER = re.compile(r"^(?P<head>.+?)\s+(?:in|at|near)\s+(?P<place>[A-Z][^()]*)$")
 _DOTTED_ABBREVIATION_AFTER = re.compile(r"^(?P<head>.+?)\s+(?:[A-Z]\.){1,3}[A-Z]?\.?$")
+# The short names of a few countries a gold list writes where answers write the name ("USA" -> "the United States").
+# Only this way round: an answer's "us" is mostly the pronoun.
+_ABBREVIATIONS = {
+    "usa": ("United States", "America"), "us": ("United States",), "uk": ("United Kingdom", "Britain"),
+    "ussr": ("Soviet Union",), "uae": ("United Arab Emirates",), "gb": ("Great Britain",), "nyc": ("New York City",),
+}
 _SPACED_LETTERS = re.compile(r"^(?:[A-Za-z]\s+){1,5}[A-Za-z]$")
 _LOWER_L_NUMERAL = re.compile(r"\b[A-Z][a-z]+ (l{1,3})$")
 _CONNECTORS = frozenset({"of", "the", "de", "da", "von", "van", "and", "&"})
@@ -145,6 +152,7 @@ def shorter_readings(expected: str) -> list[str]:
         if match is not None and _is_name(match.group("head")) and (
                 "place" not in match.groupdict() or _is_place(match.group("place"))):
             found.append(match.group("head"))
+    found.extend(_ABBREVIATIONS.get(text.replace(".", "").casefold(), ()))
     if _SPACED_LETTERS.match(text):
         found.append("".join(text.split()))
     return [reading for reading in found if reading and reading != expected]

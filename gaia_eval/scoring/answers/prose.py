@@ -423,8 +423,9 @@ def read_prose(spec: ExpectedSpec, view: AnswerView, question: str | None) -> Ve
     # Germany and France").
     beside = [w for w in _words(text) if w not in {word for item in items for word in item} and w != "and"]
     if len(items) > 1 and (len(_words(text)) >= _SENTENCE_WORDS or len(beside) >= 2):
-        sentences = [find_reading(text, item, question, item=True) for item in items]
-        if all(status == "found" for status, _ in sentences):
+        named = [any(find_reading(text, reading, question, item=True)[0] == "found"
+                     for reading in (item, *expected_readings(" ".join(item))[1:])) for item in items]
+        if all(named):
             shown = ", ".join(" ".join(item) for item in items)
             return Verdict(True, 1.0, f"prose: every expected item ({shown}) found in the answer", text)
     return None
