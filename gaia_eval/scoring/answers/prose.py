@@ -11,7 +11,9 @@ A name inside a longer name counts as people count it: a first name or title bef
 Chaplin", "Admiral Graf Spee"), a possessive ("Oprah Winfrey's"), a generic noun after a name ("Sandown Park",
 "Duff Beer"), a surname after a first name when the question asks who; not a different place or thing ("South
 Sudan", "Georgia Tech", "Paris Hilton", "Apollo 11", "blue-green"). An expected list is found when a sentence
-names every item (in any order); a bare list stays with the strict list rules. A short bare answer first ("Niger.
+names every item (in any order); a bare list stays with the strict list rules. The forms of a name or word a grader
+takes as the same (a regnal numeral, a title, a place after a gold name, a surname alone) are forms.py's and
+names.py's. A short bare answer first ("Niger.
 Nigeria borders it.") is the answer, and only it is read.
 
 Every doubt still refuses: an occurrence counts only when it is not negated in its clause, is no condition ("if
