@@ -186,7 +186,7 @@ def _runs(words: list[str], needle: tuple[str, ...], initials: frozenset[int] = 
                 at += 1
                 continue
             if (not skipped and k > 0 and at in initials and at + 1 < n and len(needle[k]) > 1
-                    and len(needle[k - 1]) > 1 and _same(words[at + 1], needle[k], k == m - 1)):
+                    and _same(words[at + 1], needle[k], k == m - 1)):
                 at, skipped = at + 2, True
                 continue
             break
