@@ -126,7 +126,8 @@ def test_kill_9_a_batched_shard_then_it_reattaches_to_its_own_batch_and_nothing_
 
     # A run without --shard would ask again for shard 1's items, which its batch is paying for: refused.
     refused = _invoke(_args(config, qa_gt, out))
-    assert refused.exit_code == 2 and "shard(s) 1/2" in refused.output and "--shard 1/2" in refused.output
+    assert refused.exit_code == 2 and "shard 1/2 has provider batches" in refused.output
+    assert "--shard 1/2" in refused.output
     assert "Traceback" not in refused.output and set(_paid(server)) == shard_1 and server.request_count == 0
 
     server.release()
@@ -142,6 +143,27 @@ def test_kill_9_a_batched_shard_then_it_reattaches_to_its_own_batch_and_nothing_
     assert len(server.batches) == 2 and server.request_count == 0
     single = _invoke(_args(config, qa_gt, tmp_path / "single"))
     assert single.exit_code == 0 and _items(out) == _items(tmp_path / "single")
+
+
+def test_a_shard_refuses_while_a_run_without_shard_has_batches_running_there(server, qa_gt, tmp_path):
+    config, out = _config(tmp_path, server), tmp_path / "exp"
+    server.hold_batches = True
+    proc = subprocess.Popen(interruptible_cli(*_args(config, qa_gt, out)), cwd=ROOT, env=dict(os.environ),
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    journal = out / "m.batches.jsonl"
+    _wait_for(lambda: journal.exists() and b'"event":"created"' in journal.read_bytes(), proc,
+              "the batch id was journaled")
+    proc.send_signal(signal.SIGKILL)
+    proc.wait()
+    paid = _paid(server)
+    for k in (1, 2):  # each would ask again for items the killed run's batch is paying for
+        refused = _invoke(_args(config, qa_gt, out, "--shard", f"{k}/2"))
+        assert refused.exit_code == 2 and "without --shard" in refused.output, refused.output
+    assert _paid(server) == paid and not list(out.glob("*.shard-*"))
+    server.release()
+    done = _invoke(_args(config, qa_gt, out))  # the run itself re-attaches
+    assert done.exit_code == 0, done.output
+    assert _paid(server) == paid and server.request_count == 0
 
 
 def test_batched_judge_shards_pay_each_sample_once_and_the_consolidation_nothing(server, tmp_path):

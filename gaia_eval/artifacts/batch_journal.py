@@ -102,17 +102,18 @@ def remove_batch_journals(folder: Path, name: str) -> None:
                 path.unlink(missing_ok=True)
 
 
-def shard_batches_in_flight(folder: Path) -> list[tuple[str, Path]]:
-    """("K/N", journal) for each shard's batch journal under `folder` that holds a batch the provider may still
-    be running (submitted, or maybe submitted, and not ended): that shard's items are paid for there."""
+def batches_in_flight(folder: Path) -> list[tuple[str | None, Path]]:
+    """(whose: "K/N" for a shard's journal, None for a run without --shard; journal) for each batch journal under
+    `folder` that holds a batch the provider may still be running (submitted, or maybe submitted, and not ended):
+    the items in it are paid for there, and only the run that journaled it re-attaches to it."""
     folder = Path(folder)
     if not folder.is_dir():
         return []
-    found = []
-    for path in sorted(folder.rglob("*.shard-*.batches.jsonl")):
-        match = _SHARD_JOURNAL.search(path.name)
-        if match and any(s.live and not s.ended for s in read_batch_journal(path)):
-            found.append((f"{match.group(1)}/{match.group(2)}", path))
+    found: list[tuple[str | None, Path]] = []
+    for path in sorted(folder.rglob("*.batches.jsonl")):
+        if any(s.live and not s.ended for s in read_batch_journal(path)):
+            match = _SHARD_JOURNAL.search(path.name)
+            found.append((f"{match.group(1)}/{match.group(2)}" if match else None, path))
     return found
 
 

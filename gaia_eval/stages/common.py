@@ -8,11 +8,11 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from gaia_eval.artifacts.batch_journal import shard_batches_in_flight
+from gaia_eval.artifacts.batch_journal import batches_in_flight
 from gaia_eval.artifacts.documents import DocumentMeta
 from gaia_eval.artifacts.inputs import path_inside
 from gaia_eval.artifacts.lock import folder_lock
-from gaia_eval.artifacts.shards import refuse_while_shards_run, shard_lock
+from gaia_eval.artifacts.shards import Shard, refuse_while_shards_run, shard_lock
 from gaia_eval.artifacts.store import Freshness
 from gaia_eval.errors import InputError, UsageError
 
@@ -133,16 +133,22 @@ def relative_id(path: Path, root: Path) -> str:
     return rel.with_suffix("").as_posix()
 
 
-def _refuse_while_shard_batches_run(folder: Path, option: str) -> None:
-    """For a run without --shard: stop if a shard left provider batches that may still be running (it was
-    stopped before it collected them). Calling for those items here would pay for them a second time."""
-    found = shard_batches_in_flight(folder)
-    if found:
-        shards = sorted({shard for shard, _ in found}, key=lambda s: [int(n) for n in s.split("/")])
-        raise UsageError(f"shard(s) {', '.join(shards)} have provider batches still running, journaled in "
-                         f"{found[0][1].name}: asking for their items here would pay for them twice", file=folder,
-                         field=option, fix=f"run the same command with --batch --shard {shards[0]} (each shard listed)"
-                         " to collect what its batches answered, then again without --shard")
+def _refuse_while_others_batches_run(folder: Path, option: str, shard: Shard | None) -> None:
+    """Stop before a run asks for items that another run's provider batches may still be paying for (it was
+    stopped before it collected them): a run without --shard for a shard's, a shard for a run's without --shard
+    or for a shard's of another split (their items overlap). Only the run that journaled a batch re-attaches."""
+    for owner, journal in batches_in_flight(folder):
+        same_split = owner is None if shard is None else owner is not None and owner.endswith(f"/{shard.count}")
+        if same_split:
+            continue  # its own batches (it re-attaches to them), or another shard's of its split (other items)
+        if owner is None:
+            raise UsageError(f"a run without --shard has provider batches still running here ({journal.name}): a "
+                             "shard would pay for their items twice", file=folder, field="--shard",
+                             fix="run the same command without --shard (and with --batch) to collect them first")
+        raise UsageError(f"shard {owner} has provider batches still running, journaled in {journal.name}: asking "
+                         "for its items here would pay for them twice", file=folder, field=option,
+                         fix=f"run the same command with --batch --shard {owner} to collect what its batches "
+                             "answered, then this one")
 
 
 def holds_output_lock(parameter: str = "output_dir", option: str = "-o/--output-dir"):
@@ -163,11 +169,12 @@ def holds_output_lock(parameter: str = "output_dir", option: str = "-o/--output-
             shard = arguments.get("shard")
             if shard is not None:
                 with shard_lock(Path(folder), shard, option):
+                    _refuse_while_others_batches_run(Path(folder), option, shard)
                     return run(*args, **kwargs)
             with folder_lock(Path(folder), option):
                 refuse_while_shards_run(Path(folder), option)
                 if "shard" in signature.parameters:  # a stage that shards: its shards' batches may be running
-                    _refuse_while_shard_batches_run(Path(folder), option)
+                    _refuse_while_others_batches_run(Path(folder), option, None)
                 return run(*args, **kwargs)
 
         return locked
