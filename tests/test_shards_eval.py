@@ -150,13 +150,14 @@ def test_regenerate_report_with_a_shard_is_refused_in_one_line(experiments, tmp_
     assert not (tmp_path / "ev").exists()
 
 
-def test_kill_9_an_eval_shard_then_rerun_scores_only_what_it_had_not_finished(experiments, scorer, tmp_path):
+@pytest.mark.parametrize("point", ["first item", "middle", "last item"])
+def test_kill_9_an_eval_shard_then_rerun_scores_only_what_it_had_not_finished(experiments, scorer, tmp_path, point):
     out = tmp_path / "ev"
     answered = _answered(experiments)
     owned = sum(shard_of(fp, 2) == 1 for fps in answered.values() for fp in fps)
     command = [sys.executable, "-m", "gaia_eval", "eval", "-d", str(experiments), "-o", str(out), "--scorer", scorer,
                "--shard", "1/2"]
-    kill_at = owned // 2 + 3  # a point inside the first or second experiment, whichever it is
+    kill_at = {"first item": 1, "middle": owned // 2 + 3, "last item": owned}[point]
     killed = subprocess.run(command, env={**os.environ, "KILL_AT": str(kill_at)}, capture_output=True, text=True)
     assert killed.returncode == -signal.SIGKILL, killed.stderr
     assert _scored(tmp_path) == kill_at
