@@ -1,6 +1,6 @@
 """Benchmark: peak memory of the consolidation step of sharded runs (run by hand, not by pytest).
 
-    .venv/bin/python tests/perf/bench_consolidation.py [--items 10000] [--keep DIR]
+    .venv/bin/python tests/perf/bench_consolidation.py [--items 10000] [--qa-items 100000] [--keep DIR]
 
 For groundtruth with a model (the local fake OpenAI-compatible server), batch-experiment (the lead baseline) and
 eval over `--items` meeting transcripts of about 5 kB (tests/perf/bench_shards.py makes them): 4 shard processes
@@ -8,7 +8,9 @@ eval over `--items` meeting transcripts of about 5 kB (tests/perf/bench_shards.p
 whose own peak RSS (VmHWM, tests/peak_memory.py: not the high-water mark a child forked from this process
 inherits, which here holds the fake server's log of every request) and wall time are printed. Each
 consolidation pays nothing: it merges the shards' parts into the files one process writes. The issue's goal:
-<= 300 MB whatever the size.
+<= 300 MB whatever the size. `--qa-items N`: batch-experiment and eval only, on N short qa items
+(tests/perf/bench_batch_experiment.py makes them: 10 questions per small document), to reach 100,000 items
+in minutes.
 """
 
 from __future__ import annotations
@@ -42,14 +44,39 @@ def shards_then_consolidation(label: str, args: list[str], work: Path) -> float:
     return peak
 
 
+def short_items(work: Path, items: int) -> None:
+    os.environ["GAIA_EVAL_MAX_INPUT_MB"] = "4000"  # 100,000 items make an experiment file past the 100 MB default
+    subprocess.run([sys.executable, "-c", "import sys; from pathlib import Path; sys.path.insert(0, sys.argv[1]);"
+                    "from tests.perf.bench_batch_experiment import make_groundtruth;"
+                    "make_groundtruth(Path(sys.argv[2]), int(sys.argv[3]))", str(ROOT), str(work / "gt"), str(items)],
+                   check=True)
+    config = work / "lead.json"
+    config.write_text('{"experiments": [{"name": "lead", "provider": "baseline", "model": "lead"}]}')
+    print(f"consolidation memory: {items} qa items (10 questions per small document); peak RSS of the command "
+          "without --shard after its 4 shards, as a child process")
+    print("| stage | peak RSS MB | wall s |")
+    print("|---|---:|---:|")
+    shards_then_consolidation("batch-experiment (lead)", [
+        "batch-experiment", "-c", str(config), "-i", str(work / "gt"), "-o", str(work / "exp"), "--quiet"], work)
+    shards_then_consolidation("eval", ["eval", "-d", str(work / "exp"), "-o", str(work / "ev")], work)
+
+
 def main() -> None:
     from tests.test_groundtruth_llm import SUMMARIES
 
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--items", type=int, default=10_000)
+    parser.add_argument("--qa-items", type=int, help="instead: batch-experiment and eval on this many qa items")
     parser.add_argument("--keep", type=Path, help="work in this folder and keep it (default: a temp folder)")
     args = parser.parse_args()
     work = args.keep or Path(tempfile.mkdtemp(prefix="gaia-eval-consolidation-"))
+    if args.qa_items:
+        try:
+            short_items(work, args.qa_items)
+        finally:
+            if args.keep is None:
+                shutil.rmtree(work, ignore_errors=True)
+        return
     server = FakeLLMServer().start()
     server.responder = lambda req: {"json": SUMMARIES}
     try:
