@@ -121,6 +121,8 @@ class Mirror:
         objects = {}
         for key, info in found.items():
             rel = key[len(self.root):].lstrip("/")
+            if any(part.startswith(".") for part in rel.split("/")):  # lock objects: never pulled, never put back
+                continue
             if rel and info.get("type", "file") != "directory":
                 objects[rel] = str(info.get("ETag") or info.get("etag") or info.get("size"))
         return objects
