@@ -455,11 +455,11 @@ def meta_eval(
     from gaia_eval.stages.meta_eval import run_meta_eval
 
     if eval_root is not None:
+        from gaia_eval.artifacts.recorded import recorded_path
         from gaia_eval.stages.meta_eval_own import run_meta_eval_evaluations
 
         ignored = [
-            name
-            for name, given in (
+            name for name, given in (
                 ("--metrics", metrics),
                 ("--exclude-system", exclude_systems),
                 ("--judge", judge_spec),
@@ -480,7 +480,7 @@ def meta_eval(
                                         estimate_with=estimate_with)
         echo(own.markdown)
         for path in own.outputs:
-            echo(f"wrote {path}")
+            echo(f"wrote {recorded_path(path)}")
         return
     if estimate_with is not None:
         raise UsageError("--estimate-with needs --evaluations", field="--estimate-with",
