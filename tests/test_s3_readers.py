@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import csv
 import os
+import re
+import shlex
 import subprocess
 import sys
 import threading
@@ -54,6 +56,14 @@ def s3_workspace(s3_server: str, tmp_path_factory) -> Iterator[tuple[str, Path]]
     yield s3_server, root
 
 
+def _readme_commands() -> dict[str, list[str]]:
+    """The README's commands on an S3 workspace's viewer and ratings, by command, with the test's bucket."""
+    readme = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+    block = next(b for b in re.findall(r"```sh\n(.*?)```", readme, re.S) if "visualize --workspace s3://" in b)
+    commands = [shlex.split(line.split("  #")[0].replace("my-bucket", BUCKET)) for line in block.splitlines()]
+    return {c[1]: c[1:] for c in commands if c and c[0] == "gaia-eval"}
+
+
 def _get(base: str, path: str) -> dict:
     with urllib.request.urlopen(base + path, timeout=120) as response:
         return orjson.loads(response.read())
@@ -61,9 +71,10 @@ def _get(base: str, path: str) -> dict:
 
 def test_the_viewer_serves_a_workspace_in_a_bucket(s3_workspace):
     s3_server, root = s3_workspace
+    command = _readme_commands()["visualize"]
+    assert f"s3://{BUCKET}/team" in command
     viewer = subprocess.Popen(
-        [sys.executable, "-m", "gaia_eval", "visualize", "--workspace", WS, "--port", "0", "--no-browser"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        [sys.executable, "-m", "gaia_eval", *command], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
         env={**_env(s3_server, root / "machine-c"), "PYTHONUNBUFFERED": "1"})
     watchdog = threading.Timer(240, viewer.kill)  # a viewer that never answers fails the test, never hangs it
     watchdog.start()
@@ -85,37 +96,35 @@ def test_the_viewer_serves_a_workspace_in_a_bucket(s3_workspace):
         viewer.wait(30)
 
 
-def test_meta_eval_measures_an_evaluation_in_a_bucket_and_writes_its_result_there(s3_workspace, s3, tmp_path,
-                                                                                   monkeypatch):
-    """A rater draws the sample from a copy of the bucket's evaluation (its experiments found through the URLs the
-    evaluation records), puts the sample back, rates it in a spreadsheet; meta-eval -e reads the bucket."""
-    from gaia_eval.annotate.sheet import run_ratings_template
-
+def test_a_ratings_sheet_and_meta_eval_on_an_evaluation_in_a_bucket(s3_workspace, s3, tmp_path):
+    """create-template --ratings -e draws the annotation sample from the bucket's evaluation (its experiments found
+    through the URLs the evaluation records) and saves it there; the sheet is rated; meta-eval -e, on another
+    machine, measures the evaluation against it and writes its result beside the evaluation, in the bucket."""
     s3_server, _ = s3_workspace
-    monkeypatch.setenv("GAIA_EVAL_CACHE_DIR", str(tmp_path / "rater"))
-    copy = tmp_path / "evaluation"
-    for found in s3.list_objects_v2(Bucket=BUCKET, Prefix="team/evaluation/")["Contents"]:
-        target = copy / found["Key"].removeprefix("team/evaluation/")
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_bytes(s3.get_object(Bucket=BUCKET, Key=found["Key"])["Body"].read())
-    made = run_ratings_template(copy, tmp_path / "sheets", use_case="summarization", size=6, seed=1)
-    assert made.rows == 6
-    s3.put_object(Bucket=BUCKET, Key=f"team/evaluation/{made.sample_path.relative_to(copy).as_posix()}",
-                  Body=made.sample_path.read_bytes())
-    with open(made.path, newline="") as fh:
+    commands = _readme_commands()
+    sheet_command = [str(tmp_path / "sheets") if word == "sheets" else word for word in commands["create-template"]]
+    drawn = subprocess.run([sys.executable, "-m", "gaia_eval", *sheet_command], capture_output=True, text=True,
+                           env=_env(s3_server, tmp_path / "rater"), timeout=300)
+    assert drawn.returncode == 0, drawn.stderr
+    assert f"sample s3://{BUCKET}/team/evaluation/annotation/summarization/sample.json" in drawn.stdout
+    assert "team/evaluation/annotation/summarization/sample.json" in [
+        o["Key"] for o in s3.list_objects_v2(Bucket=BUCKET, Prefix="team/evaluation/")["Contents"]]
+    sheet = tmp_path / "sheets" / "summarization.ratings.csv"
+    with open(sheet, newline="") as fh:
         rows = list(csv.DictReader(fh))
+    assert len(rows) == 6
     for i, row in enumerate(rows):
         row.update(rater="carol", relevance=str(1 + i % 5), consistency=str(1 + (i + 1) % 5),
                    fluency=str(1 + i % 3), coherence=str(1 + (i + 2) % 5))
-    with open(made.path, "w", newline="") as fh:
+    with open(sheet, "w", newline="") as fh:
         writer = csv.DictWriter(fh, fieldnames=list(rows[0]))
         writer.writeheader()
         writer.writerows(rows)
-    done = subprocess.run(
-        [sys.executable, "-m", "gaia_eval", "meta-eval", "-e", f"{WS}/evaluation", "-u", "summarization",
-         str(made.path)], capture_output=True, text=True, env=_env(s3_server, tmp_path / "machine-b"), timeout=300)
+    measure = [str(sheet) if word.endswith(".ratings.csv") else word for word in commands["meta-eval"]]
+    done = subprocess.run([sys.executable, "-m", "gaia_eval", *measure], capture_output=True, text=True,
+                          env=_env(s3_server, tmp_path / "machine-b"), timeout=300)
     assert done.returncode == 0, done.stderr
     result = orjson.loads(s3.get_object(Bucket=BUCKET, Key="team/evaluation/meta_eval.summarization.json")["Body"]
                           .read())
     assert result["raters"] == ["carol"] and result["n_summaries"] == 6
-    assert "carol" in done.stdout and "s3://" in done.stdout  # it says where it wrote: the bucket, not a mirror
+    assert f"wrote s3://{BUCKET}/team/evaluation/meta_eval.summarization.json" in done.stdout
