@@ -105,6 +105,26 @@ def test_the_consolidation_waits_for_running_shards_not_for_a_killed_ones_ended_
     assert live_shard_locks(mirror, clock=clock) == []
 
 
+def test_a_holder_taken_over_puts_nothing_back_and_fails(s3, tmp_path, monkeypatch):
+    """A run that could not renew in time and was taken over must not overwrite the newcomer's work."""
+    from gaia_eval.cli.workspace import remote_workspace
+    from gaia_eval.errors import StorageError
+
+    monkeypatch.setenv("GAIA_EVAL_CACHE_DIR", str(tmp_path / "cache"))
+
+    @remote_workspace(outputs=("output_dir",))
+    def command(output_dir: Path) -> None:
+        (output_dir / "late.json").write_text("{}")
+        newcomer_clock = FakeClock()
+        newcomer_clock.now = time.time() + 3600  # a newcomer for whom this run's lease has ended
+        _lease("takenover", newcomer_clock).acquire()
+
+    with pytest.raises(StorageError, match="another run took the folder over"):
+        command(output_dir=f"s3://{BUCKET}/takenover")
+    keys = [o["Key"] for o in s3.list_objects_v2(Bucket=BUCKET, Prefix="takenover/").get("Contents", [])]
+    assert keys == [f"takenover/{LOCK}"]  # the newcomer's lock, and nothing of the run it took over
+
+
 def _cli(*args: str, cache: Path, **env: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "gaia_eval", *args], capture_output=True, text=True, timeout=300,
                           env={**os.environ, "GAIA_EVAL_CACHE_DIR": str(cache), **env})

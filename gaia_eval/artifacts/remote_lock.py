@@ -173,8 +173,11 @@ class Heartbeat:
 
     def _run(self) -> None:
         while not self._stop.wait(self.lease.lease_s / 3):
-            if not self.lease.renew():
-                return
+            try:
+                if not self.lease.renew():
+                    return
+            except Exception:  # a store's odd answer: try again at the next beat; the final put back renews
+                continue  # once more and stops if the lease was lost meanwhile
             if self.on_beat is not None:
                 with suppress(Exception):  # a failed put is retried at the next beat and by the final put back
                     self.on_beat()

@@ -90,7 +90,7 @@ def _put_back(held) -> None:
     for mirror, lease in held:
         if lease.heartbeat is not None:
             lease.heartbeat.stop()
-        if lease.lost:
+        if not lease.renew():  # still ours, at this very moment (If-Match): else another run took it over
             lost.append(mirror.url)
             continue
         mirror.push()
