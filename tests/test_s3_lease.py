@@ -166,24 +166,26 @@ def test_a_run_killed_on_one_machine_resumes_on_another_paying_only_what_was_not
     fake_llm.responder = responder
     url = f"s3://{BUCKET}/killed"
     args = ("batch-experiment", "-c", str(config), "-i", str(gt), "-o", url, "--no-cache", "--quiet")
-    lease = {"GAIA_EVAL_LEASE_S": "1"}
+    lease = {"GAIA_EVAL_LEASE_S": "2"}  # renewed (and the journal put back) every 2/3 s
+    machine_b = {**lease, "GAIA_EVAL_MACHINE": "machine-b"}  # one host plays two: A's pid is not B's to judge
     a = subprocess.Popen([sys.executable, "-m", "gaia_eval", *args], stdout=subprocess.DEVNULL,
                          stderr=subprocess.PIPE, env={**os.environ, "GAIA_EVAL_CACHE_DIR": str(tmp_path / "a"),
-                                                      **lease})
+                                                      "GAIA_EVAL_MACHINE": "machine-a", **lease})
     journal = "killed/local-model.experiment.journal.jsonl"
     deadline = time.monotonic() + 120
     while _journal_lines(s3, journal) < finished:  # A's heartbeat put back the five finished items
         assert a.poll() is None and time.monotonic() < deadline, a.stderr.read() if a.stderr else ""
         time.sleep(0.05)
+    busy = _cli(*args, cache=tmp_path / "b", **machine_b)  # A is alive and renewing: B stops, naming it
+    assert busy.returncode == 2 and f"a gaia-eval run on machine-a (pid {a.pid}" in busy.stderr, busy.stderr
+    assert f"holds {LOCK} here (its lease runs to" in busy.stderr
     a.send_signal(signal.SIGKILL)
     a.wait(30)
     release.set()
     assert _journal_lines(s3, journal) == finished and _etag(s3, f"killed/{LOCK}") is not None
     paid_by_a = fake_llm.request_count
-    refused = 0
-    while (b := _cli(*args, cache=tmp_path / "b", **lease)).returncode == 2 and "lease runs to" in b.stderr:
-        refused += 1  # A's lease had not ended yet: B says who holds it
-        assert f"holds {LOCK}" in b.stderr and time.monotonic() < deadline
+    while (b := _cli(*args, cache=tmp_path / "b", **machine_b)).returncode == 2 and "lease runs to" in b.stderr:
+        assert time.monotonic() < deadline  # A's lease has not ended yet
         time.sleep(0.2)
     assert b.returncode == 0, b.stderr
     experiment = orjson.loads(s3.get_object(Bucket=BUCKET, Key="killed/local-model.experiment.json")["Body"].read())

@@ -10,7 +10,8 @@ A newcomer that finds the object stops with a line naming the holder while the l
 ended (the holder was killed, or lost its machine), the newcomer takes the lock over by replacing exactly the
 object it read (`If-Match` on that object's ETag), so of two newcomers one wins and the other stops. A holder
 whose renewal fails because another run took the lock over has lost it: it puts back nothing more and its run
-fails. A lock left by a killed run of this host (its pid gone) is taken over at once, lease or not.
+fails. A lock left by a killed run of this machine (its pid gone) is taken over at once, lease or not; a machine
+is its host name and pid namespace, or GAIA_EVAL_MACHINE where host names are not unique (containers).
 
 Clocks: the lease's end is written by the holder's clock and read by the newcomer's, so machines' clocks must
 agree to well within a lease (NTP does); GAIA_EVAL_LEASE_S sets it (60 s by default).
@@ -72,9 +73,9 @@ class Lease:
 
     def _body(self) -> bytes:
         now = self.clock()
-        return orjson.dumps({"host": socket.gethostname(), "pid": os.getpid(), "started": self.started,
-                             "renewed": now, "expires": now + self.lease_s, "lease_s": self.lease_s,
-                             "command": " ".join(["gaia-eval", *sys.argv[1:]])[:300]})
+        return orjson.dumps({"host": _machine(), "pid_ns": _pid_namespace(), "pid": os.getpid(),
+                             "started": self.started, "renewed": now, "expires": now + self.lease_s,
+                             "lease_s": self.lease_s, "command": " ".join(["gaia-eval", *sys.argv[1:]])[:300]})
 
     def _put(self, body: bytes, *, if_match: str | None) -> str:
         """Put the lock object create-only (or replacing exactly the object with ETag `if_match`); its new ETag.
@@ -257,8 +258,22 @@ def _etag(data: bytes) -> str:
     return '"' + hashlib.md5(data, usedforsecurity=False).hexdigest() + '"'
 
 
+def _machine() -> str:
+    return os.environ.get("GAIA_EVAL_MACHINE") or socket.gethostname()
+
+
+def _pid_namespace() -> str | None:
+    try:
+        return os.readlink("/proc/self/ns/pid")
+    except OSError:
+        return None
+
+
 def _stale_here(holder: dict) -> bool:
-    if holder.get("host") != socket.gethostname() or not isinstance(holder.get("pid"), int):
+    """The holder ran on this machine (and in this pid namespace: a container's pids are not ours) and is gone."""
+    if holder.get("host") != _machine() or not isinstance(holder.get("pid"), int):
+        return False
+    if holder.get("pid_ns") != _pid_namespace():
         return False
     try:
         os.kill(holder["pid"], 0)
