@@ -1,4 +1,5 @@
-"""A workspace on object storage: any -i/-o/-d/-g option may be `s3://bucket/prefix` (or another fsspec URL).
+"""A workspace on object storage: -i/-o/-d/-g/-e and the viewer's folders may be `s3://bucket/prefix` (or another
+fsspec URL; cli/workspace.py swaps them for their mirrors).
 
 The storage seam is a local mirror: before a stage runs, the objects under each remote input and output are
 brought into a folder of this machine's cache (only those whose ETag changed since the last pull), the stage
@@ -9,8 +10,8 @@ what it finished so far (journals), so a run killed on one machine resumes on an
 (remote_lock.py: the lock object held as a lease).
 
 Paths an artifact records (an experiment's input, an evaluation's experiment) name the URL, not the mirror:
-a mirror folder holds the URL it mirrors (`recorded_path`), and a reader finds a recorded URL through this
-machine's copy of it (`local_copy`).
+a mirror folder holds the URL it mirrors (MIRROR_URL, read by recorded.py), and a reader finds a recorded URL
+through this machine's copy of it (`local_copy`).
 
 Endpoint and keys come from the variables the AWS tools read: AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID,
 AWS_SECRET_ACCESS_KEY (and AWS_DEFAULT_REGION). fsspec and s3fs are the optional extra `s3`.
