@@ -125,6 +125,37 @@ def test_a_holder_taken_over_puts_nothing_back_and_fails(s3, tmp_path, monkeypat
     assert keys == [f"takenover/{LOCK}"]  # the newcomer's lock, and nothing of the run it took over
 
 
+def test_a_store_without_conditional_replace_locks_renews_and_puts_back(tmp_path, monkeypatch):
+    """fsspec's memory store stands for gs:// or az://: create-only locks, a plain renewal, no takeover."""
+    from gaia_eval.artifacts.lock import FolderBusyError
+    from gaia_eval.artifacts.remote import Mirror
+    from gaia_eval.artifacts.remote_lock import Lease
+    from gaia_eval.cli.workspace import remote_workspace
+    from gaia_eval.errors import UsageError
+
+    fsspec = pytest.importorskip("fsspec")
+    monkeypatch.setenv("GAIA_EVAL_CACHE_DIR", str(tmp_path / "cache"))
+
+    @remote_workspace(outputs=("output_dir",))
+    def command(output_dir: Path) -> None:
+        (output_dir / "a.json").write_text("{}")
+
+    command(output_dir="memory://bucket/mem")
+    memory = fsspec.filesystem("memory")
+    assert memory.find("/bucket/mem") == ["/bucket/mem/a.json"]
+    clock = FakeClock()
+    holder = Lease(Mirror("memory://bucket/mem"), LOCK, "-o", lease_s=30, clock=clock)
+    holder.acquire()
+    assert holder.renew()
+    with pytest.raises(FolderBusyError, match=f"delete memory://bucket/mem/{LOCK}"):  # while the lease runs
+        Lease(Mirror("memory://bucket/mem"), LOCK, "-o", lease_s=30, clock=clock).acquire()
+    clock.now += 31
+    with pytest.raises(UsageError, match=f"needs S3 conditional writes .*delete memory://bucket/mem/{LOCK}"):
+        Lease(Mirror("memory://bucket/mem"), LOCK, "-o", lease_s=30, clock=clock).acquire()  # and after it
+    holder.release()
+    assert memory.find("/bucket/mem") == ["/bucket/mem/a.json"]
+
+
 def _cli(*args: str, cache: Path, **env: str) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "gaia_eval", *args], capture_output=True, text=True, timeout=300,
                           env={**os.environ, "GAIA_EVAL_CACHE_DIR": str(cache), **env})

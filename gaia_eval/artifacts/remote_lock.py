@@ -115,7 +115,8 @@ class Lease:
                     f"{_describe(holder)} holds {self.name} here{_until(holder)}", file=self.mirror.url,
                     field=self.option,
                     fix=f"wait for it to finish; a run that was killed is taken over once its lease ends "
-                        f"({LEASE_VARIABLE}, {DEFAULT_LEASE_S:.0f} s by default)") from None
+                        f"({LEASE_VARIABLE}, {DEFAULT_LEASE_S:.0f} s by default)" if hasattr(self.mirror.fs, "call_s3")
+                    else f"wait for it to finish; if that run is gone, delete {self.mirror.url}/{self.name}") from None
             try:
                 self.etag = self._put(self._body(), if_match=seen)  # only if it is still the object we judged
                 return
@@ -137,6 +138,9 @@ class Lease:
         if self.lost or self.etag is None:
             return False
         try:
+            if not hasattr(self.mirror.fs, "call_s3"):  # a store without a conditional replace: no newcomer can
+                self.mirror.fs.pipe_file(self.key, self._body())  # take the lock over there, so renew it as is
+                return True
             self.etag = self._put(self._body(), if_match=self.etag)
         except FileExistsError:
             self.lost = True
