@@ -164,7 +164,7 @@ def read_input_text(path: Path, what: str = "a text file") -> str:
     return decode_text(path, read_input_bytes(path, what))
 
 
-_PIECE = 1 << 20  # bytes read at a time by iter_input_text
+_PIECE = 1 << 18  # bytes read at a time by iter_input_text
 
 
 def iter_input_text(path: Path, what: str = "a text file", piece: int = _PIECE) -> Iterator[str]:
@@ -183,7 +183,8 @@ def iter_input_text(path: Path, what: str = "a text file", piece: int = _PIECE) 
         total = 0
         while True:
             try:
-                data = os.read(fd, min(piece, limit + 1 - total) or 1)
+                # the first read sees a whole BOM (a regular file gives what is asked for, until its end)
+                data = os.read(fd, min(piece if total else max(piece, 4), limit + 1 - total) or 1)
             except OSError as exc:
                 raise InputError(f"cannot read {what} ({exc.strerror or type(exc).__name__})", file=path) from None
             if not total and data.startswith((b"\xff\xfe", b"\xfe\xff")):
@@ -238,10 +239,10 @@ def split_lines(pieces: Iterable[str], breaks: re.Pattern[str]) -> Iterator[str]
             parts.append(text[start:])
     parts.append(carry)
     last = "".join(parts)
-    match = breaks.search(last)  # a final lone "\r" is a break for CSV
-    if match is not None:
-        yield last[:match.end()]
-        last = last[match.end():]
+    final = breaks.search(last)  # a final lone "\r" is a break for CSV
+    if final is not None:
+        yield last[:final.end()]
+        last = last[final.end():]
     yield last
 
 

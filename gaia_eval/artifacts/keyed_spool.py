@@ -9,7 +9,7 @@ from __future__ import annotations
 import heapq
 import os
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, Generic, TypeVar
 
@@ -19,8 +19,9 @@ from pydantic import BaseModel
 from gaia_eval.errors import storage_error
 
 M = TypeVar("M", bound=BaseModel)
-RUN = 8192  # index entries sorted in memory at a time (a few hundred kB); more become another sorted run on disk
-_READ = 1 << 14  # bytes a run is read ahead by while the runs are merged
+RUN = 2048  # index entries sorted in memory at a time (about 400 kB); more become another sorted run on disk
+MAX_RUNS = 64  # runs merged at once: past it they are merged into one run on disk, so the read buffers stay few
+_READ = 1 << 12  # bytes a run is read ahead by while the runs are merged
 _OWN = -1  # the offset of a key whose document the caller keeps (put with None)
 
 
@@ -72,12 +73,23 @@ class KeyedSpool(Generic[M]):
         try:
             if self._index is None:
                 self._index = self._temp("index")
-            start = self._index.seek(0, os.SEEK_END)
-            self._index.write(b"".join(orjson.dumps(entry) + b"\n" for entry in self._run))
-            self._runs.append((start, self._index.tell()))
+            self._runs.append(self._write_run(self._run))
+            if len(self._runs) >= MAX_RUNS:
+                self._index.flush()
+                self._runs = [self._write_run(self._merged())]
         except OSError as exc:
             raise storage_error(self._target, exc) from None
         self._run = []
+
+    def _write_run(self, entries: Iterable[tuple[str, int, int]]) -> tuple[int, int]:
+        start = self._index.seek(0, os.SEEK_END)
+        for entry in entries:
+            self._index.write(orjson.dumps(entry) + b"\n")
+        return start, self._index.tell()
+
+    def _merged(self) -> Iterator[tuple[str, int, int]]:
+        """The runs' entries in key order, a key's in put order (heapq.merge keeps the runs' order on ties)."""
+        return heapq.merge(*(self._read_run(span) for span in self._runs), key=lambda entry: entry[0])
 
     def in_order(self) -> Iterator[tuple[str, M | None]]:
         """(key, document) in key order, each key once with the last document put for it; read once, after
@@ -92,9 +104,8 @@ class KeyedSpool(Generic[M]):
                     fh.flush()
         except OSError as exc:
             raise storage_error(self._target, exc) from None
-        merged = heapq.merge(*(self._read_run(span) for span in self._runs), key=lambda entry: entry[0])
         last: tuple[str, int, int] | None = None
-        for entry in merged:  # equal keys come run by run in put order: the last of a group is the last put
+        for entry in self._merged():  # equal keys come run by run in put order: the last of a group is the last put
             if last is not None and entry[0] != last[0]:
                 yield self._document(last)
             last = entry

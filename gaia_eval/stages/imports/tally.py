@@ -13,7 +13,7 @@ from collections.abc import Iterator
 from gaia_eval.artifacts.base import Usage
 from gaia_eval.artifacts.experiment import ExperimentTotals, ItemResult
 
-RUN = 1 << 14  # numbers sorted at a time (a temporary list of a few hundred kB)
+RUN = 1 << 12  # numbers sorted at a time (a temporary list of about 150 kB)
 
 
 class SortedRuns:
@@ -22,12 +22,12 @@ class SortedRuns:
 
     def __init__(self, typecode: str) -> None:
         self._typecode = typecode
-        self._runs: list[array] = []  # type: ignore[type-arg]
-        self._open: array = array(typecode)  # type: ignore[type-arg]
+        self._runs: list[array] = []
+        self._open: array = array(typecode)
         self.count = 0
 
     def add(self, value: float) -> None:
-        self._open.append(value)  # type: ignore[arg-type]
+        self._open.append(value)
         self.count += 1
         if len(self._open) >= RUN:
             self._seal()
