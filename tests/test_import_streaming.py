@@ -157,3 +157,75 @@ def test_pairs_sharing_a_digest_are_no_repeat_but_a_true_repeat_still_is(
     result = CliRunner().invoke(cli, ["import-outputs", str(_rows(tmp_path, rows)), "-o", str(tmp_path / "out")])
     assert result.exit_code == 2, result.output
     assert "line 6" in result.output and "has item 'd4' twice (also line 3)" in result.output
+
+
+JSON_FILES = [
+    b'[{"a": "x\\"]}[{", "b": [1, {"c": "}"}]}, {"d": "\xc3\xa9\xe2\x80\xa8"}]',
+    b'\xef\xbb\xbf [ {"a": 1} ,\n {"b": 2} ] \n',
+    b"[]",
+    b'{"item_id": "one object"}',
+    b'[{"a": 1}, 2, {"b": 3}]',
+    b'[{"a": 1}, {"b": 2},]',
+    b'[{"a": 1}, {"b": 2}] trailing',
+    b'[{"a": 1}, {"b": tru}]',
+    b'[{"a": 1}, {"b": 2}',
+    b'[{"a": 1}] [{"b": 2}]',
+    b"[] []",
+    b'[{"a": 1} {"b": 2}]',
+    b'[{"a": 1}, {"b": "\x00"}]',
+    b'[{"a": 1}, {"b": "\xff"}]',
+    b'[{"a": [}]',
+    b'["a", {"b": 1}]',
+]
+
+
+def _whole(path: Path) -> object:
+    from gaia_eval.artifacts.inputs import parse_json
+
+    try:
+        data = parse_json(path, read_input_text(path, "a data file"), fix="fix the JSON syntax")
+    except InputError as exc:
+        return exc.message
+    return data if isinstance(data, list) else [data]
+
+
+@pytest.mark.parametrize("chunk", [1, 2, 3, 5, 1 << 22])
+@pytest.mark.parametrize("data", JSON_FILES)
+def test_a_json_array_read_an_object_at_a_time_gives_what_the_whole_read_gives(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, data: bytes, chunk: int
+) -> None:
+    """Objects cut between chunks, brackets and quotes inside strings, a BOM: the same items; any other shape
+    (one object, an array holding something else, broken JSON) the items or the message of the whole read."""
+    import gaia_eval.artifacts.stream as stream
+    from gaia_eval.stages.imports.rows import _json_items
+
+    monkeypatch.setattr(stream, "CHUNK", chunk)
+    path = tmp_path / "rows.json"
+    path.write_bytes(data)
+    try:
+        got: object = list(_json_items(path))
+    except InputError as exc:
+        got = exc.message
+    assert got == _whole(path)
+
+
+@pytest.mark.parametrize("chunk", [1, 3, 1 << 22])
+@pytest.mark.parametrize("data", JSON_FILES[:3])
+def test_a_json_array_is_read_an_object_at_a_time(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, data: bytes, chunk: int
+) -> None:
+    """The streamed path is the one taken for an array of objects, whatever the chunks: the whole read, which would
+    also give the right items, is never called."""
+    import gaia_eval.artifacts.stream as stream
+    import gaia_eval.stages.imports.rows as rows
+
+    monkeypatch.setattr(stream, "CHUNK", chunk)
+    path = tmp_path / "rows.json"
+    path.write_bytes(data)
+    expected = _whole(path)
+
+    def refused(*args: object) -> str:
+        raise AssertionError("the file was read whole")
+
+    monkeypatch.setattr(rows, "read_input_text", refused)
+    assert list(rows._json_items(path)) == expected

@@ -9,6 +9,7 @@ message names the file, the line and the field."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,6 +18,7 @@ import orjson
 from gaia_eval.artifacts.inputs import check_input_file, open_input
 
 CHUNK = 1 << 22
+ROWS_CHUNK = 1 << 18  # iter_array_objects: a smaller piece, read as often as a line of JSONL is
 # A whole string (escapes included), a lone quote (a string the chunk cuts: read more), or a bracket.
 _TOKEN = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|["{}\[\]]')
 _WS = b" \t\r\n"
@@ -195,3 +197,55 @@ class SpanReader:
 
     def close(self) -> None:
         self._fh.close()
+
+
+
+def iter_array_objects(path: Path) -> Iterator[bytes]:
+    """The JSON text of each object of a file that is one JSON array of objects (a UTF-8 BOM dropped), one at a
+    time as the file is read in chunks: the memory is a chunk and the current object. Only the structure is
+    checked here (orjson reads each object); Unreadable, possibly after some objects were given, when the file is
+    not that shape: the ordinary full read then gives the message, or the rows."""
+    check_input_file(Path(path), "a data file")
+    depth, base, resume, prev_end, start, count = 0, 0, 0, 0, -1, 0
+    buf, first, closed = b"", True, False
+    with open_input(path, "a data file") as fh:
+        while True:
+            chunk = fh.read(max(ROWS_CHUNK, 3) if first else ROWS_CHUNK)  # the first read sees a whole BOM
+            ended = not chunk
+            if first and chunk.startswith(b"\xef\xbb\xbf"):
+                chunk, base, prev_end = chunk[3:], 3, 3
+            first = False
+            buf += chunk
+            pos = resume
+            for m in _TOKEN.finditer(buf, resume):
+                at, end = m.span()
+                c = buf[at]
+                if c == _QUOTE and end - at == 1:
+                    break  # a string cut by the chunk: read on
+                pos = end
+                if depth >= 2:  # inside an object: brackets counted (orjson checks they pair), strings skipped
+                    if c != _QUOTE:
+                        depth += 1 if c in (_OPEN_OBJ, _OPEN_ARR) else -1
+                        if depth == 1:  # the object closes (a "]" for its "}" is orjson's to refuse)
+                            yield buf[start - base:end]
+                            start, prev_end, count = -1, base + end, count + 1
+                    continue
+                gap = _gap(buf, base, prev_end, at)
+                if depth == 0:
+                    if closed or c != _OPEN_ARR or gap:
+                        raise Unreadable
+                    depth = 1
+                elif c == _OPEN_OBJ and gap == (b"," if count else b""):
+                    depth, start = 2, base + at
+                elif c == _CLOSE_ARR and not gap:
+                    depth, closed = 0, True
+                else:
+                    raise Unreadable
+                prev_end = base + end
+            if ended:
+                if not closed or buf[pos:].strip(_WS):
+                    raise Unreadable
+                return
+            # Keep what a later token may still need: the open object, the unread tail and the gap before it.
+            keep = max(0, min(pos, (start if start >= 0 else prev_end) - base))
+            buf, base, resume = buf[keep:], base + keep, pos - keep

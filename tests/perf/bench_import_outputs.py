@@ -1,13 +1,14 @@
 """Benchmark of `gaia-eval import-outputs` memory: the peak resident set of a child process importing N rows
 (item_id, system, output, source, numbers) for three systems, next to the floor of a 30-row import.
 
-Run: python tests/perf/bench_import_outputs.py [--rows 20000 200000]. Prints rows, file size, peak RSS (VmHWM of
+Run: python tests/perf/bench_import_outputs.py [--rows 20000 200000] [--format jsonl|json|csv]. Prints rows, file size, peak RSS (VmHWM of
 the child) and what the rows add above the floor. Linux only (reads /proc/self/status).
 """
 
 from __future__ import annotations
 
 import argparse
+import csv
 import json
 import subprocess
 import sys
@@ -34,16 +35,27 @@ open(report, "w").write(peak.split()[1])
 
 
 def write_rows(path: Path, rows: int) -> Path:
-    """`rows` rows of about 70 bytes of source and output each (a 200,000-row file is about 30 MB)."""
-    with path.open("w") as fh:
+    """`rows` rows of about 70 bytes of source and output each (a 200,000-row file is about 50 MB), as JSON Lines,
+    a JSON array or CSV by the path's suffix."""
+    with path.open("w", newline="") as fh:
+        writer = None
+        fh.write("[" if path.suffix == ".json" else "")
         for i in range(rows):
             system = SYSTEMS[i % len(SYSTEMS)]
-            fh.write(json.dumps({
+            row = {
                 "item_id": f"doc{i // len(SYSTEMS):06d}", "system": system,
                 "output": f"Ana sends the budget by Friday; blue design ({i}).",
                 "source": f"Meeting {i // len(SYSTEMS)}. Ana will send the budget by Friday.",
                 "input_tokens": 40 + i % 7, "output_tokens": 12, "cost_usd": 0.0001 * (i % 5), "latency_s": 0.5,
-            }) + "\n")
+            }
+            if path.suffix == ".csv":
+                writer = writer or csv.DictWriter(fh, fieldnames=list(row))
+                if not i:
+                    writer.writeheader()
+                writer.writerow(row)
+            else:
+                fh.write(("," if i and path.suffix == ".json" else "") + json.dumps(row) + "\n")
+        fh.write("]" if path.suffix == ".json" else "")
     return path
 
 
@@ -57,6 +69,7 @@ def peak_kb(rows_file: Path, out: Path, cwd: Path | None = None) -> int:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, nargs="+", default=[20_000, 200_000])
+    parser.add_argument("--format", choices=["jsonl", "json", "csv"], default="jsonl", help="the rows file's kind")
     args = parser.parse_args()
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
@@ -64,7 +77,7 @@ def main() -> None:
         print(f"floor (30 rows): {floor / 1024:.0f} MB")
         print("rows     file MB  peak MB  added MB  bytes/row  wall s")
         for rows in args.rows:
-            data = write_rows(work / f"rows{rows}.jsonl", rows)
+            data = write_rows(work / f"rows{rows}.{args.format}", rows)
             start = time.perf_counter()
             peak = peak_kb(data, work / f"out{rows}")
             wall = time.perf_counter() - start

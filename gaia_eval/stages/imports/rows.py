@@ -17,6 +17,7 @@ from gaia_eval.artifacts.inputs import (
     parse_json,
     read_input_text,
 )
+from gaia_eval.artifacts.stream import Unreadable, iter_array_objects
 from gaia_eval.errors import InputError
 
 IMPORT_SUFFIXES = (".jsonl", ".csv", ".json")
@@ -36,9 +37,9 @@ def read_rows(path: Path) -> list[Row]:
 
 
 def iter_rows(path: Path) -> Iterator[Row]:
-    """read_rows one row at a time. A .jsonl or .csv file is read a line at a time (the memory is the current
-    row, whatever the file's size); a .json file is parsed whole, being one JSON value. A file with no row is an
-    error at the end."""
+    """read_rows one row at a time. A .jsonl or .csv file is read a line at a time, a .json array of objects an
+    object at a time (the memory is the current row, whatever the file's size). A file with no row is an error at
+    the end."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in IMPORT_SUFFIXES:
@@ -68,15 +69,29 @@ def iter_rows(path: Path) -> Iterator[Row]:
                 f"line {reader.line_num}: not CSV ({exc})", file=path, fix="write a CSV with a header line"
             ) from None
     else:
-        data = parse_json(path, read_input_text(path, "a data file"), fix="fix the JSON syntax")
-        items = data if isinstance(data, list) else [data]
-        for number, item in enumerate(items, 1):
+        for number, item in enumerate(_json_items(path), 1):
             if not isinstance(item, dict):
                 raise InputError(f"item {number}: expected a JSON object", file=path, fix="a list of objects")
             count += 1
             yield Row(path, number, item)
     if not count:
         raise InputError("holds no rows", file=path, fix="add at least one item")
+
+
+def _json_items(path: Path) -> Iterator[Any]:
+    """The items of a .json file: an array of objects one object at a time, read in chunks; anything else (one
+    object, an array holding something else, an error to name) parsed whole, after the objects already given."""
+    given = 0
+    try:
+        for text in iter_array_objects(path):
+            item = parse_json(path, text)
+            given += 1
+            yield item
+        return
+    except (Unreadable, InputError):
+        pass  # the whole read names the error with its place in the file, or gives the rest
+    data = parse_json(path, read_input_text(path, "a data file"), fix="fix the JSON syntax")
+    yield from (data if isinstance(data, list) else [data])[given:]
 
 
 _CSV_FIELD_MAX = 2**31 - 1  # csv's limit is a C long; the input cap (or inf) may exceed it
