@@ -1,8 +1,8 @@
 """Benchmark of `gaia-eval import-outputs` memory: the peak resident set of a child process importing N rows
 (item_id, system, output, source, numbers) for three systems, next to the floor of a 30-row import.
 
-Run: python tests/perf/bench_import_outputs.py [--rows 20000 200000] [--format jsonl|json|csv]. Prints rows, file size, peak RSS (VmHWM of
-the child) and what the rows add above the floor. Linux only (reads /proc/self/status).
+Run: python tests/perf/bench_import_outputs.py [--rows 20000 200000] [--format jsonl|json|csv]. Prints rows, file
+size, peak RSS (VmHWM of the child) and what the rows add above the floor. Linux only (reads /proc/self/status).
 """
 
 from __future__ import annotations

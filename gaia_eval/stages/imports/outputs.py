@@ -6,7 +6,7 @@ leaves no file behind; outputs are written atomically. Neither the file nor its 
 the rows a line at a time and checks them (keeping each system's totals and a digest of each (system, item) pair,
 8 bytes a row each: tally.py), then each system's experiment is written from another read of the file, its items
 one at a time and its sources spooled to disk and given back in name order (artifacts/keyed_spool.py). A .json
-file (one JSON value) is the exception: it is parsed whole.
+array is read an object at a time too; another .json value (one object) is parsed whole.
 """
 
 from __future__ import annotations
@@ -228,8 +228,7 @@ class _RowReader:
         """Each system's totals, every row checked before anything is written."""
         sums: dict[str, TotalsSum] = {}
         claims = NameClaims("system", ".experiment.json")
-        pairs = SortedRuns("Q")  # a digest of each (system, item id): 8 bytes a row, where a set of the pairs
-        # took a few hundred
+        pairs = SortedRuns("Q")  # a digest of each (system, item id): 8 bytes a row (a set of the pairs: ~200)
         for row in iter_rows(self.file):
             stems = _row_stems(row)
             item_id, system = row.data["item_id"], row.data["system"]
