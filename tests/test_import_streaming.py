@@ -199,7 +199,7 @@ def test_a_json_array_read_an_object_at_a_time_gives_what_the_whole_read_gives(
     import gaia_eval.artifacts.stream as stream
     from gaia_eval.stages.imports.rows import _json_items
 
-    monkeypatch.setattr(stream, "CHUNK", chunk)
+    monkeypatch.setattr(stream, "ROWS_CHUNK", chunk)
     path = tmp_path / "rows.json"
     path.write_bytes(data)
     try:
@@ -219,7 +219,7 @@ def test_a_json_array_is_read_an_object_at_a_time(
     import gaia_eval.artifacts.stream as stream
     import gaia_eval.stages.imports.rows as rows
 
-    monkeypatch.setattr(stream, "CHUNK", chunk)
+    monkeypatch.setattr(stream, "ROWS_CHUNK", chunk)
     path = tmp_path / "rows.json"
     path.write_bytes(data)
     expected = _whole(path)
@@ -229,3 +229,36 @@ def test_a_json_array_is_read_an_object_at_a_time(
 
     monkeypatch.setattr(rows, "read_input_text", refused)
     assert list(rows._json_items(path)) == expected
+
+
+def test_a_long_string_is_read_in_growing_chunks_not_rescanned_chunk_by_chunk(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An object holding a 200 kB string, read 16 bytes at a time: each read that ends inside the string doubles
+    the next, so the reads are a few dozen (rescanning the string after each of 12,500 small reads is quadratic:
+    a 100 MB document took minutes)."""
+    import gaia_eval.artifacts.stream as stream
+
+    monkeypatch.setattr(stream, "ROWS_CHUNK", 16)
+    reads: list[int] = []
+    real_open = stream.open_input
+
+    class Counting:
+        def __init__(self, fh: io.BufferedReader) -> None:
+            self.fh = fh
+
+        def read(self, size: int) -> bytes:
+            reads.append(size)
+            return self.fh.read(size)
+
+        def __enter__(self) -> Counting:
+            return self
+
+        def __exit__(self, *exc: object) -> None:
+            self.fh.close()
+
+    monkeypatch.setattr(stream, "open_input", lambda path, what: Counting(real_open(path, what)))  # type: ignore[arg-type]
+    path = tmp_path / "rows.json"
+    path.write_text(json.dumps([{"a": 1}, {"source": "x" * 200_000, "b": [1, 2]}, {"c": 3}]))
+    assert [json.loads(text) for text in stream.iter_array_objects(path)][2] == {"c": 3}
+    assert len(reads) < 60, len(reads)

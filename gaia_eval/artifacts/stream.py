@@ -22,6 +22,8 @@ ROWS_CHUNK = 1 << 18  # iter_array_objects: a smaller piece, read as often as a 
 # A whole string (escapes included), a lone quote (a string the chunk cuts: read more), or a bracket.
 _TOKEN = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|["{}\[\]]')
 _WS = b" \t\r\n"
+# From inside an object to its next bracket: strings skipped whole (one stops the match where a chunk cuts it).
+_TO_BRACKET = re.compile(rb'(?:[^"{}\[\]\\]+|\\.|"[^"\\]*(?:\\.[^"\\]*)*")*')
 _QUOTE, _OPEN_OBJ, _OPEN_ARR, _CLOSE_OBJ, _CLOSE_ARR = 0x22, 0x7B, 0x5B, 0x7D, 0x5D
 _PAIR = {_CLOSE_OBJ: _OPEN_OBJ, _CLOSE_ARR: _OPEN_ARR}
 
@@ -206,46 +208,47 @@ def iter_array_objects(path: Path) -> Iterator[bytes]:
     checked here (orjson reads each object); Unreadable, possibly after some objects were given, when the file is
     not that shape: the ordinary full read then gives the message, or the rows."""
     check_input_file(Path(path), "a data file")
-    depth, base, resume, prev_end, start, count = 0, 0, 0, 0, -1, 0
-    buf, first, closed = b"", True, False
+    depth, base, pos, prev_end, start, count = 0, 0, 0, 0, -1, 0
+    buf, closed, want = b"", False, max(ROWS_CHUNK, 3)  # the first read sees a whole BOM
     with open_input(path, "a data file") as fh:
         while True:
-            chunk = fh.read(max(ROWS_CHUNK, 3) if first else ROWS_CHUNK)  # the first read sees a whole BOM
+            chunk = fh.read(want)
             ended = not chunk
-            if first and chunk.startswith(b"\xef\xbb\xbf"):
+            if not base and not buf and chunk.startswith(b"\xef\xbb\xbf"):
                 chunk, base, prev_end = chunk[3:], 3, 3
-            first = False
             buf += chunk
-            pos = resume
-            for m in _TOKEN.finditer(buf, resume):
-                at, end = m.span()
-                c = buf[at]
-                if c == _QUOTE and end - at == 1:
-                    break  # a string cut by the chunk: read on
-                pos = end
-                if depth >= 2:  # inside an object: brackets counted (orjson checks they pair), strings skipped
-                    if c != _QUOTE:
-                        depth += 1 if c in (_OPEN_OBJ, _OPEN_ARR) else -1
-                        if depth == 1:  # the object closes (a "]" for its "}" is orjson's to refuse)
-                            yield buf[start - base:end]
-                            start, prev_end, count = -1, base + end, count + 1
+            before = pos
+            while True:
+                if depth >= 2:  # inside an object: up to its next bracket, strings skipped whole
+                    at = _TO_BRACKET.match(buf, pos).end()  # type: ignore[union-attr]
+                    if at == len(buf) or buf[at] == _QUOTE:
+                        break  # the chunk ends first, or cuts a string: read on
+                    pos = at + 1
+                    depth += 1 if buf[at] in (_OPEN_OBJ, _OPEN_ARR) else -1  # orjson checks they pair
+                    if depth == 1:
+                        yield buf[start - base:pos]
+                        start, prev_end, count = -1, base + pos, count + 1
                     continue
+                m = _TOKEN.search(buf, pos)
+                if m is None:
+                    break
+                at, c = m.start(), buf[m.start()]
                 gap = _gap(buf, base, prev_end, at)
-                if depth == 0:
-                    if closed or c != _OPEN_ARR or gap:
-                        raise Unreadable
+                if depth == 0 and not closed and c == _OPEN_ARR and not gap:
                     depth = 1
-                elif c == _OPEN_OBJ and gap == (b"," if count else b""):
+                elif depth == 1 and c == _OPEN_OBJ and gap == (b"," if count else b""):
                     depth, start = 2, base + at
-                elif c == _CLOSE_ARR and not gap:
+                elif depth == 1 and c == _CLOSE_ARR and not gap:
                     depth, closed = 0, True
-                else:
+                else:  # a string or a scalar where an object belongs, a second array, ...
                     raise Unreadable
-                prev_end = base + end
+                pos, prev_end = m.end(), base + m.end()
             if ended:
                 if not closed or buf[pos:].strip(_WS):
                     raise Unreadable
                 return
+            # A read that moved nothing on (a long string or gap) reads twice as much next: never quadratic.
+            want = want * 2 if pos == before else ROWS_CHUNK
             # Keep what a later token may still need: the open object, the unread tail and the gap before it.
             keep = max(0, min(pos, (start if start >= 0 else prev_end) - base))
-            buf, base, resume = buf[keep:], base + keep, pos - keep
+            buf, base, pos = buf[keep:], base + keep, pos - keep
