@@ -262,3 +262,81 @@ def test_a_long_string_is_read_in_growing_chunks_not_rescanned_chunk_by_chunk(
     path.write_text(json.dumps([{"a": 1}, {"source": "x" * 200_000, "b": [1, 2]}, {"c": 3}]))
     assert [json.loads(text) for text in stream.iter_array_objects(path)][2] == {"c": 3}
     assert len(reads) < 60, len(reads)
+
+
+def _consolidated(tmp_path: Path) -> Path:
+    """A consolidated ground truth of three documents with questions, made by import-groundtruth."""
+    rows = [{"item_id": f"m{i}", "source": f"Ann ships on Friday {i}. Bob emails the client.",
+             "references": ["Ann ships on Friday."], "qa": [{"question": "When?", "answer": "Friday"}]}
+            for i in range(3)]
+    result = CliRunner().invoke(cli, ["import-groundtruth", str(_rows(tmp_path, rows)), "-o", str(tmp_path / "gt")])
+    assert result.exit_code == 0, result.output
+    return tmp_path / "gt" / "consolidated_summarization_groundtruth.json"
+
+
+def test_the_ground_truth_by_id_reads_each_item_when_asked_as_the_whole_read_gives_it(tmp_path: Path) -> None:
+    from gaia_eval.artifacts.groundtruth import read_groundtruth_file
+    from gaia_eval.artifacts.streamed import GroundTruthItems, read_groundtruth_items
+
+    path = _consolidated(tmp_path)
+    items = read_groundtruth_items(path)
+    assert isinstance(items, GroundTruthItems)  # the streamed reading, not the whole one
+    assert dict(items) == {gt.item_id: gt for gt in read_groundtruth_file(path)}
+    assert "m1" in items and "m9" not in items and items.get("m9") is None
+    with pytest.raises(KeyError):
+        items["m9"]
+    one = tmp_path / "gt" / "m0.summarization.groundtruth.json"  # a one-document file: read whole
+    assert dict(read_groundtruth_items(one)) == {"m0": read_groundtruth_file(one)[0]}
+
+
+def test_a_ground_truth_id_given_twice_keeps_the_last_as_the_whole_read_did(tmp_path: Path) -> None:
+    from gaia_eval.artifacts.streamed import read_groundtruth_items
+
+    path = _consolidated(tmp_path)
+    data = json.loads(path.read_text())
+    data["items"][2]["item_id"] = "m0"
+    path.write_text(json.dumps(data))
+    assert read_groundtruth_items(path)["m0"].source.text.startswith("Ann ships on Friday 2.")
+
+
+@pytest.mark.parametrize(("where", "field", "value"), [
+    ("items", "method", 7), ("items", "source", None), ("source_files", "fingerprint", [1]), ("top", "use_case", 3),
+])
+def test_a_broken_ground_truth_is_the_whole_reads_one_line_error(
+    tmp_path: Path, where: str, field: str, value: object
+) -> None:
+    """An item, a source file entry or a header field that does not validate: the message of the whole read."""
+    from gaia_eval.artifacts.groundtruth import read_groundtruth_file
+    from gaia_eval.artifacts.streamed import read_groundtruth_items
+    from gaia_eval.errors import GaiaEvalError
+
+    path = _consolidated(tmp_path)
+    data = json.loads(path.read_text())
+    (data if where == "top" else data[where][1])[field] = value
+    path.write_text(json.dumps(data))
+    with pytest.raises(GaiaEvalError) as whole:
+        read_groundtruth_file(path)
+    with pytest.raises(GaiaEvalError) as streamed:
+        read_groundtruth_items(path)
+    assert str(streamed.value) == str(whole.value)
+
+
+def test_import_outputs_with_a_ground_truth_never_reads_it_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The rows take their sources from -g's items, read one at a time: the experiment holds each item's source,
+    and the whole read (what held every document and its text for the run) is never called."""
+    import gaia_eval.artifacts.streamed as streamed
+
+    path = _consolidated(tmp_path)
+
+    def refused(*args: object) -> object:
+        raise AssertionError("the ground truth was read whole")
+
+    monkeypatch.setattr(streamed, "read_groundtruth_file", refused)
+    rows = [{"item_id": f"m{i}", "system": s, "output": "Ann ships."} for i in (2, 0, 1) for s in ("a", "b")]
+    result = CliRunner().invoke(cli, ["import-outputs", str(_rows(tmp_path, rows)), "-g", str(path),
+                                      "-o", str(tmp_path / "out")])
+    assert result.exit_code == 0, result.output
+    experiment = json.loads((tmp_path / "out" / "a.experiment.json").read_text())
+    assert [item["item_id"] for item in experiment["items"]] == ["m2", "m0", "m1"]
+    assert {name: doc["text"][:21] for name, doc in experiment["sources"].items()} == {
+        f"m{i}": f"Ann ships on Friday {i}" for i in range(3)}

@@ -20,7 +20,13 @@ from pydantic import BaseModel, ValidationError
 
 from gaia_eval.artifacts.evaluation import Evaluation, ItemEvaluation
 from gaia_eval.artifacts.experiment import Experiment, ExperimentHeader, ItemResult
-from gaia_eval.artifacts.groundtruth import SourceDocument
+from gaia_eval.artifacts.groundtruth import (
+    ConsolidatedEntry,
+    ConsolidatedGroundTruth,
+    GroundTruth,
+    SourceDocument,
+    read_groundtruth_file,
+)
 from gaia_eval.artifacts.store import (
     Freshness,
     _parse_json,
@@ -156,6 +162,63 @@ class StreamedExperiment:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.header, name)
+
+
+class GroundTruthItems(Mapping[str, GroundTruth]):
+    """A consolidated ground truth's items by id, each read from the file when asked for (the last few kept): the
+    memory is a byte span per item, not the items and their source texts."""
+
+    def __init__(self, path: Path, spans: dict[str, tuple[int, int]]) -> None:
+        self._path, self._spans = path, spans
+        self._recent: OrderedDict[str, GroundTruth] = OrderedDict()
+
+    def __contains__(self, item_id: object) -> bool:
+        return item_id in self._spans  # without reading the item
+
+    def __getitem__(self, item_id: str) -> GroundTruth:
+        span = self._spans[item_id]  # KeyError for an id it does not hold, as a dict
+        if item_id in self._recent:
+            self._recent.move_to_end(item_id)
+            return self._recent[item_id]
+        reader = SpanReader(self._path)
+        try:
+            item = GroundTruth.model_validate_json(reader.read(span))
+        finally:
+            reader.close()
+        self._recent[item_id] = item
+        if len(self._recent) > 16:
+            self._recent.popitem(last=False)
+        return item
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._spans)
+
+    def __len__(self) -> int:
+        return len(self._spans)
+
+
+def read_groundtruth_items(path: Path) -> Mapping[str, GroundTruth]:
+    """The items of a ground-truth file by id, the last of an id winning (as a dict of read_groundtruth_file's
+    items would keep them): a consolidated file's read when asked for (GroundTruthItems), every item validated
+    here first; a one-document file, or one the stream reader cannot follow or that does not validate, read
+    whole (which gives the usual one-line message)."""
+    path = Path(path)
+    big: dict[str, type[BaseModel]] = {"items": GroundTruth, "source_files": ConsolidatedEntry}  # one at a time
+    found = _read_header(path, ConsolidatedGroundTruth, big, check=False)
+    if found is not None:
+        spans: dict[str, tuple[int, int]] = {}
+        reader = SpanReader(path)
+        try:
+            for span in found[1].elements["source_files"]:
+                ConsolidatedEntry.model_validate_json(reader.read(span))
+            for span in found[1].elements["items"]:
+                spans[GroundTruth.model_validate_json(reader.read(span)).item_id] = span
+            return GroundTruthItems(path, spans)
+        except ValidationError:
+            pass  # the whole read names the item and field
+        finally:
+            reader.close()
+    return {item.item_id: item for item in read_groundtruth_file(path)}
 
 
 def read_experiment(path: Path) -> Experiment | StreamedExperiment:

@@ -6,12 +6,14 @@ leaves no file behind; outputs are written atomically. Neither the file nor its 
 the rows a line at a time and checks them (keeping each system's totals and a digest of each (system, item) pair,
 8 bytes a row each: tally.py), then each system's experiment is written from another read of the file, its items
 one at a time and its sources spooled to disk and given back in name order (artifacts/keyed_spool.py). A .json
-array is read an object at a time too; another .json value (one object) is parsed whole.
+array is read an object at a time too; another .json value (one object) is parsed whole. -g's ground truth is
+indexed, each item read when a row needs it (artifacts/streamed.py, read_groundtruth_items): the memory is a byte
+span per document, never the documents' texts.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -38,7 +40,7 @@ from gaia_eval.artifacts.store import (
     fingerprint_bytes,
     fingerprint_file,
 )
-from gaia_eval.artifacts.streamed import write_streamed
+from gaia_eval.artifacts.streamed import read_groundtruth_items, write_streamed
 from gaia_eval.errors import InputError, UsageError
 from gaia_eval.scoring.rubric import IMPORTED_PROVIDER
 from gaia_eval.stages.common import StageSummary, check_output_dir, holds_output_lock
@@ -46,7 +48,9 @@ from gaia_eval.stages.imports.rows import Row, iter_rows, row_error, where
 from gaia_eval.stages.imports.tally import SortedRuns, TotalsSum, pair_digest, repeated
 
 
-def _outputs_use_case(use_case: str | None, gts: dict[str, GroundTruth], groundtruth: Path | None) -> tuple[str, str]:
+def _outputs_use_case(
+    use_case: str | None, gts: Mapping[str, GroundTruth], groundtruth: Path | None
+) -> tuple[str, str]:
     """(use case, why): the one of -g's ground truth (or --use-case, when that ground truth serves it), else
     --use-case, else summarization; said, never guessed."""
     found = sorted({gt.use_case for gt in gts.values()})
@@ -79,7 +83,7 @@ def _outputs_use_case(use_case: str | None, gts: dict[str, GroundTruth], groundt
     return use_case, "from --use-case"  # type: ignore[return-value]
 
 
-def _question(row: Row, item_id: str, gts: dict[str, GroundTruth], groundtruth: Path) -> tuple[GroundTruth, QAPair]:
+def _question(row: Row, item_id: str, gts: Mapping[str, GroundTruth], groundtruth: Path) -> tuple[GroundTruth, QAPair]:
     """The ground truth and question a qa row answers: `item_id` is a question id, `<document>#<question id>`."""
     document, _, question_id = item_id.rpartition("#")
     gt = gts.get(document)
@@ -97,7 +101,7 @@ def _question(row: Row, item_id: str, gts: dict[str, GroundTruth], groundtruth: 
 
 
 def _row_source(
-    row: Row, file: Path, item_id: str, gts: dict[str, GroundTruth], groundtruth: Path | None
+    row: Row, file: Path, item_id: str, gts: Mapping[str, GroundTruth], groundtruth: Path | None
 ) -> SourceDocument:
     """The row's `source` column, else the source of its item in -g's ground truth; a missing one is named."""
     source_text = row.data.get("source")
@@ -194,9 +198,7 @@ def run_import_outputs(
     import-groundtruth, which also gives each item's source text when the rows do not), else `use_case`, else
     summarization, and the summary says which and why. Answers to questions (qa) are keyed by question id
     (`ES2009b#q01`) and carry their expected answer into the experiment."""
-    from gaia_eval.stages.experiment.inputs import load_groundtruth_file
-
-    gts = {gt.item_id: gt for gt in load_groundtruth_file(Path(groundtruth))} if groundtruth else {}
+    gts: Mapping[str, GroundTruth] = read_groundtruth_items(Path(groundtruth)) if groundtruth else {}
     use_case, why = _outputs_use_case(use_case, gts, groundtruth)
     rows = _RowReader(Path(file), usecases.get(use_case).asks_questions, gts, groundtruth)
     totals = rows.check()
@@ -221,7 +223,9 @@ class _RowReader:
     """The rows of one file as item results, read again on each pass, never held: `check` reads every row (keeping
     each system's totals and a digest of each (system, item) pair); `results` gives one system's."""
 
-    def __init__(self, file: Path, asks_questions: bool, gts: dict[str, GroundTruth], groundtruth: Path | None) -> None:
+    def __init__(
+        self, file: Path, asks_questions: bool, gts: Mapping[str, GroundTruth], groundtruth: Path | None
+    ) -> None:
         self.file, self.asks_questions, self.gts, self.groundtruth = file, asks_questions, gts, groundtruth
 
     def check(self) -> dict[str, ExperimentTotals]:
@@ -284,7 +288,7 @@ def _has_source(row: Row) -> bool:
     return isinstance(row.data.get("source"), str) and bool(row.data["source"].strip())
 
 
-def _sources(spool: KeyedSpool[SourceDocument], gts: dict[str, GroundTruth]) -> Iterator[tuple[str, SourceDocument]]:
+def _sources(spool: KeyedSpool[SourceDocument], gts: Mapping[str, GroundTruth]) -> Iterator[tuple[str, SourceDocument]]:
     """One experiment's sources in name order, the last given for a name winning: a row's own from the spool, the
     others from -g's ground truth (a source taken from there is named by its item there)."""
     for name, source in spool.in_order():
