@@ -274,19 +274,27 @@ def _consolidated(tmp_path: Path) -> Path:
     return tmp_path / "gt" / "consolidated_summarization_groundtruth.json"
 
 
-def test_the_ground_truth_by_id_reads_each_item_when_asked_as_the_whole_read_gives_it(tmp_path: Path) -> None:
+def test_the_ground_truth_by_id_reads_each_item_when_asked_as_the_whole_read_gives_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import gaia_eval.artifacts.streamed as streamed
     from gaia_eval.artifacts.groundtruth import read_groundtruth_file
-    from gaia_eval.artifacts.streamed import GroundTruthItems, read_groundtruth_items
 
     path = _consolidated(tmp_path)
-    items = read_groundtruth_items(path)
-    assert isinstance(items, GroundTruthItems)  # the streamed reading, not the whole one
-    assert dict(items) == {gt.item_id: gt for gt in read_groundtruth_file(path)}
+    whole = {gt.item_id: gt for gt in read_groundtruth_file(path)}
+    one = tmp_path / "gt" / "m0.summarization.groundtruth.json"  # a one-document file: read whole
+    assert dict(streamed.read_groundtruth_items(one)) == {"m0": read_groundtruth_file(one)[0]}
+
+    def refused(*args: object) -> object:
+        raise AssertionError("the ground truth was read whole")
+
+    monkeypatch.setattr(streamed, "read_groundtruth_file", refused)
+    items = streamed.read_groundtruth_items(path)
+    assert dict(items) == whole and items.use_cases == {"summarization"}
+    assert {name: items.source_of(name) for name in items} == {name: gt.source for name, gt in whole.items()}
     assert "m1" in items and "m9" not in items and items.get("m9") is None
     with pytest.raises(KeyError):
         items["m9"]
-    one = tmp_path / "gt" / "m0.summarization.groundtruth.json"  # a one-document file: read whole
-    assert dict(read_groundtruth_items(one)) == {"m0": read_groundtruth_file(one)[0]}
 
 
 def test_a_ground_truth_id_given_twice_keeps_the_last_as_the_whole_read_did(tmp_path: Path) -> None:

@@ -40,7 +40,7 @@ from gaia_eval.artifacts.store import (
     fingerprint_bytes,
     fingerprint_file,
 )
-from gaia_eval.artifacts.streamed import read_groundtruth_items, write_streamed
+from gaia_eval.artifacts.streamed import GroundTruthItems, read_groundtruth_items, write_streamed
 from gaia_eval.errors import InputError, UsageError
 from gaia_eval.scoring.rubric import IMPORTED_PROVIDER
 from gaia_eval.stages.common import StageSummary, check_output_dir, holds_output_lock
@@ -49,11 +49,11 @@ from gaia_eval.stages.imports.tally import SortedRuns, TotalsSum, pair_digest, r
 
 
 def _outputs_use_case(
-    use_case: str | None, gts: Mapping[str, GroundTruth], groundtruth: Path | None
+    use_case: str | None, gts: GroundTruthItems, groundtruth: Path | None
 ) -> tuple[str, str]:
     """(use case, why): the one of -g's ground truth (or --use-case, when that ground truth serves it), else
     --use-case, else summarization; said, never guessed."""
-    found = sorted({gt.use_case for gt in gts.values()})
+    found = sorted(gts.use_cases)
     if len(found) > 1:
         raise InputError(
             f"holds ground truth for several use cases ({', '.join(found)})",
@@ -102,15 +102,16 @@ def _question(row: Row, item_id: str, gts: Mapping[str, GroundTruth], groundtrut
 
 def _row_source(
     row: Row, file: Path, item_id: str, gts: Mapping[str, GroundTruth], groundtruth: Path | None
-) -> SourceDocument:
-    """The row's `source` column, else the source of its item in -g's ground truth; a missing one is named."""
+) -> SourceDocument | None:
+    """The row's `source` column, else None for the source of its item in -g's ground truth (read only when the
+    experiment's sources are written); a missing one is named."""
     source_text = row.data.get("source")
     if isinstance(source_text, str) and source_text.strip():
         return SourceDocument(
             path=f"{Path(file).name}#{item_id}", fingerprint=fingerprint_bytes(source_text.encode()), text=source_text
         )
     if item_id in gts:
-        return gts[item_id].source
+        return None
     if groundtruth is None:
         raise row_error(
             row,
@@ -198,7 +199,7 @@ def run_import_outputs(
     import-groundtruth, which also gives each item's source text when the rows do not), else `use_case`, else
     summarization, and the summary says which and why. Answers to questions (qa) are keyed by question id
     (`ES2009b#q01`) and carry their expected answer into the experiment."""
-    gts: Mapping[str, GroundTruth] = read_groundtruth_items(Path(groundtruth)) if groundtruth else {}
+    gts = read_groundtruth_items(Path(groundtruth)) if groundtruth else GroundTruthItems.holding({})
     use_case, why = _outputs_use_case(use_case, gts, groundtruth)
     rows = _RowReader(Path(file), usecases.get(use_case).asks_questions, gts, groundtruth)
     totals = rows.check()
@@ -224,7 +225,7 @@ class _RowReader:
     each system's totals and a digest of each (system, item) pair); `results` gives one system's."""
 
     def __init__(
-        self, file: Path, asks_questions: bool, gts: Mapping[str, GroundTruth], groundtruth: Path | None
+        self, file: Path, asks_questions: bool, gts: GroundTruthItems, groundtruth: Path | None
     ) -> None:
         self.file, self.asks_questions, self.gts, self.groundtruth = file, asks_questions, gts, groundtruth
 
@@ -269,15 +270,16 @@ class _RowReader:
         for row in iter_rows(self.file):
             if row.data.get("system") == system:
                 result, source = self._result(row)
-                sources.put(result.source, source if _has_source(row) else None)
+                sources.put(result.source, source)
                 yield result
 
-    def _result(self, row: Row) -> tuple[ItemResult, SourceDocument]:
+    def _result(self, row: Row) -> tuple[ItemResult, SourceDocument | None]:
+        """The row's item result and its own source (None: its item's in -g's ground truth)."""
         item_id, system = row.data["item_id"], row.data["system"]
         gts, groundtruth = self.gts, self.groundtruth
         question = _question(row, item_id, gts, groundtruth) if self.asks_questions else None  # type: ignore[arg-type]
         if question is not None and not _has_source(row):
-            source = question[0].source
+            source = None  # the question's document in -g's ground truth
         else:
             source = _row_source(row, self.file, item_id, gts, groundtruth)
         return _item_result(row, item_id, system, question), source
@@ -288,11 +290,11 @@ def _has_source(row: Row) -> bool:
     return isinstance(row.data.get("source"), str) and bool(row.data["source"].strip())
 
 
-def _sources(spool: KeyedSpool[SourceDocument], gts: Mapping[str, GroundTruth]) -> Iterator[tuple[str, SourceDocument]]:
+def _sources(spool: KeyedSpool[SourceDocument], gts: GroundTruthItems) -> Iterator[tuple[str, SourceDocument]]:
     """One experiment's sources in name order, the last given for a name winning: a row's own from the spool, the
     others from -g's ground truth (a source taken from there is named by its item there)."""
     for name, source in spool.in_order():
-        yield name, gts[name].source if source is None else source
+        yield name, gts.source_of(name) if source is None else source
 
 
 def _row_stems(row: Row) -> dict[str, str]:
