@@ -329,7 +329,9 @@ def test_a_broken_ground_truth_is_the_whole_reads_one_line_error(
     assert str(streamed.value) == str(whole.value)
 
 
-def test_import_outputs_with_a_ground_truth_never_reads_it_whole(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+def test_import_outputs_with_a_ground_truth_never_reads_it_whole(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """The rows take their sources from -g's items, read one at a time: the experiment holds each item's source,
     and the whole read (what held every document and its text for the run) is never called."""
     import gaia_eval.artifacts.streamed as streamed
