@@ -30,6 +30,7 @@ from gaia_eval.artifacts.experiment import (
 )
 from gaia_eval.artifacts.journal import JournalWriter, journal_path, remove_journal
 from gaia_eval.artifacts.names import file_stem
+from gaia_eval.artifacts.recorded import recorded_path
 from gaia_eval.artifacts.shards import Shard
 from gaia_eval.artifacts.store import (
     Freshness,
@@ -483,7 +484,7 @@ def _finish(plan: _Plan, workload: Workload) -> None:
             use_case=workload.use_case,
             spec=spec,
             base_url=effective_base_url(_provider_settings(spec)),
-            input_path=workload.input_path.as_posix(),
+            input_path=recorded_path(workload.input_path),
             groundtruth=workload.groundtruth,  # type: ignore[arg-type]
             pricing=plan.quote.describe(),
             batch_pricing=batch_quote(plan.quote).describe() if any(i.batch_id for i in items) else None,
