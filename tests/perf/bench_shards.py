@@ -143,6 +143,7 @@ def throughput(work: Path, items: int, latency: float) -> dict[str, float]:
     per_item = (single.cpu - probe.cpu) / (items - small_items)  # marginal: start-up is in both
     startup_cpu = probe.cpu - small_items * per_item
     first_request = min(probe_stats["arrived"]) - probe.spawned
+    last_reply_to_exit = single.spawned + single.wall - max(single_stats["replied"])
     shards_cpu = sum(r.cpu for r in shards)
     ideal1, ideal4 = CONCURRENCY / latency, SHARDS * CONCURRENCY / latency
     with_consolidation = shards_wall + consolidation.wall
@@ -167,9 +168,9 @@ def throughput(work: Path, items: int, latency: float) -> dict[str, float]:
     row(f"largest shard ({largest}/{SHARDS}) alone", alone.wall, sizes[largest - 1], ideal1, alone.cpu,
         alone_stats["cpu_s"])
     print(f"our CPU: {per_item * 1000:.2f} ms per item (marginal), start-up {startup_cpu:.2f} s per process (first "
-          f"request {first_request:.2f} s after the process started); server {single_stats['cpu_s'] / items * 1000:.2f}"
-          f" ms per request; consolidation {consolidation.cpu:.2f} s CPU, {consolidation.wall:.2f} s wall, "
-          f"{consolidation_stats['requests']} calls")
+          f"request {first_request:.2f} s after the process started; exit {last_reply_to_exit:.2f} s after the last "
+          f"reply); server {single_stats['cpu_s'] / items * 1000:.2f} ms per request; consolidation "
+          f"{consolidation.cpu:.2f} s CPU, {consolidation.wall:.2f} s wall, {consolidation_stats['requests']} calls")
     busy = (shards_cpu + shards_stats["cpu_s"]) / shards_wall
     print(f"CPU cores: {os.cpu_count()}, load average {load_before:.1f} before, {load_after:.1f} after (other "
           f"users); the shards and the server kept {busy:.2f} cores busy on average while the shards ran")
