@@ -89,6 +89,23 @@ def finish(proc: subprocess.Popen, spawned: float, log: Path) -> Ran:
     return Ran(time.monotonic() - spawned, usage.ru_utime + usage.ru_stime, spawned)
 
 
+def finish_all(started: list[tuple[subprocess.Popen, float]], logs: list[Path]) -> list[Ran]:
+    """Each process's wall time up to its own exit: reaped in the order they end, not the order started."""
+    ran: dict[int, Ran] = {}
+    index = {proc.pid: k for k, (proc, _) in enumerate(started)}
+    while len(ran) < len(started):
+        pid, status, usage = os.wait4(-1, 0)
+        if pid not in index:
+            continue
+        k = index[pid]
+        proc, spawned = started[k]
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            raise SystemExit(f"{' '.join(proc.args)} failed: {logs[k].read_text()}")  # type: ignore[arg-type]
+        ran[k] = Ran(time.monotonic() - spawned, usage.ru_utime + usage.ru_stime, spawned)
+    return [ran[k] for k in range(len(started))]
+
+
 def run(args: list[str], env: dict[str, str], log: Path) -> Ran:
     return finish(*start(args, env, log), log)
 
@@ -128,8 +145,8 @@ def throughput(work: Path, items: int, latency: float) -> dict[str, float]:
         single_stats = server.stats()
         started = [start(experiment_args(config, gt, work / "sharded", "--shard", f"{k}/{SHARDS}"), env,
                          work / f"stderr-{k}.txt") for k in range(1, SHARDS + 1)]
-        shards = [finish(proc, spawned, work / f"stderr-{k}.txt") for k, (proc, spawned) in enumerate(started, 1)]
-        shards_wall = time.monotonic() - min(r.spawned for r in shards)
+        shards = finish_all(started, [work / f"stderr-{k}.txt" for k in range(1, SHARDS + 1)])
+        shards_wall = max(r.spawned + r.wall for r in shards) - min(r.spawned for r in shards)
         shards_stats = server.stats()
         consolidation = run(experiment_args(config, gt, work / "sharded"), env, log)
         consolidation_stats = server.stats()
@@ -171,6 +188,8 @@ def throughput(work: Path, items: int, latency: float) -> dict[str, float]:
           f"request {first_request:.2f} s after the process started; exit {last_reply_to_exit:.2f} s after the last "
           f"reply); server {single_stats['cpu_s'] / items * 1000:.2f} ms per request; consolidation "
           f"{consolidation.cpu:.2f} s CPU, {consolidation.wall:.2f} s wall, {consolidation_stats['requests']} calls")
+    print("each shard: " + ", ".join(f"{k}/{SHARDS} {sizes[k - 1]} items {r.wall:.2f} s wall {r.cpu:.2f} s CPU"
+                                     for k, r in enumerate(shards, 1)))
     busy = (shards_cpu + shards_stats["cpu_s"]) / shards_wall
     print(f"CPU cores: {os.cpu_count()}, load average {load_before:.1f} before, {load_after:.1f} after (other "
           f"users); the shards and the server kept {busy:.2f} cores busy on average while the shards ran")
