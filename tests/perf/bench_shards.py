@@ -188,6 +188,10 @@ def throughput(work: Path, items: int, latency: float) -> dict[str, float]:
           f"request {first_request:.2f} s after the process started; exit {last_reply_to_exit:.2f} s after the last "
           f"reply); server {single_stats['cpu_s'] / items * 1000:.2f} ms per request; consolidation "
           f"{consolidation.cpu:.2f} s CPU, {consolidation.wall:.2f} s wall, {consolidation_stats['requests']} calls")
+    shards_first = min(shards_stats["arrived"]) - min(r.spawned for r in shards)
+    shards_exit = max(r.spawned + r.wall for r in shards) - max(shards_stats["replied"])
+    print(f"{SHARDS} shards started together: the first request {shards_first:.2f} s after, the last exit "
+          f"{shards_exit:.2f} s after the last reply")
     print("each shard: " + ", ".join(f"{k}/{SHARDS} {sizes[k - 1]} items {r.wall:.2f} s wall {r.cpu:.2f} s CPU"
                                      for k, r in enumerate(shards, 1)))
     busy = (shards_cpu + shards_stats["cpu_s"]) / shards_wall
