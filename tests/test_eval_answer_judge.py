@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import shutil
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -124,3 +125,23 @@ def test_the_answer_judge_answers_through_the_batch_api(own, batch_server):
     judged = [i for i in items.values() if "judge openai:gpt-4o-mini: the model grades" in _explanation(i)]
     assert judged and batch_server.batches and batch_server.request_count == 0  # only the batch API was used
     assert not list((own / "eval").glob("*.answer-judge.batches.jsonl"))  # every batch answered: journal removed
+
+
+def test_answer_judge_shards_through_the_batch_api_pay_each_answer_once_and_consolidate(own, batch_server):
+    batch_server.responder = grader
+    for k in (1, 2):
+        shard = _eval(own, batch_server, "--batch", "--no-cache", "--shard", f"{k}/2")
+        assert shard.exit_code == 0, shard.output
+        assert not (own / "eval" / "good.experiment.eval.json").exists()
+    asked = Counter(cid.split("_")[1] for b in batch_server.batches.values() for cid, _ in b["requests"])
+    assert set(asked.values()) == {1} and len(batch_server.batches) == 2  # each answer once, one batch per shard
+    assert len({cid.split("_")[0] for b in batch_server.batches.values() for cid, _ in b["requests"]}) == 2
+    before = dict(batch_server.batches)
+    done = _eval(own, batch_server, "--batch", "--no-cache")
+    assert done.exit_code == 0, done.output
+    assert batch_server.batches == before and batch_server.request_count == 0  # the consolidation asked nothing
+    sharded = _items(own)
+    shutil.rmtree(own / "eval")
+    single = _eval(own, batch_server, "--batch", "--no-cache")
+    assert single.exit_code == 0, single.output
+    assert sharded == _items(own)

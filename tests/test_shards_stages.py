@@ -111,9 +111,9 @@ def test_eval_judge_shards_then_consolidation_pays_nothing(fake_llm, docs: Path,
         p.name for p in (tmp_path / "single").iterdir())  # parts and journals gone
 
 
-def test_eval_shard_needs_a_judge(tmp_path: Path):
-    with pytest.raises(UsageError, match="--judge"):
-        run_eval(experiment_dir=tmp_path, output_dir=tmp_path / "ev", shard=Shard(1, 2))
+def test_eval_shard_of_the_index_alone_is_refused(tmp_path: Path):
+    with pytest.raises(UsageError, match="--regenerate-report"):
+        run_eval(experiment_dir=tmp_path, output_dir=tmp_path / "ev", shard=Shard(1, 2), regenerate_report=True)
 
 
 def test_meta_eval_judge_shards_then_consolidation_pays_nothing(fake_llm, tmp_path: Path, monkeypatch):

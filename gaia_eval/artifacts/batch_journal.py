@@ -18,14 +18,19 @@ A kill mid-append leaves one partial last line, which the reader skips.
 
 from __future__ import annotations
 
+import glob
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Literal
+from typing import TYPE_CHECKING, Literal
 
 from pydantic import Field
 
 from gaia_eval.artifacts.base import SCHEMA_VERSION, Strict
 from gaia_eval.artifacts.journal import read_records
+
+if TYPE_CHECKING:
+    from gaia_eval.artifacts.shards import Shard
 
 BatchEventKind = Literal["intent", "created", "ended", "abandoned", "rejected"]
 
@@ -77,8 +82,39 @@ class BatchState:
         return self.status is not None
 
 
-def batch_journal_path(folder: Path, name: str) -> Path:
-    return Path(folder) / f"{name}.batches.jsonl"
+def batch_journal_path(folder: Path, name: str, shard: Shard | None = None) -> Path:
+    """`<name>.batches.jsonl` in `folder`; a shard's own `<name>.shard-K-of-N.batches.jsonl`: each shard of a run
+    re-attaches to its own batches, under its own run id, and never to another shard's."""
+    return Path(folder) / f"{name}{'' if shard is None else '.' + shard.tag}.batches.jsonl"
+
+
+_SHARD_JOURNAL = re.compile(r"\.shard-(\d+)-of-(\d+)\.batches\.jsonl$")
+
+
+def remove_batch_journals(folder: Path, name: str) -> None:
+    """`<name>.batches.jsonl` and every shard's `<name>.shard-K-of-N.batches.jsonl` in `folder`: the run that
+    wrote what their batches answered no longer needs them."""
+    folder = Path(folder)
+    batch_journal_path(folder, name).unlink(missing_ok=True)
+    if folder.is_dir():
+        for path in folder.glob(f"{glob.escape(name)}.shard-*.batches.jsonl"):
+            if _SHARD_JOURNAL.fullmatch(path.name[len(name):]):
+                path.unlink(missing_ok=True)
+
+
+def batches_in_flight(folder: Path) -> list[tuple[str | None, Path]]:
+    """(whose: "K/N" for a shard's journal, None for a run without --shard; journal) for each batch journal under
+    `folder` that holds a batch the provider may still be running (submitted, or maybe submitted, and not ended):
+    the items in it are paid for there, and only the run that journaled it re-attaches to it."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        return []
+    found: list[tuple[str | None, Path]] = []
+    for path in sorted(folder.rglob("*.batches.jsonl")):
+        if any(s.live and not s.ended for s in read_batch_journal(path)):
+            match = _SHARD_JOURNAL.search(path.name)
+            found.append((f"{match.group(1)}/{match.group(2)}" if match else None, path))
+    return found
 
 
 def read_batch_journal(path: Path) -> list[BatchState]:

@@ -8,7 +8,7 @@ from typing import Annotated, Any, Literal
 
 from pydantic import Field, SerializerFunctionWrapHandler, model_serializer
 
-from gaia_eval.artifacts.base import Artifact, Count, Finite, NonNegative, Share, Strict, Usage
+from gaia_eval.artifacts.base import SCHEMA_VERSION, Artifact, Count, Finite, NonNegative, Share, Strict, Usage
 from gaia_eval.artifacts.experiment import CostStatus
 
 Rating = Literal["Excellent", "Good", "Fair", "Poor"]
@@ -113,6 +113,17 @@ class ItemEvaluation(Strict):
     @model_serializer(mode="wrap")
     def _serialize(self, handler: SerializerFunctionWrapHandler) -> dict[str, Any]:
         return _omit_when_empty(handler, self, "extra_criteria")
+
+
+class ScoredItemRecord(Strict):
+    """One line of an eval shard's journal or part (`eval --shard K/N`): an item's rubric scores, the fingerprint
+    of the inputs they were made from (a line made from other inputs is not reused), and the messages of its
+    scorers that failed on it (the evaluation then says so, as if the item were scored there)."""
+
+    schema_version: int = SCHEMA_VERSION
+    inputs: str
+    item: ItemEvaluation
+    errors: list[str] = Field(default_factory=list)
 
 
 class CriterionSummary(Strict):

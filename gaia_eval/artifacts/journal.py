@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TypeVar
 
@@ -71,6 +72,26 @@ def read_records(path: Path, model: type[R]) -> list[R]:
         except (orjson.JSONDecodeError, ValidationError):
             continue
     return records
+
+
+def iter_json_lines(path: Path) -> Iterator[tuple[bytes, dict]]:
+    """Every complete line of a journal or part that is a JSON object, with its bytes, one at a time: for a
+    reader that keeps many records as bytes and validates each (as its model) only when it uses it."""
+    try:
+        fh = open(path, "rb")  # noqa: SIM115 - closed below, also when the reader stops early
+    except FileNotFoundError:
+        return
+    with fh:
+        for line in fh:
+            line = line.strip()
+            if not line:
+                continue
+            try:
+                record = orjson.loads(line)
+            except orjson.JSONDecodeError:
+                continue
+            if isinstance(record, dict):
+                yield line, record
 
 
 def read_journal(path: Path) -> dict[str, ItemResult]:

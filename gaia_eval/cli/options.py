@@ -113,12 +113,3 @@ def shard_option(command):
              "sharing the output folder); then the same command without --shard writes the files, paying nothing "
              "for what the shards finished.",
     )(command)
-
-
-def refuse_batched_shard(shard, call_options) -> None:
-    """A provider batch is journaled per output folder and stage, not per shard: the two do not mix yet."""
-    if shard is not None and call_options.batch.enabled:
-        from gaia_eval.errors import UsageError
-
-        raise UsageError("--shard and --batch cannot be used together", field="--shard",
-                         fix="run the shards without --batch, or one --batch run without --shard")

@@ -15,7 +15,6 @@ from gaia_eval.cli.options import (
     llm_call_options,
     model_call_options,
     print_batch_status,
-    refuse_batched_shard,
     shard_option,
 )
 from gaia_eval.cli.workspace import remote_workspace
@@ -190,7 +189,6 @@ def groundtruth(
 
     if batch_status:
         return print_batch_status(output_dir)
-    refuse_batched_shard(shard, call_options)
     summary = run_groundtruth(
         input_dir=None if input_file else directory,
         input_file=input_file,
@@ -270,7 +268,6 @@ def batch_experiment(
     if create_sample_config is not None:
         echo(f"wrote {write_sample_config_path(create_sample_config)}")
         return
-    refuse_batched_shard(shard, call_options)
     inputs = list(input_paths) or [DEFAULTS["groundtruth"]]
     errors = 0
     damaged: list[str] = []
@@ -436,6 +433,9 @@ def eval_command(
     if match_mode and regenerate_report:
         raise UsageError("--match-mode does nothing with --regenerate-report (it only rebuilds the index)",
                          field="--match-mode", fix="run eval with --match-mode and without --regenerate-report")
+    from gaia_eval.stages.eval.parts import refuse_shard_of_index
+
+    refuse_shard_of_index(shard, regenerate_report)
     from gaia_eval.scoring.judge import DEFAULT_JUDGE_CONCURRENCY, DEFAULT_JUDGE_TIMEOUT_S, parse_judge_spec
     from gaia_eval.stages.eval.answer_judge import answer_judge_settings
     from gaia_eval.stages.eval.run import LONG_FORM_NOTE, STANDALONE_NOTE, run_eval
@@ -456,7 +456,6 @@ def eval_command(
         raise UsageError("--judge-base-url, --judge-samples, --judge-concurrency, --judge-timeout and --judge-criteria "
                          "need --judge",
                          fix="add --judge PROVIDER:MODEL")
-    refuse_batched_shard(shard, call_options)
     summary = run_eval(
         experiment_dir=directory,
         experiment_file=experiment_file,

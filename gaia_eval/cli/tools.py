@@ -537,7 +537,7 @@ def meta_eval(
 )
 @click.argument("command", nargs=-1, type=click.UNPROCESSED, required=True)
 def cluster_run(shards, address, command) -> None:
-    """Run COMMAND (groundtruth, batch-experiment, eval --judge or meta-eval --judge, with its options) as N shards
+    """Run COMMAND (groundtruth, batch-experiment, eval or meta-eval --judge, with its options) as N shards
     on a Ray cluster, then consolidate here: `gaia-eval cluster-run --shards 4 -- batch-experiment -c C -i I -o O`."""
     from gaia_eval.stages.cluster import run_cluster
 

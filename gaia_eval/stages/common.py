@@ -8,12 +8,13 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from gaia_eval.artifacts.batch_journal import batches_in_flight
 from gaia_eval.artifacts.documents import DocumentMeta
 from gaia_eval.artifacts.inputs import path_inside
 from gaia_eval.artifacts.lock import folder_lock
-from gaia_eval.artifacts.shards import refuse_while_shards_run, shard_lock
+from gaia_eval.artifacts.shards import Shard, refuse_while_shards_run, shard_lock
 from gaia_eval.artifacts.store import Freshness
-from gaia_eval.errors import InputError
+from gaia_eval.errors import InputError, UsageError
 
 
 @dataclass
@@ -132,6 +133,24 @@ def relative_id(path: Path, root: Path) -> str:
     return rel.with_suffix("").as_posix()
 
 
+def _refuse_while_others_batches_run(folder: Path, option: str, shard: Shard | None) -> None:
+    """Stop before a run asks for items that another run's provider batches may still be paying for (it was
+    stopped before it collected them): a run without --shard for a shard's, a shard for a run's without --shard
+    or for a shard's of another split (their items overlap). Only the run that journaled a batch re-attaches."""
+    for owner, journal in batches_in_flight(folder):
+        same_split = owner is None if shard is None else owner is not None and owner.endswith(f"/{shard.count}")
+        if same_split:
+            continue  # its own batches (it re-attaches to them), or another shard's of its split (other items)
+        if owner is None:
+            raise UsageError(f"a run without --shard has provider batches still running here ({journal.name}): a "
+                             "shard would pay for their items twice", file=folder, field="--shard",
+                             fix="run the same command without --shard (and with --batch) to collect them first")
+        raise UsageError(f"shard {owner} has provider batches still running, journaled in {journal.name}: asking "
+                         "for its items here would pay for them twice", file=folder, field=option,
+                         fix=f"run the same command with --batch --shard {owner} to collect what its batches "
+                             "answered, then this one")
+
+
 def holds_output_lock(parameter: str = "output_dir", option: str = "-o/--output-dir"):
     """Decorate a run_<stage> function so it holds its output folder's lock (named by `parameter`) while it runs:
     a second run on the same folder stops at once with a line naming the holder, instead of paying twice. A run
@@ -150,9 +169,12 @@ def holds_output_lock(parameter: str = "output_dir", option: str = "-o/--output-
             shard = arguments.get("shard")
             if shard is not None:
                 with shard_lock(Path(folder), shard, option):
+                    _refuse_while_others_batches_run(Path(folder), option, shard)
                     return run(*args, **kwargs)
             with folder_lock(Path(folder), option):
                 refuse_while_shards_run(Path(folder), option)
+                if "shard" in signature.parameters:  # a stage that shards: its shards' batches may be running
+                    _refuse_while_others_batches_run(Path(folder), option, None)
                 return run(*args, **kwargs)
 
         return locked

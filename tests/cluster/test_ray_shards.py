@@ -1,5 +1,6 @@
 """`gaia-eval cluster-run`: N shards of batch-experiment as Ray tasks on a one-node Ray cluster (started for the
-run), then the consolidation: the artifacts equal one process's, every item paid once, the consolidation nothing."""
+run), then the consolidation: the artifacts equal one process's, every item paid once, the consolidation nothing;
+and eval's scoring split the same way."""
 
 from __future__ import annotations
 
@@ -72,4 +73,30 @@ def test_the_readmes_ray_commands_run_as_written(fake_llm, tmp_path: Path):
     assert done.returncode == 0, done.stderr[-2000:]
     assert "0 requests sent to models" in done.stdout and fake_llm.request_count > 0
     assert (tmp_path / "experiments" / "ray" / "local-model.experiment.json").exists()
+    assert (tmp_path / "evaluation" / "ray" / "local-model.experiment.eval.json").exists()
     assert (tmp_path / "reports" / "ray.md").exists()
+
+
+def test_eval_without_a_judge_as_ray_tasks_equals_one_process(tmp_path: Path):
+    """eval's scoring split into shards on the cluster (no model called): the evaluations equal one process's."""
+    from gaia_eval.stages.experiment.run import run_batch_experiment
+    from gaia_eval.stages.generate import run_generate
+    from gaia_eval.stages.groundtruth.run import run_groundtruth
+
+    run_generate("meeting", tmp_path / "docs", types=["standup", "planning"], count_per_type=2, seed=12)
+    run_groundtruth(input_dir=tmp_path / "docs", use_case="qa", output_dir=tmp_path / "gt")
+    config = tmp_path / "c.json"
+    config.write_bytes(orjson.dumps({"experiments": [{"name": "lead", "provider": "baseline", "model": "lead"}]}))
+    run_batch_experiment(config, tmp_path / "gt", tmp_path / "exp", show_progress=False)
+    done = subprocess.run([sys.executable, "-m", "gaia_eval", "cluster-run", "--shards", "2", "--", "eval", "-d",
+                           str(tmp_path / "exp"), "-o", str(tmp_path / "ray")], capture_output=True, text=True,
+                          timeout=600)
+    assert done.returncode == 0, done.stderr
+    assert [f"shard {k}/2: exit 0" in done.stdout for k in (1, 2)] == [True, True]
+    single = subprocess.run([sys.executable, "-m", "gaia_eval", "eval", "-d", str(tmp_path / "exp"), "-o",
+                             str(tmp_path / "single")], capture_output=True, text=True, timeout=300)
+    assert single.returncode == 0, single.stderr
+    ray, one = (orjson.loads((tmp_path / f / "lead.experiment.eval.json").read_bytes()) for f in ("ray", "single"))
+    assert {**ray, "evaluated_at": None} == {**one, "evaluated_at": None}
+    names = [sorted(p.name for p in (tmp_path / f).iterdir()) for f in ("ray", "single")]
+    assert names[0] == names[1]  # the parts are gone

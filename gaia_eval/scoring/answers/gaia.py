@@ -65,6 +65,7 @@ from gaia_eval.scoring.answers.parse import (
 )
 from gaia_eval.scoring.answers.precision import approximation_cue, decade, foreign_unit
 from gaia_eval.scoring.answers.prose import read_prose
+from gaia_eval.scoring.answers.ranges import year_in_range
 from gaia_eval.scoring.answers.text import (
     answer_words,
     clean_span,
@@ -452,6 +453,8 @@ def _match_string(expected: ExpectedValue, view: AnswerView, opts: GaiaOptions) 
 
 _LONGEST_NON_ANSWER = 40  # characters; refusals ("insufficient information") are short and digit-free
 _DIGIT = re.compile(r"\d")
+_HOW_MANY = re.compile(r"^\W*how many\b", re.IGNORECASE)
+_BRACKETED = re.compile(r"\s*\([^()]*\)")
 _NONE_COUNTS = frozenset({"none", "nothing", "nobody", "no one", "not any", "none at all"})
 
 
@@ -470,6 +473,8 @@ def _refuses(view: AnswerView, extract: bool) -> bool:
 
 def match_gaia(expected: str, answer: str, opts: GaiaOptions) -> Verdict:
     """Decide whether `answer` gives the one expected answer `expected` under gaia-mode rules."""
+    if opts.question and _HOW_MANY.search(opts.question) and expected.strip().casefold() in _NONE_COUNTS:
+        expected = "0"  # "None" answers "How many ...?" as the count zero: "Zero." gives it too
     spec = expected_spec(expected)
     view = answer_view(answer, opts.extract)
     if (spec.value.kind == "number" and spec.value.number_value.value == 0 and not spec.is_list
@@ -490,8 +495,12 @@ def match_gaia(expected: str, answer: str, opts: GaiaOptions) -> Verdict:
         verdict = _match_string(spec.value, view, opts)
     if verdict.correct or not opts.extract:
         return verdict
-    # The strict reading missed it: read the whole answer as a grader does (answers_prose), same guards.
-    return read_prose(spec, view, opts.question) or verdict
+    # The strict reading missed it: read the whole answer as a grader does (answers_prose), same guards; a number
+    # with its conversion in brackets ("5.97 m (19 ft 7 in)") is the number before them.
+    bare = expected_spec(_BRACKETED.sub(" ", expected).strip()) if "(" in expected and not spec.is_list else None
+    if bare is not None and bare.value.kind == "number" and _match_number(bare.value, view, opts).correct:
+        return _match_number(bare.value, view, opts)
+    return read_prose(spec, view, opts.question) or year_in_range(expected, view.span, opts.question) or verdict
 
 
 def _match_gaia_mode(expected: str, answer: str | None, options: Mapping[str, Any]) -> Verdict:

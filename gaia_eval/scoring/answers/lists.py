@@ -98,10 +98,16 @@ def match_list(spec: ExpectedSpec, view: AnswerView, opts: GaiaOptions) -> Verdi
 # An item holding one of these is a clause ("Yes, it is"), not a listed candidate.
 _CLAUSE_WORDS = frozenset({"is", "are", "was", "were", "it", "its", "has", "have", "had", "be"})
 _DENIALS = frozenset({"not", "no", "never", "nor", "neither", "except"})
+_DESCRIBING_OPENERS = frozenset({"in", "at", "on", "from", "by", "with", "for", "of", "near", "since", "during"})
 
 
 def list_shaped(segment: str, expected_tokens: tuple[str, ...]) -> list[str] | None:
-    """The candidates of an answer that names several short items ("Paris, Lyon", "Tokyo and Kyoto")."""
+    """The candidates of an answer that names several short items ("Paris, Lyon", "Tokyo and Kyoto"). A phrase that
+    opens with a preposition or a participle describes ("The Observer, published in London"): it names none; and
+    items before a colon that one item follows lead in to it ("Bearoff, Nullo Play, Quadrant: Backgammon")."""
+    after_colon = segment.rsplit(": ", 1)[1] if ": " in segment else ""
+    if after_colon.strip() and len(split_elements(after_colon)) == 1 and not AND_SEPARATOR.search(after_colon):
+        return None
     elements = split_elements(segment)
     if "and" not in expected_tokens:
         elements = [piece for element in elements for piece in AND_SEPARATOR.split(element) if piece.strip()]
@@ -112,5 +118,9 @@ def list_shaped(segment: str, expected_tokens: tuple[str, ...]) -> list[str] | N
             continue  # "Tokyo, not Kyoto" names one candidate
         if len(element_tokens) > 3 or _CLAUSE_WORDS.intersection(element_tokens):
             return None
+        if element_tokens[0] in _DESCRIBING_OPENERS or (
+                len(element_tokens[0]) > 4 and element_tokens[0].endswith(("ed", "ing"))
+                and element.strip()[:1].islower()):
+            continue
         candidates.append(element)
     return candidates if len(candidates) > 1 else None

@@ -264,6 +264,8 @@ def _regex_quantity(text: str) -> Quantity | None:
         return None
     if ordinal and "." in number:
         return None
+    if cur and not mag and unit_text is not None and unit_text.strip() == "m":
+        mag, unit_text = "m", None  # "£50m" is fifty million pounds, as a money amount is written; not metres
     if mag:
         value *= _MAGNITUDES[mag.casefold()]
     unit = _NO_UNIT

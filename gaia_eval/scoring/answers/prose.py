@@ -11,7 +11,9 @@ A name inside a longer name counts as people count it: a first name or title bef
 Chaplin", "Admiral Graf Spee"), a possessive ("Oprah Winfrey's"), a generic noun after a name ("Sandown Park",
 "Duff Beer"), a surname after a first name when the question asks who; not a different place or thing ("South
 Sudan", "Georgia Tech", "Paris Hilton", "Apollo 11", "blue-green"). An expected list is found when a sentence
-names every item (in any order); a bare list stays with the strict list rules. A short bare answer first ("Niger.
+names every item (in any order); a bare list stays with the strict list rules. The forms of a name or word a grader
+takes as the same (a regnal numeral, a title, a place after a gold name, a surname alone) are forms.py's and
+names.py's. A short bare answer first ("Niger.
 Nigeria borders it.") is the answer, and only it is read.
 
 Every doubt still refuses: an occurrence counts only when it is not negated in its clause, is no condition ("if
@@ -30,7 +32,15 @@ from functools import lru_cache
 from gaia_eval.scoring.answers.cues import CLAUSE_BREAK, hedge_cue, negated_tokens
 from gaia_eval.scoring.answers.echo import question_pairs, without_asked_denials
 from gaia_eval.scoring.answers.extract import answer_sentence, sentence_around
+from gaia_eval.scoring.answers.forms import (
+    same_but_dropped,
+    same_numeral,
+    same_plural,
+    shorter_readings,
+    with_surname_shared,
+)
 from gaia_eval.scoring.answers.lists import list_shaped
+from gaia_eval.scoring.answers.names import person_surname, surname_alone
 from gaia_eval.scoring.answers.parse import AnswerView, ExpectedSpec, Verdict
 from gaia_eval.scoring.answers.text import clean_span, fold, tokens
 
@@ -102,6 +112,8 @@ def expected_readings(expected: str) -> tuple[tuple[str, ...], ...]:
     if len(parts) == 2 and parts[0] and parts[1] and (
             _DESCRIBING.match(parts[1]) or _SHORT_ABBREVIATION.match(parts[1])):
         readings.append(parts[0])
+    for reading in list(readings):
+        readings.extend(shorter_readings(reading))
     found: list[tuple[str, ...]] = []
     for reading in readings:
         words = _words(reading)
@@ -121,6 +133,7 @@ _GENERIC_AFTER = frozenset({
     "tower", "bridge", "canal", "lake", "forest", "desert", "valley", "railway", "line", "airport", "station",
     "motor", "motors", "brewery", "records", "studios", "tunnel", "building", "house", "square", "gardens",
     "ocean", "sea", "open", "raid", "treaty", "national", "games", "championship", "championships", "league",
+    "centre", "center", "exhibition", "arena", "ipa", "ale", "lager",
 })
 # Before a name, these words make another place or thing: "South Sudan", "New York", "Upper Volta".
 _QUALIFIER_BEFORE = frozenset({
@@ -137,8 +150,10 @@ def _singular(word: str) -> str:
 
 
 def _same(answer_word: str, expected_word: str, last: bool) -> bool:
-    if answer_word == expected_word:
+    if answer_word == expected_word or same_numeral(answer_word, expected_word):
         return True
+    if same_plural(answer_word, expected_word) or same_but_dropped(answer_word, expected_word):
+        return True  # "Pygmies" for "Pygmy"; "Marseillaise" for a gold "Marsellaise"
     # A plural or possessive "s" on the last word: "Elephants", "Winfrey's" (tokens drop the apostrophe).
     if len(expected_word) >= _STEM - 1 and _singular(answer_word) == _singular(expected_word):
         return True  # "Cassini Division" for "Cassini's Division"
@@ -159,10 +174,25 @@ _STEM = 5  # letters: shorter words take endings into other words ("Peru" -> "Pe
 _ADJECTIVE_ENDINGS = frozenset({"n", "an", "ian", "ese", "ic", "ical", "al"})
 
 
-def _runs(words: list[str], needle: tuple[str, ...]) -> list[tuple[int, int]]:
+def _runs(words: list[str], needle: tuple[str, ...], initials: frozenset[int] = frozenset()) -> list[tuple[int, int]]:
+    """Where the needle's words stand in `words`, as (first, past-the-end) indices. A middle initial (at an index
+    in `initials`) may stand between two words of a name: "Robert F. Kennedy" is "Robert Kennedy"."""
     n, m = len(words), len(needle)
-    return [(i, i + m) for i in range(n - m + 1)
-            if all(_same(words[i + k], needle[k], k == m - 1) for k in range(m))]
+    found = []
+    for i in range(n - m + 1):
+        at, skipped = i, False
+        for k in range(m):
+            if at < n and _same(words[at], needle[k], k == m - 1):
+                at += 1
+                continue
+            if (not skipped and k > 0 and at in initials and at + 1 < n and len(needle[k]) > 1
+                    and _same(words[at + 1], needle[k], k == m - 1)):
+                at, skipped = at + 2, True
+                continue
+            break
+        else:
+            found.append((i, at))
+    return found
 
 
 def _joined(text: str, start: int, end: int) -> bool:
@@ -286,20 +316,25 @@ def required_article(expected: str) -> str | None:
 
 
 def find_reading(text: str, needle: tuple[str, ...], question: str | None,
-                 article: str | None = None, item: bool = False) -> tuple[str, str]:
+                 article: str | None = None, item: bool = False, first_name: str | None = None) -> tuple[str, str]:
     """Whether a grader finds `needle` in `text` as its answer: ("found"|"absent"|"negated"|"hedged"|"listed"|
-    "extended", the sentence or word that decided)."""
+    "extended", the sentence or word that decided). With `first_name`, the needle is a person's surname, found
+    alone, after a title or after a form of that first name ("Micky" for "Mickey"), not after another one."""
     person = bool(question and _PERSON_QUESTION.search(question))
     asked = frozenset(_words(question)) if question else frozenset()
     status, detail = "absent", ""
     matches = [m for m in _WORD.finditer(text) if _word(m.group(0)) not in _ARTICLES]
     spans = [m.span() for m in matches]
     words = [_word(m.group(0)) for m in matches]
+    initials = frozenset(k for k, m in enumerate(matches) if len(m.group(0)) == 1 and m.group(0).isupper())
     breaks = [m.start() for m in CLAUSE_BREAK.finditer(text)]
-    for i, j in _runs(words, needle):
+    for i, j in _runs(words, needle, initials):
         start, end = spans[i][0], spans[j - 1][1]
         if article and not re.search(rf"\b{article}\s+$", text[max(0, start - 8):start], re.IGNORECASE):
             continue  # "Hague" is not "The Hague"
+        if first_name is not None and not surname_alone(text, spans, i, first_name):
+            status, detail = "extended", text[max(0, start - 20):end + 20].strip()
+            continue  # "John F. Kennedy" does not name Robert Kennedy
         clause_start = max((b for b in breaks if b < start), default=-1) + 1
         clause_end = min((b for b in breaks if b >= end), default=len(text))
         before = tokens(text[clause_start:start])
@@ -363,7 +398,8 @@ def read_prose(spec: ExpectedSpec, view: AnswerView, question: str | None) -> Ve
     verdict stands)."""
     readings = expected_readings(spec.text)
     lowered = fold(view.span).casefold()
-    if not any(reading[0][:_STEM - 1] in lowered for reading in readings) and not spec.is_list:
+    if not any(reading[0][:_STEM - 1] in lowered or reading[-1][:_STEM - 1] in lowered for reading in readings
+               ) and not spec.is_list:
         return None  # no expected word even begins in the answer: nothing to read (most wrong answers)
     text = prose_text(view.span)
     if opens_with_refusal(text):
@@ -376,11 +412,22 @@ def read_prose(spec: ExpectedSpec, view: AnswerView, question: str | None) -> Ve
         status, detail = find_reading(text, reading, question, article)
         if status == "found":
             return Verdict(True, 1.0, f"prose: {' '.join(reading)!r} found as whole words in {detail!r}", detail)
-    items = _list_items(spec.text) if spec.is_list or " and " in spec.text else []
-    # A bare list is the strict list rules' to judge (count and order); a sentence that names every item answers.
-    if len(items) > 1 and len(_words(text)) >= _SENTENCE_WORDS:
-        sentences = [find_reading(text, item, question, item=True) for item in items]
-        if all(status == "found" for status, _ in sentences):
+    listed = with_surname_shared(spec.text)  # "Malcolm & Donald Campbell": two Campbells
+    surname = person_surname(spec.text, readings, question)
+    if surname is not None:
+        status, detail = find_reading(text, (surname[1],), question, first_name=surname[0])
+        if status == "found":
+            return Verdict(True, 1.0, f"prose: the surname {surname[1]!r} names the person asked for in {detail!r}",
+                           detail)
+    items = _list_items(listed) if spec.is_list or " and " in listed else []
+    # A bare list is the strict list rules' to judge (count and order); a sentence that names every item answers,
+    # and a short one is a sentence when two words or more stand beside the items ("Luxembourg borders Belgium,
+    # Germany and France").
+    beside = [w for w in _words(text) if w not in {word for item in items for word in item} and w != "and"]
+    if len(items) > 1 and (len(_words(text)) >= _SENTENCE_WORDS or len(beside) >= 2):
+        named = [any(find_reading(text, reading, question, item=True)[0] == "found"
+                     for reading in (item, *expected_readings(" ".join(item))[1:])) for item in items]
+        if all(named):
             shown = ", ".join(" ".join(item) for item in items)
             return Verdict(True, 1.0, f"prose: every expected item ({shown}) found in the answer", text)
     return None

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 import orjson
 
 from gaia_eval.artifacts.base import Strict
-from gaia_eval.artifacts.batch_journal import batch_journal_path
+from gaia_eval.artifacts.batch_journal import batch_journal_path, remove_batch_journals
 from gaia_eval.artifacts.evaluation import Evaluation, ItemEvaluation, ItemJudgement, JudgeSample, JudgeSummary
 from gaia_eval.artifacts.journal import JournalWriter, read_records, remove_journal
 from gaia_eval.artifacts.shards import Shard, shard_files, shard_journal_path, shard_part_path, write_part
@@ -167,7 +167,7 @@ def judge_experiments(
     _judge(targets, settings, call_options, reuse, show_progress, None)
     outcomes = [_outcome(t, settings) for t in targets]
     if targets and all(o.complete for o in outcomes):  # a failed sample keeps its batch journaled for the retry
-        judge_batch_journal(targets).unlink(missing_ok=True)
+        remove_batch_journals(targets[0].evaluation_file.parent, "judge")  # and the shards' (their parts are in)
     return outcomes
 
 
@@ -191,6 +191,8 @@ def judge_shard(targets: list[JudgeTarget], settings: JudgeSettings, call_option
                 entries.append(orjson.dumps(entry.model_dump(mode="json")))
         write_part(shard_part_path(_judge_stem(target.evaluation_file), _JUDGE_SUFFIX, shard), entries)
         remove_journal(_journal_of(target, shard))
+    if targets and not failed:
+        judge_batch_journal(targets, shard).unlink(missing_ok=True)
     return sum(t.calls_made for t in targets), failed
 
 
@@ -210,15 +212,15 @@ def _judge(targets: list[JudgeTarget], settings: JudgeSettings, call_options: Ca
             base_url=settings.base_url,
             timeout_s=settings.retry.timeout_s,
         )
-        journal = judge_batch_journal(targets)
+        journal = judge_batch_journal(targets, shard)
         provider = open_provider(provider_settings, call_options, journal, label=f"judge {settings.spec}",
                                  refresh=not reuse)
         run_async(_run(jobs, settings, provider, call_options.batch, reuse, show_progress, shard))
 
 
-def judge_batch_journal(targets: list[JudgeTarget]) -> Path:
-    """The judge's batch journal (--batch), in the evaluation folder."""
-    return batch_journal_path(targets[0].evaluation_file.parent, "judge")
+def judge_batch_journal(targets: list[JudgeTarget], shard: Shard | None) -> Path:
+    """The judge's batch journal (--batch), in the evaluation folder (a shard's own)."""
+    return batch_journal_path(targets[0].evaluation_file.parent, "judge", shard)
 
 
 async def _run(

@@ -6,20 +6,23 @@ next run asks again; answered calls then come from the response cache."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from gaia_eval.artifacts.experiment import Experiment
+from gaia_eval.artifacts.experiment import Experiment, ItemResult
 from gaia_eval.artifacts.groundtruth import GroundTruth
+from gaia_eval.artifacts.shards import Shard
 from gaia_eval.artifacts.streamed import StreamedExperiment
 from gaia_eval.errors import UsageError
 from gaia_eval.stages.eval.items import Seen, scoring_input
 from gaia_eval.usecases import UseCase
 
 
-def answer_judge_journal(out: Path) -> Path:
-    """Where --batch journals the answer judge's batches of one evaluation: beside it."""
-    return out.with_name(f"{out.name}.answer-judge.batches.jsonl")
+def answer_judge_journal(out: Path, shard: Shard | None = None) -> Path:
+    """Where --batch journals the answer judge's batches of one evaluation: beside it (a shard's: its own, so
+    that each shard re-attaches to its own batches)."""
+    return out.with_name(f"{out.name}.answer-judge{'' if shard is None else '.' + shard.tag}.batches.jsonl")
 
 
 def answer_judge_settings(match_mode: str | None, answer_judge_spec: str | None, judge_spec: str | None,
@@ -42,14 +45,18 @@ def answer_judge_settings(match_mode: str | None, answer_judge_spec: str | None,
 
 
 def judge_short_answers(use_case: UseCase, exp: Experiment | StreamedExperiment, external: dict[str, GroundTruth],
-                        out: Path, seen: Seen) -> None:
-    """Ask the judge about every answered short-answer item; its verdicts go into `seen.verdicts` by item id."""
+                        out: Path, seen: Seen, wanted: Callable[[ItemResult], bool] | None = None,
+                        shard: Shard | None = None) -> None:
+    """Ask the judge about every answered short-answer item (of those `wanted`: a shard's own, not scored
+    earlier); its verdicts go into `seen.verdicts` by item id."""
     from gaia_eval.scoring.judge import EquivalencePair, judge_answers
 
     if seen.answer_judge is None or seen.match_mode != "judge" or not use_case.asks_questions:
         return
     asked: list[tuple[str, Any]] = []
     for item in exp.items:
+        if wanted is not None and not wanted(item):
+            continue
         scoring = scoring_input(use_case, exp, item, external)
         if item.status == "error" or scoring.expected is None or scoring.references is not None:
             continue  # unanswered, or a long-form answer (free-text criteria): nothing to ask
@@ -59,6 +66,6 @@ def judge_short_answers(use_case: UseCase, exp: Experiment | StreamedExperiment,
         return
     out.parent.mkdir(parents=True, exist_ok=True)
     verdicts = judge_answers([pair for _, pair in asked], seen.answer_judge, seen.call_options,
-                             answer_judge_journal(out))
+                             answer_judge_journal(out, shard))
     seen.verdicts.update({item_id: (v.correct, v.explanation) for (item_id, _), v in zip(asked, verdicts,
                                                                                            strict=True)})

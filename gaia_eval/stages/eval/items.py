@@ -3,12 +3,14 @@ scorer its use case names for that, and the scores, one item at a time (held, or
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from gaia_eval.artifacts.evaluation import ExtraCriterionResult, ItemEvaluation
+from pydantic import ValidationError
+
+from gaia_eval.artifacts.evaluation import ExtraCriterionResult, ItemEvaluation, ScoredItemRecord
 from gaia_eval.artifacts.experiment import Experiment, ItemResult
 from gaia_eval.artifacts.groundtruth import GroundTruth, Summaries
 from gaia_eval.artifacts.streamed import ListSpool, StreamedExperiment
@@ -113,8 +115,13 @@ def score_items(
     external: dict[str, GroundTruth],
     exp_path: Path,
     seen: Seen,
+    owns: Callable[[ItemResult], bool] | None = None,
+    scored: dict[str, bytes] | None = None,
 ) -> Iterator[ItemEvaluation]:
-    """Each item's scores, one at a time; the modes met and the fastest answer go into `seen`."""
+    """Each item's scores, one at a time; the modes met and the fastest answer go into `seen`. `owns`: only the
+    items it owns (a shard's); `scored`: items scored earlier (a shard's journal or part: ScoredItemRecord lines
+    by item id), taken as they are instead of scored again; a line that does not validate is dropped from
+    `scored` and its item scored."""
     modes = seen.modes
     every_item_criteria = _every_item_criteria(use_case, exp, external)
     ids: set[str] = set()  # ids only (not the items): eval's memory stays flat in the items' size
@@ -123,6 +130,17 @@ def score_items(
             raise InputError(f"item '{item.item_id}' is listed twice", file=exp_path, field="items",
                              fix="remove the duplicate, or re-run batch-experiment to rewrite the file")
         ids.add(item.item_id)
+        if owns is not None and not owns(item):
+            continue
+        earlier = scored.get(item.item_id) if scored else None
+        if earlier is not None:
+            try:
+                record = ScoredItemRecord.model_validate_json(earlier)
+            except ValidationError:
+                del scored[item.item_id]  # type: ignore[union-attr]
+            else:
+                yield _scored_earlier(use_case, exp, item, external, seen, record)
+                continue
         if item.status == "error":
             yield ItemEvaluation(
                 item_id=item.item_id,
@@ -162,6 +180,19 @@ def score_items(
                              passed=passed, extra_criteria=extra)
 
 
+def _scored_earlier(use_case: UseCase, exp: Experiment | StreamedExperiment, item: ItemResult,
+                    external: dict[str, GroundTruth], seen: Seen, record: ScoredItemRecord) -> ItemEvaluation:
+    """An item scored earlier, noted in `seen` exactly as scoring it here would have been."""
+    seen.scorer_errors.extend(record.errors)
+    if item.status != "error":
+        if seen.latency_min is None or item.latency_s < seen.latency_min:
+            seen.latency_min = item.latency_s
+        if record.item.status == "scored":
+            scoring = scoring_input(use_case, exp, item, external, seen.match_mode)
+            seen.modes.add(_slot(scoring.expected, scoring.references)[0])
+    return record.item
+
+
 def mode_of(
     exp: Experiment | StreamedExperiment, external: dict[str, GroundTruth], exp_path: Path, seen: Seen
 ) -> str:
@@ -183,12 +214,14 @@ def spool_scores(
     external: dict[str, GroundTruth],
     exp_path: Path,
     seen: Seen,
+    scored: dict[str, bytes] | None = None,
 ) -> tuple[ListSpool, list[Rated], str]:
-    """Score the items into a spool beside `out`, keeping only what the grade needs of each; and the mode."""
+    """Score the items into a spool beside `out`, keeping only what the grade needs of each (those in `scored`
+    are taken from there); and the mode."""
     spool = ListSpool(out, "items")
     rated: list[Rated] = []
     try:
-        for ev in score_items(use_case, exp, external, exp_path, seen):
+        for ev in score_items(use_case, exp, external, exp_path, seen, scored=scored):
             spool.add(ev)
             rated.append(Rated(ev.item_id, ev.status, ev.passed,
                                tuple(Rating(r.criterion, r.rating, r.value) for r in ev.criteria),

@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
+from functools import partial
 from pathlib import Path
 
 from gaia_eval import usecases
-from gaia_eval.artifacts.evaluation import NOT_APPLICABLE, Evaluation, InferenceSummary, ItemEvaluation
+from gaia_eval.artifacts.evaluation import Evaluation, InferenceSummary, ItemEvaluation
 from gaia_eval.artifacts.experiment import Experiment
 from gaia_eval.artifacts.groundtruth import GroundTruth
 from gaia_eval.artifacts.shards import Shard
@@ -35,10 +36,10 @@ from gaia_eval.scoring.judge import (
     judge_shard,
     remove_judge_journals,
 )
-from gaia_eval.scoring.scorers import DEFAULT_MATCH_MODE, criteria_of, criteria_scored
-from gaia_eval.stages.common import StageSummary, check_output_dir, holds_output_lock
+from gaia_eval.scoring.scorers import DEFAULT_MATCH_MODE, criteria_scored
+from gaia_eval.stages.common import check_output_dir, holds_output_lock
 from gaia_eval.stages.eval.answer_judge import judge_short_answers
-from gaia_eval.stages.eval.index import Consolidation, update_consolidated
+from gaia_eval.stages.eval.index import update_consolidated
 from gaia_eval.stages.eval.inputs import (
     evaluation_name,
     experiment_files,
@@ -47,51 +48,26 @@ from gaia_eval.stages.eval.inputs import (
     groundtruth_paths,
     load_external,
     load_scorable,
-    unevaluated_experiments,
 )
 from gaia_eval.stages.eval.items import Rated, Seen, mode_of, score_items, scoring_input, spool_scores
-
-SCORER = "deterministic"
-STANDALONE_NOTE = "standalone — not verified against facts: scores check only what the source document can confirm"
-COMPARATIVE_NOTE = "comparative — scored against ground truth"
-LONG_FORM_NOTE = (
-    "long-form answers: reference answers longer than a short phrase are scored with the free-text "
-    "criteria (reference overlap, content coverage, consistency, conciseness), not the short-answer matcher"
+from gaia_eval.stages.eval.parts import (
+    JUDGE_INPUT_KEYS,
+    refuse_shard_of_index,
+    remove_scored_parts,
+    rubric_fingerprint,
+    score_shard,
+    scored_earlier,
 )
-# Input keys of a judged evaluation; "judge_pending" marks one whose judge calls partly failed, so that it is
-# never current and the next run calls (only) the failed samples again.
-JUDGE_INPUT_KEYS = ("judge", "judge_pending")
-
-
-@dataclass
-class EvalSummary(StageSummary):
-    standalone: int = 0
-    long_form: int = 0  # qa evaluations with answers scored as long-form
-    long_form_items: int = 0  # ... their answers scored as long-form
-    question_items: int = 0  # ... and all their answers
-    empty_responses: list[str] = field(default_factory=list)  # "<template>: test_id, ..." per template
-    unfilled: list[str] = field(default_factory=list)  # templates with no response at all: not scored
-    damaged: list[str] = field(default_factory=list)  # evaluation files left out of the index, with why
-    scorer_errors: list[str] = field(default_factory=list)  # an extra scorer (--scorer) failed on an item: why
-
-    def note_mode(self, evaluation: Evaluation) -> None:
-        self.standalone += evaluation.mode == "standalone"
-        use_case = usecases.get(evaluation.use_case)
-        free_text = criteria_of(use_case, "comparative", free_text=True) if use_case.asks_questions else ()
-        covered = [sum(n for rating, n in c.counts.items() if rating != NOT_APPLICABLE)
-                   for c in evaluation.criteria if c.criterion in free_text]
-        if covered:
-            self.long_form += 1
-            self.long_form_items += max(covered)
-            self.question_items += evaluation.grade.n_items
-
-    def line(self) -> str:
-        line = super().line()
-        if self.empty_responses:
-            line += f"; empty responses (scored as errors): {'; '.join(self.empty_responses)}"
-        if self.unfilled:
-            line += f"; not scored, no response filled in yet: {', '.join(self.unfilled)}"
-        return line
+from gaia_eval.stages.eval.summary import (
+    COMPARATIVE_NOTE,
+    LONG_FORM_NOTE,
+    SCORER,
+    STANDALONE_NOTE,
+    EvalSummary,
+    judge_note,
+    note_consolidated,
+    note_unevaluated,
+)
 
 
 @dataclass
@@ -217,22 +193,6 @@ def _judge_targets(pending: list[_Pending], judge: JudgeSettings) -> list[JudgeT
     return targets
 
 
-def _judge_note(judge: JudgeSettings, outcomes: list[JudgeOutcome]) -> str:
-    calls = sum(o.calls_made for o in outcomes)
-    unscored = sum(o.summary.unscored_items for o in outcomes)
-    costs = [o.summary.cost_usd for o in outcomes]
-    if all(o.summary.cost_status == "local" for o in outcomes):
-        cost = "$0 (local)"
-    elif any(c is None for c in costs):
-        cost = "unpriced"
-    else:
-        cost = f"${sum(c or 0.0 for c in costs):.4f}"
-    return (
-        f"judge {judge.spec}: {calls} calls made in this run; judge cost of these evaluations {cost} "
-        f"(kept apart from model cost); {unscored} unscored item{'s' if unscored != 1 else ''}"
-    )
-
-
 @holds_output_lock()
 def run_eval(
     *,
@@ -254,16 +214,15 @@ def run_eval(
     as `call_options` say (response cache, batch API; default: the environment's). Up-to-date evaluations are
     skipped; judge samples already paid for (earlier file or journal) are reused. `scorers`: extra scorers
     (gaia_eval.scoring.extra), rated beside the use case's own criteria, outside the grade. `match_mode`: how short
-    answers are matched (None: gaia; "judge": `answer_judge` grades them). With `shard` (needs a judge), only that
-    shard's judge samples are asked and written as its part; the same call without it then pays nothing for them.
+    answers are matched (None: gaia; "judge": `answer_judge` grades them). With `shard`, only that shard's items
+    are scored (and its judge samples asked) and written as its parts (stages/eval/parts.py); the same call
+    without it then scores and pays nothing for them and writes the evaluations and the index.
 
     Plan (read and check every input, decide what is current, score into spools), run (the judge's calls, all
     before anything is written), write (commit each evaluation, then the index)."""
     output_dir = Path(output_dir)
     summary = EvalSummary("eval")
-    if shard is not None and (judge is None or regenerate_report):
-        raise UsageError("--shard splits the judge's calls: it needs --judge (and no --regenerate-report)",
-                         field="--shard", fix="add --judge, or run eval without --shard (the rubric calls no model)")
+    refuse_shard_of_index(shard, regenerate_report)
     if regenerate_report:
         return _regenerate_index(summary, output_dir, experiment_file or experiment_dir, judge)
     # --incremental-update is what a plain run does: score new and changed experiments, skip up-to-date ones,
@@ -297,13 +256,13 @@ def run_eval(
                 **({"match_mode": match_mode} if match_mode and asks else {}),  # another mode: redone
                 **({"answer_judge": answer_judge.fingerprint()} if answer_judge and asks else {}),
             }
-            planned = _plan_experiment(path, exp, out, inputs, external, judge, force, summary,
-                                       Seen(extras=extras, match_mode=match_mode if asks else None,
-                                            answer_judge=answer_judge, call_options=calls))
+            seen = Seen(extras=extras, match_mode=match_mode if asks else None, answer_judge=answer_judge,
+                        call_options=calls)
+            plan = _plan_experiment if shard is None else partial(_plan_shard, shard=shard)
+            planned = plan(path, exp, out, inputs, external, judge, force, summary, seen)
             if planned is not None:
                 pending.append(planned)
         if shard is not None:
-            assert judge is not None
             return _judge_shard(pending, judge, force, show_progress, summary, calls, shard)
         outcomes = _run_judge(pending, judge, force, show_progress, summary, calls)
         _write_evaluations(pending, outcomes, gt_source, summary)
@@ -311,7 +270,7 @@ def run_eval(
         for p in reversed(pending):  # the last made first: the first spool removes the folder it made
             if p.spool is not None:
                 p.spool.discard()
-    _note_consolidated(summary, update_consolidated(output_dir))
+    note_consolidated(summary, update_consolidated(output_dir))
     return summary
 
 
@@ -335,8 +294,8 @@ def _regenerate_index(summary: EvalSummary, output_dir: Path, experiments: Path 
             field="--judge",
             fix="run eval with --judge and without --regenerate-report",
         )
-    _note_consolidated(summary, update_consolidated(output_dir, regenerate=True))
-    _note_unevaluated(summary, experiments, output_dir)
+    note_consolidated(summary, update_consolidated(output_dir, regenerate=True))
+    note_unevaluated(summary, experiments, output_dir)
     return summary
 
 
@@ -405,6 +364,7 @@ def _plan_experiment(
             summary.note_mode(existing)
         if judge is not None:
             remove_judge_journals(out)
+        remove_scored_parts(out)
         return None
     if judge is not None and existing is None and not judge_journal_path(out).exists() and any(
         item.status == "ok" for item in exp.items
@@ -412,12 +372,44 @@ def _plan_experiment(
         judge.check_key()  # no earlier sample to reuse, so a call will be made: fail before scoring anything
     before = Freshness.STALE if state is Freshness.CURRENT else state
     use_case = usecases.get(exp.use_case)
-    judge_short_answers(use_case, exp, external, out, seen)  # eval --match-mode judge: the model's verdicts first
+    scored = {} if force else scored_earlier(out, rubric_fingerprint(inputs))  # what shards scored: taken as is
+    if scored:
+        summary.notes.append(f"{exp.experiment_name}: {len(scored)} items taken as the shards scored them")
+    # eval --match-mode judge: the model's verdicts first
+    judge_short_answers(use_case, exp, external, out, seen, wanted=lambda item: item.item_id not in scored)
     if judge is None:
-        spool, rated, mode = spool_scores(use_case, out, exp, external, path, seen)
+        spool, rated, mode = spool_scores(use_case, out, exp, external, path, seen, scored)
         return _Pending(path, exp, out, inputs, before, existing, None, mode, seen, spool, rated, external)
-    items = list(score_items(use_case, exp, external, path, seen))
+    items = list(score_items(use_case, exp, external, path, seen, scored=scored))
     return _Pending(path, exp, out, inputs, before, existing, items, mode_of(exp, external, path, seen), seen,
+                    external=external)
+
+
+def _plan_shard(path: Path, exp: Experiment | StreamedExperiment, out: Path, inputs: dict[str, str],
+                external: dict[str, GroundTruth], judge: JudgeSettings | None, force: bool, summary: EvalSummary,
+                seen: Seen, *, shard: Shard) -> _Pending | None:
+    """A shard's eval of one experiment: the items it owns scored into its part (None when the evaluation is
+    current); with a judge, what the judge's shard asks about (its rubric items are in the part)."""
+    if judge is not None:
+        inputs["judge"] = judge.fingerprint()
+    state, existing = freshness(out, Evaluation, inputs) if judge is not None else evaluation_freshness(out, inputs)
+    if state is Freshness.STALE and judge is None and _keeps_judge(existing, inputs):
+        state = Freshness.CURRENT
+    if state is Freshness.CURRENT and not force:
+        summary.skipped += 1
+        return None
+    use_case = usecases.get(exp.use_case)
+    inputs_fp = rubric_fingerprint(inputs)
+    scored = {} if force else scored_earlier(out, inputs_fp)
+    judge_short_answers(use_case, exp, external, out, seen, shard=shard,
+                        wanted=lambda item: shard.owns(item.fingerprint) and item.item_id not in scored)
+    done = score_shard(use_case, exp, external, path, out, seen, shard, inputs_fp, force=force)
+    summary.notes.append(f"{exp.experiment_name}: shard {shard} scored {done.scored} items, {done.reused} scored "
+                         f"earlier ({done.part.name})")
+    summary.scorer_errors.extend(f"{exp.experiment_name}: {e}" for e in seen.scorer_errors)
+    if judge is None:
+        return None
+    return _Pending(path, exp, out, inputs, state, existing, [], mode_of(exp, external, path, seen), seen,
                     external=external)
 
 
@@ -428,14 +420,15 @@ def _run_judge(pending: list[_Pending], judge: JudgeSettings | None, force: bool
         return [None] * len(pending)
     judged = judge_experiments(_judge_targets(pending, judge), judge, call_options, reuse=not force,
                                show_progress=show_progress)
-    summary.notes.append(_judge_note(judge, judged))
+    summary.notes.append(judge_note(judge, judged))
     return list(judged)
 
 
-def _judge_shard(pending: list[_Pending], judge: JudgeSettings, force: bool, show_progress: bool | None,
+def _judge_shard(pending: list[_Pending], judge: JudgeSettings | None, force: bool, show_progress: bool | None,
                  summary: EvalSummary, call_options: CallOptions, shard: Shard) -> EvalSummary:
-    """A shard's eval: its judge samples only, written as its parts; no evaluation file, no index."""
-    if pending:
+    """A shard's eval after its items are scored: its judge samples, written as its parts; no evaluation file, no
+    index."""
+    if pending and judge is not None:
         calls, failed = judge_shard(_judge_targets(pending, judge), judge, call_options, shard, reuse=not force,
                                     show_progress=show_progress)
         if failed:
@@ -443,8 +436,8 @@ def _judge_shard(pending: list[_Pending], judge: JudgeSettings, force: bool, sho
             summary.failures.append(f"shard {shard}: {failed} judge samples failed after retries; run the same "
                                     "command again to call only them")
         summary.notes.append(f"judge {judge.spec}: {calls} calls made in this run")
-    summary.notes.append(f"shard {shard}: its judge samples are written; once every shard has finished, the same "
-                         "command without --shard writes the evaluations")
+    summary.notes.append(f"shard {shard}: its scores{' and judge samples' if judge else ''} are written; once every "
+                         "shard has finished, the same command without --shard writes the evaluations")
     return summary
 
 
@@ -461,6 +454,7 @@ def _write_evaluations(pending: list[_Pending], outcomes: list[JudgeOutcome | No
         summary.note_mode(evaluation)
         summary.scorer_errors.extend(f"{p.experiment.experiment_name}: {e}" for e in p.seen.scorer_errors)
         summary.notes.extend(filter(None, [extra_line(evaluation)]))  # eval --scorer
+        remove_scored_parts(p.out)
         if outcome is None:
             continue
         if outcome.complete:
@@ -471,19 +465,3 @@ def _write_evaluations(pending: list[_Pending], outcomes: list[JudgeOutcome | No
                 f"{p.experiment.experiment_name}: {outcome.summary.failed_samples} judge calls failed after retries "
                 "(see the judge samples' errors); run the same command again to call only them"
             )
-
-
-def _note_consolidated(summary: EvalSummary, result: Consolidation) -> None:
-    read = "rebuilt from every evaluation file" if result.regenerated else "read from changed evaluation files"
-    summary.notes.append(f"consolidated: {result.path} ({result.reread} of {result.entries} entries {read})")
-    summary.damaged.extend(result.damaged)
-
-
-def _note_unevaluated(summary: EvalSummary, experiments: Path | None, output_dir: Path) -> None:
-    """--regenerate-report scores nothing: say so when experiments beside it have no evaluation yet."""
-    missing = unevaluated_experiments(experiments, output_dir)
-    if missing and experiments is not None:
-        more = f" and {len(missing) - 3} more" if len(missing) > 3 else ""
-        folder = Path(experiments).parent if Path(experiments).is_file() else experiments
-        summary.notes.append(f"not evaluated yet (--regenerate-report scores nothing): {', '.join(missing[:3])}{more}; "
-                             f"score them with `gaia-eval eval -d {folder} -o {output_dir}`")

@@ -17,7 +17,7 @@ from pydantic import ValidationError
 
 from gaia_eval import usecases
 from gaia_eval.artifacts.base import Usage
-from gaia_eval.artifacts.batch_journal import batch_journal_path
+from gaia_eval.artifacts.batch_journal import batch_journal_path, remove_batch_journals
 from gaia_eval.artifacts.experiment import (
     ConsolidatedExperiments,
     Experiment,
@@ -312,8 +312,8 @@ def _open_providers(plans: list[_Plan], config: ExperimentConfig, config_path: P
         if plan.todo:
             try:
                 settings = _provider_settings(plan.spec)
-                journal = batch_journal_path(
-                    output_dir, file_stem(plan.spec.name, what="experiment name", style="slug")
+                journal = batch_journal_path(  # a shard's own: it re-attaches to its own batches only
+                    output_dir, file_stem(plan.spec.name, what="experiment name", style="slug"), plan.shard
                 )
                 providers[plan.spec.name] = open_provider(
                     settings, calls, journal, label=f"experiment '{plan.spec.name}'", refresh=force)
@@ -467,7 +467,11 @@ def _finish(plan: _Plan, workload: Workload) -> None:
     if plan.shard is not None:
         if plan.journal is not None:
             plan.journal.close()
-        plan.part = finish_shard(plan.path, plan.shard, [plan.results[i.item_id] for i in plan.owned(workload)])
+        owned = [plan.results[i.item_id] for i in plan.owned(workload)]
+        plan.part = finish_shard(plan.path, plan.shard, owned)
+        if all(i.status == "ok" for i in owned):  # errored requests stay journaled: --retry-errors submits them anew
+            batch_journal_path(plan.path.parent, file_stem(plan.spec.name, what="experiment name", style="slug"),
+                               plan.shard).unlink(missing_ok=True)
         return
     items = [plan.results[i.item_id] for i in workload.items]
     wall = time.monotonic() - plan.started
@@ -498,9 +502,7 @@ def _finish(plan: _Plan, workload: Workload) -> None:
         remove_journal(journal_path(plan.path))
     remove_shard_files(plan.path)
     if all(i.status == "ok" for i in items):  # errored requests stay journaled: --retry-errors submits them anew
-        batch_journal_path(plan.path.parent, file_stem(spec.name, what="experiment name", style="slug")).unlink(
-            missing_ok=True
-        )
+        remove_batch_journals(plan.path.parent, file_stem(spec.name, what="experiment name", style="slug"))
 
 
 def consolidate_experiments(output_dir: Path, damaged: list[str] | None = None,

@@ -20,7 +20,7 @@ from pydantic import ValidationError
 
 from gaia_eval import usecases
 from gaia_eval.artifacts.base import Strict, Usage
-from gaia_eval.artifacts.batch_journal import batch_journal_path
+from gaia_eval.artifacts.batch_journal import batch_journal_path, remove_batch_journals
 from gaia_eval.artifacts.groundtruth import SUMMARY_STYLES, GroundTruth, QAPair, SourceDocument, Summaries
 from gaia_eval.artifacts.store import (
     Freshness,
@@ -43,6 +43,7 @@ from gaia_eval.providers.call_options import CallOptions, open_provider
 from gaia_eval.providers.pricing import batch_quote, cost_of, lookup_price
 
 if TYPE_CHECKING:
+    from gaia_eval.artifacts.shards import Shard
     from gaia_eval.stages.common import SourceInput, StageSummary
 
 # Bump when the way LLM ground truth is checked or assembled changes in a way the prompts do not show.
@@ -384,7 +385,7 @@ class _Job:
 
 def build_with_llm(
     sources: list[SourceInput], use_case: str, output_path: Callable[[str], Path], force: bool,
-    options: LLMGroundTruthOptions, call_options: CallOptions, summary: StageSummary,
+    options: LLMGroundTruthOptions, call_options: CallOptions, summary: StageSummary, shard: Shard | None = None,
 ) -> list[tuple[str, Path]]:
     """Write each input's ground truth; return (item id, artifact) for every input that has a valid artifact.
 
@@ -403,17 +404,18 @@ def build_with_llm(
         else:
             jobs.append(_Job(source, out, inputs, Freshness.STALE if state is Freshness.CURRENT else state))
     if jobs:
-        run_async(_run_jobs(jobs, use_case, options, call_options, summary, done, refresh=force))
+        run_async(_run_jobs(jobs, use_case, options, call_options, summary, done, refresh=force, shard=shard))
     return done
 
 
 async def _run_jobs(
     jobs: list[_Job], use_case: str, options: LLMGroundTruthOptions, call_options: CallOptions,
-    summary: StageSummary, done: list[tuple[str, Path]], *, refresh: bool = False,
+    summary: StageSummary, done: list[tuple[str, Path]], *, refresh: bool = False, shard: Shard | None = None,
 ) -> None:
     # A missing cloud key stops here, before any call (exit 2).
     settings = options.settings
-    journal = batch_journal_path(jobs[0].out.parent, "groundtruth")  # --batch: the provider batches, journaled
+    # --batch: the provider batches, journaled (a shard's in its own journal: it re-attaches to its own only)
+    journal = batch_journal_path(jobs[0].out.parent, "groundtruth", shard)
     provider = open_provider(settings, call_options, journal, refresh=refresh)
     quote = lookup_price(settings.provider, settings.model)
     # every call not answered by the cache is batched
@@ -469,8 +471,12 @@ async def _run_jobs(
     finally:
         progress.close()
         await provider.aclose()
-    if not summary.failed:
+    if summary.failed:
+        return
+    if shard is not None:  # a shard's own journal
         journal.unlink(missing_ok=True)
+    else:  # a run without --shard: its own and every shard's
+        remove_batch_journals(journal.parent, "groundtruth")
 
 
 def _readable(path: Path) -> bool:

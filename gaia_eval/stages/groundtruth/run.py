@@ -235,7 +235,7 @@ def run_groundtruth(
             return groundtruth_path(output_dir, item_id, use_case, nested=True)
 
         written = build_with_llm(sources, use_case, output_path, force, llm_options,
-                                 call_options_or_defaults(call_options), summary)
+                                 call_options_or_defaults(call_options), summary, shard)
 
     if shard is not None:
         summary.notes.append(f"shard {shard}: {len(sources)} inputs are this shard's; once every shard has finished, "
