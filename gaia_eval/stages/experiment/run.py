@@ -145,6 +145,7 @@ class _Plan:
     refresh: set[str] = field(default_factory=set)  # item ids redone past the response cache
     part: Path | None = None
     shard: Shard | None = None  # --shard K/N: only its items are run, and its part is written instead of the file
+    written: Experiment | None = None  # the header (no items, no sources) of the file this run wrote
 
     def owned(self, workload: Workload) -> list[WorkItem]:
         """The items this run answers for: all of them, or its shard's."""
@@ -225,9 +226,8 @@ def run_batch_experiment(
                              "finished, the same command without --shard writes the experiment files")
         return summary
     consolidated = output_dir / CONSOLIDATED_NAME
-    write_artifact(
-        consolidated, consolidate_experiments(output_dir, summary.damaged)
-    )  # unchanged bytes are not rewritten
+    written = {plan.path.name: plan.written for plan in plans if plan.written is not None}
+    write_artifact(consolidated, consolidate_experiments(output_dir, summary.damaged, written))  # same bytes: kept
     summary.notes.append(f"consolidated: {consolidated}")
     return summary
 
@@ -495,8 +495,8 @@ def _finish(plan: _Plan, workload: Workload) -> None:
             finished_at=datetime.now(timezone.utc),
     )
     # Written an item at a time: the whole experiment's dict and bytes would take several times its size.
-    write_streamed(plan.path, experiment.model_copy(update={"items": [], "sources": {}}),
-                   {"items": items, "sources": sorted(workload.sources.items())})
+    plan.written = experiment.model_copy(update={"items": [], "sources": {}})
+    write_streamed(plan.path, plan.written, {"items": items, "sources": sorted(workload.sources.items())})
     if plan.journal is not None:
         plan.journal.remove()
     else:
@@ -506,15 +506,17 @@ def _finish(plan: _Plan, workload: Workload) -> None:
         remove_batch_journals(plan.path.parent, file_stem(spec.name, what="experiment name", style="slug"))
 
 
-def consolidate_experiments(output_dir: Path, damaged: list[str] | None = None) -> ConsolidatedExperiments:
+def consolidate_experiments(output_dir: Path, damaged: list[str] | None = None,
+                            written: dict[str, Experiment] | None = None) -> ConsolidatedExperiments:
     """Rebuilt from the experiment files in the folder every time: cheap, and never out of step with them.
-    A file that cannot be read is left out and, when `damaged` is given, named there with the reason."""
+    A file that cannot be read is left out and, when `damaged` is given, named there with the reason. `written`:
+    headers of files just written, by name, taken instead of scanning them back (0.2 s at 10,000 items)."""
     entries: list[ExperimentRunEntry] = []
     usage = Usage()
     cost: float | None = 0.0
     for path in sorted(Path(output_dir).glob("*.experiment.json")):
         try:
-            exp = read_experiment(path)  # its header only: the items are not held (10,000 take hundreds of MB)
+            exp = (written or {}).get(path.name) or read_experiment(path)  # a header: items are not held
         except (ArtifactError, InputError) as exc:
             if damaged is not None:
                 damaged.append(exc.one_line())
