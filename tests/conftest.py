@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 import pytest
 
 from tests.fakeserver import FakeLLMServer
+from tests.s3server import s3, s3_server  # noqa: F401  (moto's S3 server, for the tests that ask for it)
 
 if TYPE_CHECKING:
     from tests.fakebatch import FakeBatchServer

@@ -201,7 +201,7 @@ def test_a_full_disk_while_import_outputs_spools_sources_names_the_experiment_an
     one-line storage error naming that experiment (exit 1), never a traceback, and no experiment is left."""
     import errno
 
-    import gaia_eval.stages.imports.outputs as outputs
+    import gaia_eval.artifacts.keyed_spool as keyed_spool
 
     class FullFile:
         def seek(self, *args: object) -> int:
@@ -216,7 +216,7 @@ def test_a_full_disk_while_import_outputs_spools_sources_names_the_experiment_an
         def close(self) -> None:
             pass
 
-    monkeypatch.setattr(outputs, "tempfile", type("T", (), {"TemporaryFile": staticmethod(lambda **k: FullFile())}))
+    monkeypatch.setattr(keyed_spool, "tempfile", type("T", (), {"TemporaryFile": staticmethod(lambda **k: FullFile())}))
     rows = tmp_path / "rows.csv"
     shutil.copy(Path(__file__).parent / "data" / "import_outputs" / "rows.csv", rows)
     result = CliRunner().invoke(cli, ["import-outputs", str(rows), "-o", str(tmp_path / "exp")])

@@ -5,11 +5,10 @@ lock objects make two machines (two processes with separate cache folders) given
 from __future__ import annotations
 
 import os
-import socket
+import re
 import subprocess
 import sys
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
 import orjson
@@ -18,45 +17,9 @@ import pytest
 pytest.importorskip("s3fs", reason="the S3 workspace tests need the extra `s3` (fsspec, s3fs)")
 pytest.importorskip("moto.server", reason="the S3 workspace tests need moto[server] (the `test` extra)")
 
-BUCKET = "gaia-bucket"
+from tests.s3server import BUCKET
+
 TIMING = {"latency_s", "time_to_success_s"}
-
-
-@pytest.fixture(scope="module")
-def s3_server() -> Iterator[str]:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    proc = subprocess.Popen([sys.executable, "-m", "moto.server", "-H", "127.0.0.1", "-p", str(port)],
-                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    url = f"http://127.0.0.1:{port}"
-    try:
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), 0.2).close()
-                break
-            except OSError:
-                assert proc.poll() is None and time.monotonic() < deadline, "moto's server did not start"
-                time.sleep(0.05)
-        yield url
-    finally:
-        proc.terminate()
-        proc.wait(10)
-
-
-@pytest.fixture()
-def s3(s3_server: str, monkeypatch: pytest.MonkeyPatch):
-    import boto3
-
-    monkeypatch.setenv("AWS_ENDPOINT_URL", s3_server)
-    monkeypatch.setenv("AWS_ACCESS_KEY_ID", "testing")
-    monkeypatch.setenv("AWS_SECRET_ACCESS_KEY", "testing")
-    monkeypatch.setenv("AWS_DEFAULT_REGION", "us-east-1")
-    client = boto3.client("s3", endpoint_url=s3_server)
-    if BUCKET not in [b["Name"] for b in client.list_buckets()["Buckets"]]:
-        client.create_bucket(Bucket=BUCKET)
-    return client
 
 
 def _keys(client, prefix: str) -> list[str]:
@@ -74,48 +37,73 @@ def _items(data: bytes) -> list[dict]:
     return [{k: v for k, v in i.items() if k not in TIMING} for i in orjson.loads(data)["items"]]
 
 
+# What differs between two runs of the same inputs whatever the storage: the clock. Fingerprints of what holds
+# timing (experiments and all after them) differ with it; ground truth holds none and is compared with its own.
+_TIMING_KEY = re.compile(r"latency|time_to_success|wall_time|throughput|_at$|^last_modified$|^(min|max|mean|p\d\d)_s$")
+_FINGERPRINT = re.compile(r"sha256:[0-9a-f]{12,64}")
+_SECONDS = re.compile(r"\b\d+\.\d+(?: / \d+\.\d+)* s\b")
+
+
+def _mask_json(value):
+    if isinstance(value, dict):
+        return {k: "<time>" if _TIMING_KEY.search(k) else _mask_json(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_mask_json(v) for v in value]
+    return value
+
+
+def _masked(rel: str, data: bytes, root: str) -> bytes:
+    """A file of either run with its workspace's root named ROOT and its timing (and what follows from it) masked:
+    a path that names a machine's mirror of the bucket instead of the URL is left as it is, and differs."""
+    text = data.decode().replace(root, "ROOT")
+    if rel.startswith("gt/"):
+        return text.encode()
+    text = _FINGERPRINT.sub("sha256:<timing>", text)
+    if rel.endswith(".json"):
+        return orjson.dumps(_mask_json(orjson.loads(text)), option=orjson.OPT_SORT_KEYS | orjson.OPT_INDENT_2)
+    if rel.endswith(".csv"):
+        rows = [line.split(",") for line in text.splitlines()]
+        timed = {i for i, name in enumerate(rows[0]) if "latency" in name}
+        return "\n".join(",".join("<time>" if i in timed else c for i, c in enumerate(r)) for r in rows).encode()
+    if rel.endswith("tradeoff.svg"):  # quality against latency: its geometry is the clock's
+        return b"<chart of latency>"
+    return _SECONDS.sub("<time> s", text).encode()
+
+
 def test_the_pipeline_on_s3_writes_what_it_writes_on_disk(s3, tmp_path: Path):
-    from gaia_eval.artifacts.remote import mirror_folder
+    """Every artifact of the run on S3 equals the run on disk's, timing aside, and the paths they record (an
+    experiment's input, an evaluation's experiment, the report's folder and the viewer command) name the URL, not
+    this machine's mirror of it. The report runs on another machine (its own cache): it finds the experiments
+    through the URLs recorded, as the one on disk finds them through paths."""
     from gaia_eval.stages.generate import run_generate
 
     run_generate("meeting", tmp_path / "docs", types=["standup", "planning"], count_per_type=2, seed=8)
-    cache = tmp_path / "cache"
     url = f"s3://{BUCKET}/run1"
     local = tmp_path / "local"
+    viewer = {}
     for where in (url, str(local)):
-        for args in (("groundtruth", "-d", str(tmp_path / "docs"), "-u", "qa", "-o", f"{where}/gt"),
-                     ("batch-experiment", "-c", "configs/basic_qa.json", "-i", f"{where}/gt", "-o", f"{where}/exp"),
-                     ("eval", "-d", f"{where}/exp", "-o", f"{where}/ev"),
-                     ("report", "-d", f"{where}/ev", "-o", f"{where}/reports/report.md")):
-            done = _cli(*args, cache=cache)
+        for args, machine in (
+                (("groundtruth", "-d", str(tmp_path / "docs"), "-u", "qa", "-o", f"{where}/gt"), "a"),
+                (("batch-experiment", "-c", "configs/basic_qa.json", "-i", f"{where}/gt", "-o", f"{where}/exp"), "a"),
+                (("eval", "-d", f"{where}/exp", "-o", f"{where}/ev"), "a"),
+                (("report", "-d", f"{where}/ev", "-o", f"{where}/reports/report.md"), "b")):
+            done = _cli(*args, cache=tmp_path / f"machine-{machine}")
             assert done.returncode == 0, (args, done.stderr)
+        viewer[where] = next(line for line in done.stdout.splitlines() if "browse it:" in line)
+    assert viewer[url].split("browse it: ")[1] == (
+        f"gaia-eval visualize --evaluations-dir {url}/ev --reports-dir {url}/reports --experiments-dir {url}/exp")
     keys = _keys(s3, "run1/")
     on_disk = sorted(p.relative_to(local).as_posix() for p in local.rglob("*") if p.is_file()
                      and not p.name.startswith("."))
     assert keys == on_disk  # the same files, no lock left behind, nothing half written
-    body = {k: s3.get_object(Bucket=BUCKET, Key=f"run1/{k}")["Body"].read() for k in keys}
+    assert any(k.endswith(".experiment.json") for k in keys) and "reports/report.md" in keys
     for key in keys:
-        if key.endswith(".experiment.json"):
-            assert _items(body[key]) == _items((local / key).read_bytes())
-        elif key.startswith("gt/"):  # ground truth records no timing: the same bytes, so the same fingerprints
-            assert body[key] == (local / key).read_bytes(), key
-        elif key.endswith(".eval.json"):
-            assert orjson.loads(body[key])["items"] == orjson.loads((local / key).read_bytes())["items"], key
-    # The report names the folder it read: the mirror of the URL here, the folder there; the rest is the same.
-    os.environ["GAIA_EVAL_CACHE_DIR"], saved = str(cache), os.environ.get("GAIA_EVAL_CACHE_DIR")
-    try:
-        mirrored = str(mirror_folder(f"{url}/ev")).encode()
-    finally:
-        os.environ["GAIA_EVAL_CACHE_DIR"] = saved or ""
-    assert mirrored in body["reports/report.md"]
-    assert _ranking(body["reports/report.md"]) == _ranking((local / "reports/report.md").read_bytes())
-
-
-def _ranking(report: bytes) -> list[str]:
-    """The report's ranking rows (latency, the one timing column, left out) and its best-model line."""
-    lines = report.decode().splitlines()
-    rows = [line.rsplit("|", 2)[0] for line in lines if line.startswith("| 1 |") or line.startswith("| 2 |")]
-    return rows + [line for line in lines if line.startswith("**Best model")]
+        remote = s3.get_object(Bucket=BUCKET, Key=f"run1/{key}")["Body"].read()
+        assert _masked(key, remote, url) == _masked(key, (local / key).read_bytes(), str(local)), key
+    report = orjson.loads(s3.get_object(Bucket=BUCKET, Key="run1/reports/report.json")["Body"].read())
+    assert report["evaluation_dir"] == f"{url}/ev"
+    assert {m["groundtruth_origin"] for s in report["sections"] for m in s["models"]} == {
+        "planted facts (generated documents)"}  # machine B read the experiments' ground truth from the bucket
 
 
 def test_two_machines_given_one_shard_on_s3_pay_once(s3, tmp_path: Path, fake_llm):

@@ -18,7 +18,7 @@ from gaia_eval.artifacts.lock import LOCK_NAME, FolderBusyError, folder_lock
 from gaia_eval.artifacts.shards import Shard, parse_shard, shard_lock, shard_of
 from gaia_eval.artifacts.store import read_artifact
 from gaia_eval.errors import UsageError
-from gaia_eval.stages.experiment.run import run_batch_experiment
+from gaia_eval.stages.experiment.run import consolidate_experiments, run_batch_experiment
 from gaia_eval.stages.generate import run_generate
 from gaia_eval.stages.groundtruth.run import run_groundtruth
 from tests.fakeserver import default_responder
@@ -92,6 +92,8 @@ def test_four_shards_then_consolidation_pays_nothing_and_equals_one_process(
     b = read_artifact(single / "consolidated_experiments_report.json", ConsolidatedExperiments)
     assert [(e.items, e.errors, e.usage) for e in a.experiments] == [
         (e.items, e.errors, e.usage) for e in b.experiments]
+    # the runs took the headers they had just written instead of reading the files back: the same report
+    assert a == consolidate_experiments(sharded) and b == consolidate_experiments(single)
 
 
 def test_consolidation_with_shards_missing_pays_only_their_items(fake_llm, qa_groundtruth: Path, tmp_path: Path):

@@ -7,9 +7,12 @@ is bounded (1024 levels: deeper is refused, never a RecursionError).
 
 from __future__ import annotations
 
+import codecs
 import os
+import re
 import stat
 import sys
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -159,6 +162,88 @@ def decode_text(path: Path, data: bytes) -> str:
 def read_input_text(path: Path, what: str = "a text file") -> str:
     path = Path(path)
     return decode_text(path, read_input_bytes(path, what))
+
+
+_PIECE = 1 << 18  # bytes read at a time by iter_input_text
+
+
+def iter_input_text(path: Path, what: str = "a text file", piece: int = _PIECE) -> Iterator[str]:
+    """read_input_text a piece at a time, so that the file is never held: the same policy (regular file, size
+    bound, UTF-8 with a BOM dropped, UTF-16 and NUL bytes refused, a bad byte named by its offset in the file),
+    each refusal raised when the reader reaches it."""
+    path = Path(path)
+    fd = _open_regular(path, what)
+    limit = max_input_bytes()
+    decoder = codecs.getincrementaldecoder("utf-8-sig")()
+    fed = 0  # bytes handed to the decoder, the BOM not counted (decode_text's offsets do not count it)
+    try:
+        size = os.fstat(fd).st_size
+        if size > limit:
+            raise _too_big(path, size, limit)
+        total = 0
+        while True:
+            try:
+                # the first read sees a whole BOM (a regular file gives what is asked for, until its end)
+                data = os.read(fd, min(piece if total else max(piece, 4), limit + 1 - total) or 1)
+            except OSError as exc:
+                raise InputError(f"cannot read {what} ({exc.strerror or type(exc).__name__})", file=path) from None
+            if not total and data.startswith((b"\xff\xfe", b"\xfe\xff")):
+                raise InputError("is UTF-16 text, expected UTF-8", file=path, fix="re-save the file as UTF-8")
+            if not total and data.startswith(b"\xef\xbb\xbf"):
+                fed -= 3
+            total += len(data)
+            if total > limit:
+                raise _too_big(path, total, limit)
+            if b"\x00" in data:
+                raise InputError("is a binary file (it holds NUL bytes), expected UTF-8 text", file=path,
+                                 fix="pass a text file, or re-save it as UTF-8 if it is UTF-16")
+            pending = len(decoder.getstate()[0])
+            try:
+                text = decoder.decode(data, final=not data)
+            except UnicodeDecodeError as exc:
+                raise InputError(f"is not UTF-8 text (bad byte at offset {max(fed, 0) - pending + exc.start})",
+                                 file=path, fix="re-save the file as UTF-8") from None
+            fed += len(data)
+            if text:
+                yield text
+            if not data:
+                return
+    finally:
+        os.close(fd)
+
+
+JSONL_BREAK = re.compile("\n")  # JSON Lines break at "\n" only (see jsonl_lines)
+CSV_BREAK = re.compile("\r\n|\r|\n")  # what csv reads from a file opened with newline=""
+
+
+def iter_input_lines(path: Path, breaks: re.Pattern[str], what: str = "a text file") -> Iterator[str]:
+    """The lines of a file a user hands us, each with its ending, split where `breaks` matches (JSONL_BREAK or
+    CSV_BREAK, never str.splitlines), read through iter_input_text: the memory is a piece and the current line.
+    The last line is given even when empty (as `text.split` would)."""
+    return split_lines(iter_input_text(path, what), breaks)
+
+
+def split_lines(pieces: Iterable[str], breaks: re.Pattern[str]) -> Iterator[str]:
+    parts: list[str] = []  # the current line's pieces, joined once (a long line is never copied piece by piece)
+    carry = ""
+    for text in pieces:
+        text = carry + text
+        # A "\r" ending a piece waits for the next one: it may be half of a "\r\n".
+        text, carry = (text[:-1], "\r") if text.endswith("\r") else (text, "")
+        start = 0
+        for match in breaks.finditer(text):
+            parts.append(text[start:match.end()])
+            yield "".join(parts)
+            parts, start = [], match.end()
+        if start < len(text):
+            parts.append(text[start:])
+    parts.append(carry)
+    last = "".join(parts)
+    final = breaks.search(last)  # a final lone "\r" is a break for CSV
+    if final is not None:
+        yield last[:final.end()]
+        last = last[final.end():]
+    yield last
 
 
 def json_bytes(path: Path, data: bytes) -> bytes:

@@ -1,18 +1,17 @@
-"""A workspace on object storage: any -i/-o/-d/-g option may be `s3://bucket/prefix` (or another fsspec URL).
+"""A workspace on object storage: -i/-o/-d/-g/-e and the viewer's folders may be `s3://bucket/prefix` (or another
+fsspec URL; cli/workspace.py swaps them for their mirrors).
 
 The storage seam is a local mirror: before a stage runs, the objects under each remote input and output are
 brought into a folder of this machine's cache (only those whose ETag changed since the last pull), the stage
 runs on that folder exactly as on disk (atomic writes, journals, the same bytes and fingerprints), and after it
 every file it made or changed is put back as one whole object (an object is never seen half written), and the
-objects of files it removed (journals, shards' parts) are deleted. A killed run resumes on the same machine from
-its mirror.
+objects of files it removed (journals, shards' parts) are deleted. While it runs, its lease's heartbeat puts back
+what it finished so far (journals), so a run killed on one machine resumes on any other from the bucket
+(remote_lock.py: the lock object held as a lease).
 
-Locks across machines: a run that writes a remote folder first creates its lock object there with a
-create-only conditional write (`If-None-Match: *`), `.gaia-eval.lock`, or `.gaia-eval.shard-K-of-N.lock` for a
-shard, so of two machines given the same folder (or the same shard) one runs and the other stops with a line
-naming the holder; an unsharded run also stops while shard locks are there. The holder deletes its lock as it
-ends. A lock left by a killed run names its host and pid: a run on that host takes it over once that pid is
-gone (the local folder lock of the mirror serialises the runs of one host); from another host, delete it.
+Paths an artifact records (an experiment's input, an evaluation's experiment) name the URL, not the mirror:
+a mirror folder holds the URL it mirrors (MIRROR_URL, read by recorded.py), and a reader finds a recorded URL
+through this machine's copy of it (`local_copy`).
 
 Endpoint and keys come from the variables the AWS tools read: AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID,
 AWS_SECRET_ACCESS_KEY (and AWS_DEFAULT_REGION). fsspec and s3fs are the optional extra `s3`.
@@ -23,21 +22,18 @@ from __future__ import annotations
 import hashlib
 import os
 import re
-import socket
-import sys
-import time
-from collections.abc import Iterator
-from contextlib import contextmanager, suppress
+import threading
+from contextlib import suppress
 from pathlib import Path
 from typing import Any
 
 import orjson
 
-from gaia_eval.artifacts.lock import LOCK_NAME, FolderBusyError
 from gaia_eval.errors import InputError, UsageError
 
 _URL = re.compile(r"^([a-z][a-z0-9+]*):/+(.+)$")
 MANIFEST = ".gaia-eval-mirror.json"
+MIRROR_URL = ".gaia-eval-mirror-url"  # in a mirror folder: the URL it mirrors, so a path in it is recorded as the URL
 
 
 def remote_url(value: str | Path | None) -> str | None:
@@ -85,6 +81,12 @@ class Mirror:
         self.fs, self.root = _filesystem(url)
         self.folder = mirror_folder(url)
         self.is_file = False
+        self._pushing = threading.Lock()  # the heartbeat's puts and the final one, one at a time
+
+    @property
+    def folder_url(self) -> str:
+        """The URL of the mirror folder: the URL itself, or the folder of the one object it names."""
+        return self.url.rsplit("/", 1)[0] if self.is_file else self.url
 
     @property
     def local(self) -> Path:
@@ -104,6 +106,8 @@ class Mirror:
 
     def _remote_objects(self) -> dict[str, str]:
         """key relative to the root -> ETag, of every object under the root (or the one object it names)."""
+        with suppress(Exception):
+            self.fs.invalidate_cache(self.root)  # a long-lived process (the viewer) lists what is there now
         try:
             if self.fs.isfile(self.root):
                 self.is_file = True
@@ -118,6 +122,8 @@ class Mirror:
         objects = {}
         for key, info in found.items():
             rel = key[len(self.root):].lstrip("/")
+            if any(part.startswith(".") for part in rel.split("/")):  # lock objects: never pulled, never put back
+                continue
             if rel and info.get("type", "file") != "directory":
                 objects[rel] = str(info.get("ETag") or info.get("etag") or info.get("size"))
         return objects
@@ -137,112 +143,53 @@ class Mirror:
         for rel in set(manifest) - set(remote):
             (self.folder / rel).unlink(missing_ok=True)
         self._save_manifest(remote)
+        from gaia_eval.artifacts.store import atomic_write_text
+
+        atomic_write_text(self.folder / MIRROR_URL, self.folder_url + "\n")
         return self.local
 
     def push(self) -> None:
         """Put every file made or changed since the pull as one whole object; delete the objects of files the run
         removed. Dot files (locks, temp files, the manifest) stay local."""
+        with self._pushing:
+            self._push()
+
+    def _push(self) -> None:
         manifest = self._manifest()
         local_files = {p.relative_to(self.folder).as_posix(): p for p in self.folder.rglob("*")
                        if p.is_file() and not any(part.startswith(".") for part in p.relative_to(self.folder).parts)}
         base = self.root if not self.is_file else str(Path(self.root).parent)
         for rel, path in sorted(local_files.items()):
-            data = path.read_bytes()
-            if manifest.get(rel) == _etag(data):  # the object already holds these bytes
+            try:
+                data = path.read_bytes()
+            except FileNotFoundError:  # removed by the run while a heartbeat pushes
+                continue
+            if manifest.get(rel) == (etag := _etag(data)):  # the object already holds these bytes
                 continue
             self.fs.pipe_file(f"{base}/{rel}", data)
-        for rel in set(manifest) - set(local_files):
+            manifest[rel] = etag
+        for rel in sorted(set(manifest) - set(local_files)):
             with suppress(FileNotFoundError):
                 self.fs.rm_file(f"{base}/{rel}")
-        self._save_manifest(self._remote_objects())
+            del manifest[rel]
+        # what this run put and removed, not a new listing: objects other runs (shards) put meanwhile are theirs,
+        # and a later push must not take them for files this run removed
+        self._save_manifest(manifest)
+
+
+def local_copy(url: str) -> Path | None:
+    """This machine's up-to-date copy of the object or folder a recorded URL names, or None when it is gone or
+    cannot be reached (a reader then says so, as for a moved local file)."""
+    try:
+        mirror = Mirror(url)
+        local = mirror.pull()
+    except (UsageError, OSError):
+        return None
+    return local if mirror._manifest() and local.exists() else None
 
 
 def _etag(data: bytes) -> str:
     return '"' + hashlib.md5(data, usedforsecurity=False).hexdigest() + '"'
 
 
-@contextmanager
-def remote_lock(mirror: Mirror, name: str, option: str) -> Iterator[None]:
-    """Hold lock object `name` in the remote folder (create-only), or raise FolderBusyError."""
-    key = f"{mirror.root}/{name}"
-    info = {"host": socket.gethostname(), "pid": os.getpid(), "started": time.time(),
-            "command": " ".join(["gaia-eval", *sys.argv[1:]])[:300]}
-    with _host_lock(mirror):  # one process of this host at a time may judge a lock stale and take it over
-        for _ in range(2):
-            try:
-                mirror.fs.pipe_file(key, orjson.dumps(info), mode="create")
-                break
-            except FileExistsError:
-                holder = _read_holder(mirror, key)
-                if not _stale_here(holder):
-                    raise FolderBusyError(
-                        f"{_describe(holder)} holds {name} here", file=mirror.url, field=option,
-                        fix=f"wait for it to finish; if that run is gone, delete {mirror.url}/{name}") from None
-                mirror.fs.rm_file(key)  # left by a killed run of this host
-        else:
-            raise FolderBusyError(f"another run took {name} here", file=mirror.url, field=option,
-                                  fix="wait for it to finish")
-    try:
-        yield
-    finally:
-        with suppress(FileNotFoundError):
-            mirror.fs.rm_file(key)
-
-
-@contextmanager
-def _host_lock(mirror: Mirror) -> Iterator[None]:
-    from gaia_eval.artifacts.lock import release_lock_file, take_lock_file
-
-    path = mirror.folder.parent / f".{mirror.folder.name}.lock"
-    path.parent.mkdir(parents=True, exist_ok=True)
-    for _ in range(600):
-        fd, locked = take_lock_file(path)
-        if locked:
-            break
-        os.close(fd)
-        time.sleep(0.05)
-    else:
-        raise FolderBusyError("another run of this host is taking the lock", file=mirror.url, fix="try again")
-    try:
-        yield
-    finally:
-        release_lock_file(path, fd)
-
-
-def remote_shard_locks(mirror: Mirror) -> list[str]:
-    """The shard lock objects in the remote folder."""
-    try:
-        names = [Path(p).name for p in mirror.fs.ls(mirror.root, detail=False)]
-    except FileNotFoundError:
-        return []
-    return sorted(n for n in names if n.startswith(".gaia-eval.shard-") and n.endswith(".lock"))
-
-
-def _read_holder(mirror: Mirror, key: str) -> dict:
-    try:
-        holder = orjson.loads(mirror.fs.cat_file(key))
-    except (OSError, orjson.JSONDecodeError):
-        return {}
-    return holder if isinstance(holder, dict) else {}
-
-
-def _stale_here(holder: dict) -> bool:
-    if holder.get("host") != socket.gethostname() or not isinstance(holder.get("pid"), int):
-        return False
-    try:
-        os.kill(holder["pid"], 0)
-    except ProcessLookupError:
-        return True
-    except OSError:
-        return False
-    return False
-
-
-def _describe(holder: dict) -> str:
-    if not holder:
-        return "another gaia-eval run"
-    started = time.strftime("%H:%M:%S", time.localtime(holder.get("started", 0)))
-    return f"a gaia-eval run on {holder.get('host')} (pid {holder.get('pid')}, started {started})"
-
-
-__all__ = ["LOCK_NAME", "Mirror", "remote_lock", "remote_shard_locks", "remote_url"]
+__all__ = ["MIRROR_URL", "Mirror", "local_copy", "remote_url"]

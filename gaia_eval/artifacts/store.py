@@ -68,13 +68,6 @@ def fingerprint_file(path: Path) -> str:
     return "sha256:" + digest.hexdigest()
 
 
-def find_recorded_path(path: str, folder: Path) -> Path | None:
-    """A path as an artifact recorded it (relative to where its stage ran): tried as is, then against `folder`
-    and its parents (the workspace, when the reader runs from elsewhere); None when it is gone."""
-    candidates = [Path(path)] + [parent / path for parent in (folder.resolve(), *folder.resolve().parents)]
-    return next((c for c in candidates if c.exists()), None)
-
-
 def read_prefix(path: Path, size: int) -> bytes | None:
     """The first `size` bytes of a file, or None when it cannot be read (a header check, never an error)."""
     try:

@@ -9,6 +9,7 @@ message names the file, the line and the field."""
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,9 +18,12 @@ import orjson
 from gaia_eval.artifacts.inputs import check_input_file, open_input
 
 CHUNK = 1 << 22
+ROWS_CHUNK = 1 << 18  # iter_array_objects: a smaller piece, read as often as a line of JSONL is
 # A whole string (escapes included), a lone quote (a string the chunk cuts: read more), or a bracket.
 _TOKEN = re.compile(rb'"[^"\\]*(?:\\.[^"\\]*)*"|["{}\[\]]')
 _WS = b" \t\r\n"
+# From inside an object to its next bracket: strings skipped whole (one stops the match where a chunk cuts it).
+_TO_BRACKET = re.compile(rb'(?:[^"{}\[\]\\]+|\\.|"[^"\\]*(?:\\.[^"\\]*)*")*')
 _QUOTE, _OPEN_OBJ, _OPEN_ARR, _CLOSE_OBJ, _CLOSE_ARR = 0x22, 0x7B, 0x5B, 0x7D, 0x5D
 _PAIR = {_CLOSE_OBJ: _OPEN_OBJ, _CLOSE_ARR: _OPEN_ARR}
 
@@ -195,3 +199,56 @@ class SpanReader:
 
     def close(self) -> None:
         self._fh.close()
+
+
+
+def iter_array_objects(path: Path) -> Iterator[bytes]:
+    """The JSON text of each object of a file that is one JSON array of objects (a UTF-8 BOM dropped), one at a
+    time as the file is read in chunks: the memory is a chunk and the current object. Only the structure is
+    checked here (orjson reads each object); Unreadable, possibly after some objects were given, when the file is
+    not that shape: the ordinary full read then gives the message, or the rows."""
+    check_input_file(Path(path), "a data file")
+    depth, base, pos, prev_end, start, count = 0, 0, 0, 0, -1, 0
+    buf, closed, want = b"", False, max(ROWS_CHUNK, 3)  # the first read sees a whole BOM
+    with open_input(path, "a data file") as fh:
+        while True:
+            chunk = fh.read(want)
+            ended = not chunk
+            if not base and not buf and chunk.startswith(b"\xef\xbb\xbf"):
+                chunk, base, prev_end = chunk[3:], 3, 3
+            buf += chunk
+            before = pos
+            while True:
+                if depth >= 2:  # inside an object: up to its next bracket, strings skipped whole
+                    at = _TO_BRACKET.match(buf, pos).end()  # type: ignore[union-attr]
+                    if at == len(buf) or buf[at] == _QUOTE:
+                        break  # the chunk ends first, or cuts a string: read on
+                    pos = at + 1
+                    depth += 1 if buf[at] in (_OPEN_OBJ, _OPEN_ARR) else -1  # orjson checks they pair
+                    if depth == 1:
+                        yield buf[start - base:pos]
+                        start, prev_end, count = -1, base + pos, count + 1
+                    continue
+                m = _TOKEN.search(buf, pos)
+                if m is None:
+                    break
+                at, c = m.start(), buf[m.start()]
+                gap = _gap(buf, base, prev_end, at)
+                if depth == 0 and not closed and c == _OPEN_ARR and not gap:
+                    depth = 1
+                elif depth == 1 and c == _OPEN_OBJ and gap == (b"," if count else b""):
+                    depth, start = 2, base + at
+                elif depth == 1 and c == _CLOSE_ARR and not gap:
+                    depth, closed = 0, True
+                else:  # a string or a scalar where an object belongs, a second array, ...
+                    raise Unreadable
+                pos, prev_end = m.end(), base + m.end()
+            if ended:
+                if not closed or buf[pos:].strip(_WS):
+                    raise Unreadable
+                return
+            # A read that moved nothing on (a long string or gap) reads twice as much next: never quadratic.
+            want = want * 2 if pos == before else ROWS_CHUNK
+            # Keep what a later token may still need: the open object, the unread tail and the gap before it.
+            keep = max(0, min(pos, (start if start >= 0 else prev_end) - base))
+            buf, base, pos = buf[keep:], base + keep, pos - keep

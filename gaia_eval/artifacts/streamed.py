@@ -20,7 +20,13 @@ from pydantic import BaseModel, ValidationError
 
 from gaia_eval.artifacts.evaluation import Evaluation, ItemEvaluation
 from gaia_eval.artifacts.experiment import Experiment, ExperimentHeader, ItemResult
-from gaia_eval.artifacts.groundtruth import SourceDocument
+from gaia_eval.artifacts.groundtruth import (
+    ConsolidatedEntry,
+    ConsolidatedGroundTruth,
+    GroundTruth,
+    SourceDocument,
+    read_groundtruth_file,
+)
 from gaia_eval.artifacts.store import (
     Freshness,
     _parse_json,
@@ -156,6 +162,87 @@ class StreamedExperiment:
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.header, name)
+
+
+class GroundTruthItems(Mapping[str, GroundTruth]):
+    """A ground truth's items by id: a consolidated file's each read from the file when asked for (the last few
+    kept), so the memory is a byte span per item, not the items and their source texts; a file read whole (one
+    document's) holds its items (`holding`). `use_cases` and `source_of` answer without reading a whole item."""
+
+    def __init__(self, path: Path | None, spans: dict[str, tuple[int, int]], use_cases: frozenset[str],
+                 held: dict[str, GroundTruth] | None = None) -> None:
+        self._path, self._spans, self._held = path, spans, held
+        self.use_cases = use_cases  # of every item
+        self._recent: OrderedDict[str, GroundTruth] = OrderedDict()
+
+    @classmethod
+    def holding(cls, items: dict[str, GroundTruth]) -> GroundTruthItems:
+        return cls(None, {}, frozenset(item.use_case for item in items.values()), items)
+
+    def _ids(self) -> Mapping[str, object]:
+        return self._spans if self._held is None else self._held
+
+    def __contains__(self, item_id: object) -> bool:
+        return item_id in self._ids()  # without reading the item
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._ids())
+
+    def __len__(self) -> int:
+        return len(self._ids())
+
+    def __getitem__(self, item_id: str) -> GroundTruth:
+        if self._held is not None:
+            return self._held[item_id]
+        span = self._spans[item_id]  # KeyError for an id it does not hold, as a dict
+        if item_id in self._recent:
+            self._recent.move_to_end(item_id)
+            return self._recent[item_id]
+        item = GroundTruth.model_validate_json(self._read(span))
+        self._recent[item_id] = item
+        if len(self._recent) > 16:
+            self._recent.popitem(last=False)
+        return item
+
+    def source_of(self, item_id: str) -> SourceDocument:
+        """The item's source document, validating only it (a sixth of the time of the whole item's)."""
+        if self._held is not None or item_id in self._recent:
+            return self[item_id].source
+        return SourceDocument.model_validate(orjson.loads(self._read(self._spans[item_id]))["source"])
+
+    def _read(self, span: tuple[int, int]) -> bytes:
+        reader = SpanReader(self._path)  # type: ignore[arg-type]
+        try:
+            return reader.read(span)
+        finally:
+            reader.close()
+
+
+def read_groundtruth_items(path: Path) -> GroundTruthItems:
+    """The items of a ground-truth file by id, the last of an id winning (as a dict of read_groundtruth_file's
+    items would keep them): a consolidated file's read when asked for, every item validated here first; a
+    one-document file, or one the stream reader cannot follow or that does not validate, read whole (which gives
+    the usual one-line message)."""
+    path = Path(path)
+    big: dict[str, type[BaseModel]] = {"items": GroundTruth, "source_files": ConsolidatedEntry}  # one at a time
+    found = _read_header(path, ConsolidatedGroundTruth, big, check=False)
+    if found is not None:
+        spans: dict[str, tuple[int, int]] = {}
+        use_cases: set[str] = set()
+        reader = SpanReader(path)
+        try:
+            for span in found[1].elements["source_files"]:
+                ConsolidatedEntry.model_validate_json(reader.read(span))
+            for span in found[1].elements["items"]:
+                item = GroundTruth.model_validate_json(reader.read(span))
+                spans[item.item_id] = span
+                use_cases.add(item.use_case)
+            return GroundTruthItems(path, spans, frozenset(use_cases))
+        except ValidationError:
+            pass  # the whole read names the item and field
+        finally:
+            reader.close()
+    return GroundTruthItems.holding({item.item_id: item for item in read_groundtruth_file(path)})
 
 
 def read_experiment(path: Path) -> Experiment | StreamedExperiment:

@@ -12,6 +12,7 @@ import click
 from gaia_eval.cli.annotate import sample_options
 from gaia_eval.cli.choices import UseCaseChoice
 from gaia_eval.cli.group import DEFAULTS, cli, print_summary
+from gaia_eval.cli.workspace import remote_workspace
 from gaia_eval.safe_text import echo
 
 
@@ -171,6 +172,7 @@ def import_results(paths, output_dir, tool, target_var) -> None:
     is_flag=True,
     help="Also write each record's expected answer as `ground_truth` (the person filling it in will see it).",
 )
+@remote_workspace(inputs=("input_path", "experiments_dir"), outputs=("output_dir", "eval_root"))
 def create_template(
     input_path,
     use_case,
@@ -194,11 +196,13 @@ def create_template(
 
         made = run_ratings_template(eval_root, output_dir, use_case=use_case, size=size, seed=seed,
                                     dimensions=dimensions, experiments_dir=experiments_dir)
-        echo(f"{'drew and saved' if made.drawn else 'used the saved'} sample {made.sample_path}")
+        from gaia_eval.artifacts.recorded import recorded_path as named  # an s3:// workspace's files by their URL
+
+        echo(f"{'drew and saved' if made.drawn else 'used the saved'} sample {named(made.sample_path)}")
         if made.shortfall:
             echo(made.shortfall)
-        echo(f"wrote {made.path} ({made.rows} outputs to rate 1-5; put your name in `rater`)")
-        echo(f"  then: gaia-eval meta-eval --evaluations {eval_root} -u {made.use_case} {made.path}")
+        echo(f"wrote {named(made.path)} ({made.rows} outputs to rate 1-5; put your name in `rater`)")
+        echo(f"  then: gaia-eval meta-eval --evaluations {named(eval_root)} -u {made.use_case} {named(made.path)}")
         return
     from gaia_eval.stages.templates.responses import run_create_response_template
 

@@ -13,6 +13,7 @@ from gaia_eval.cli.choices import ProviderChoice, RegistryChoice, UseCaseChoice
 from gaia_eval.cli.group import cli, split_types
 from gaia_eval.cli.lists import ListOptionsCommand
 from gaia_eval.cli.options import model_call_options, print_batch_status, shard_option
+from gaia_eval.cli.workspace import VIEWER_FOLDERS, remote_workspace
 from gaia_eval.errors import RunFailed
 from gaia_eval.safe_text import echo, echo_json
 
@@ -317,6 +318,7 @@ def check_answer(ctx, expected, answer, mode, rel_tol, abs_tol, threshold, unord
 )
 @click.option("--evaluations-dir", type=click.Path(path_type=Path), default=None, help="Override workspace/evaluation.")
 @click.option("--reports-dir", type=click.Path(path_type=Path), default=None, help="Override workspace/reports.")
+@remote_workspace(inputs=VIEWER_FOLDERS)
 def visualize(
     workspace,
     host,
@@ -347,7 +349,7 @@ def visualize(
 @shard_option
 @click.argument("ratings", type=click.Path(path_type=Path), required=False)
 @click.option(
-    "--evaluations",
+    "-e", "--evaluations",
     "eval_root",
     type=click.Path(path_type=Path),
     default=None,
@@ -426,6 +428,7 @@ def visualize(
          "and print the held-out figures of each fold. With answer labels: choose the match mode or threshold on "
          "4 folds of questions, measure it on the fifth.",
 )
+@remote_workspace(inputs=("ratings",), outputs=("eval_root",), file_outputs=("output", "markdown_file"))
 def meta_eval(
     ratings,
     eval_root,
@@ -452,11 +455,11 @@ def meta_eval(
     from gaia_eval.stages.meta_eval import run_meta_eval
 
     if eval_root is not None:
+        from gaia_eval.artifacts.recorded import recorded_path
         from gaia_eval.stages.meta_eval_own import run_meta_eval_evaluations
 
         ignored = [
-            name
-            for name, given in (
+            name for name, given in (
                 ("--metrics", metrics),
                 ("--exclude-system", exclude_systems),
                 ("--judge", judge_spec),
@@ -477,7 +480,7 @@ def meta_eval(
                                         estimate_with=estimate_with)
         echo(own.markdown)
         for path in own.outputs:
-            echo(f"wrote {path}")
+            echo(f"wrote {recorded_path(path)}")
         return
     if estimate_with is not None:
         raise UsageError("--estimate-with needs --evaluations", field="--estimate-with",

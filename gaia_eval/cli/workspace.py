@@ -1,6 +1,8 @@
 """Options that may name object storage (`s3://bucket/prefix`): the command runs on this machine's mirror of them
-(artifacts/remote.py), holding the remote folder's lock object while it writes there, and puts back what it
-wrote as it ends (also when it fails: a shard's part, the files finished before an error)."""
+(artifacts/remote.py), holding the remote folder's lock object as a lease while it writes there (its heartbeat
+putting back what is finished so far, artifacts/remote_lock.py), and puts back what it wrote as it ends (also
+when it fails: a shard's part, the files finished before an error). Inputs only (the viewer, a report's
+sources) are pulled into a read-only mirror."""
 
 from __future__ import annotations
 
@@ -9,6 +11,9 @@ from collections.abc import Callable
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
+
+# the viewer's folder options: any may name a prefix of a bucket, read into a mirror when the viewer starts
+VIEWER_FOLDERS = ("workspace", "test_data_dir", "groundtruth_dir", "experiments_dir", "evaluations_dir", "reports_dir")
 
 
 def remote_workspace(*, inputs: tuple[str, ...] = (), outputs: tuple[str, ...] = (),
@@ -36,10 +41,11 @@ def remote_workspace(*, inputs: tuple[str, ...] = (), outputs: tuple[str, ...] =
 def _run_remote(command: Callable[..., Any], args: tuple, kwargs: dict[str, Any], inputs: tuple[str, ...],
                 outputs: tuple[str, ...], file_outputs: tuple[str, ...]) -> Any:
     from gaia_eval.artifacts.lock import LOCK_NAME, FolderBusyError
-    from gaia_eval.artifacts.remote import Mirror, remote_lock, remote_shard_locks, remote_url
+    from gaia_eval.artifacts.remote import Mirror, remote_url
+    from gaia_eval.artifacts.remote_lock import Lease, live_shard_locks, remote_lock
 
     shard = kwargs.get("shard")
-    pushed: list[Mirror] = []
+    held: dict[str, tuple[Mirror, Lease]] = {}  # one lease per remote folder, though two options name it
     with ExitStack() as stack:
         for name in (*outputs, *file_outputs):
             url = remote_url(kwargs.get(name))
@@ -48,15 +54,21 @@ def _run_remote(command: Callable[..., Any], args: tuple, kwargs: dict[str, Any]
             file_name = None
             if name in file_outputs:
                 url, file_name = url.rsplit("/", 1)
-            mirror = Mirror(url)
-            option = f"--{name.replace('_', '-')}"
-            stack.enter_context(remote_lock(mirror, f".gaia-eval.{shard.tag}.lock" if shard else LOCK_NAME, option))
-            if shard is None and (held := remote_shard_locks(mirror)):
-                raise FolderBusyError(f"shards are writing this folder ({', '.join(held)})", file=url, field=option,
-                                      fix="wait for them to finish, then run the same command without --shard")
-            local = mirror.pull()
+            if url not in held:
+                mirror = Mirror(url)
+                option = f"--{name.replace('_', '-')}"
+                lease = stack.enter_context(
+                    remote_lock(mirror, f".gaia-eval.{shard.tag}.lock" if shard else LOCK_NAME, option))
+                if shard is None and (busy := live_shard_locks(mirror)):
+                    raise FolderBusyError(f"shards are writing this folder ({', '.join(busy)})", file=url,
+                                          field=option,
+                                          fix="wait for them to finish, then run the same command without --shard")
+                mirror.pull()
+                held[url] = (mirror, lease)
+                if lease.heartbeat is not None:
+                    lease.heartbeat.on_beat = mirror.push  # a run killed from now on resumes from the bucket
+            local = held[url][0].local
             kwargs[name] = local / file_name if file_name else local
-            pushed.append(mirror)
         for name in inputs:
             value = kwargs.get(name)
             if isinstance(value, (tuple, list)):
@@ -66,8 +78,25 @@ def _run_remote(command: Callable[..., Any], args: tuple, kwargs: dict[str, Any]
         try:
             return command(*args, **kwargs)
         finally:
-            for mirror in pushed:
-                mirror.push()
+            _put_back(held.values())
+
+
+def _put_back(held) -> None:
+    """Put back each folder written, unless its lease was lost (another run took the folder over: what this run
+    holds is no longer its to write)."""
+    from gaia_eval.errors import StorageError
+
+    lost = []
+    for mirror, lease in held:
+        if lease.heartbeat is not None:
+            lease.heartbeat.stop()
+        if not lease.renew():  # still ours, at this very moment (If-Match): else another run took it over
+            lost.append(mirror.url)
+            continue
+        mirror.push()
+    if lost:
+        raise StorageError(f"this run's lease ran out and another run took the folder over: {', '.join(lost)}",
+                           file=lost[0], fix="nothing of this run was put back after that; run it again to resume")
 
 
 def _local_input(value: str | Path) -> Path:

@@ -16,6 +16,7 @@ from typing import Any
 from gaia_eval.artifacts.evaluation import Evaluation, ItemEvaluation
 from gaia_eval.artifacts.experiment import Experiment, ItemResult
 from gaia_eval.artifacts.groundtruth import Summaries
+from gaia_eval.artifacts.remote import local_copy, remote_url
 from gaia_eval.artifacts.store import fingerprint, read_artifact
 from gaia_eval.errors import GaiaEvalError, InputError
 
@@ -136,7 +137,8 @@ def _find_experiment(ev: Evaluation, experiments_dir: Path | None) -> Experiment
     candidates = []
     if experiments_dir is not None and experiments_dir.is_dir():
         candidates += sorted(experiments_dir.rglob(recorded.name), key=lambda p: -_tail_match(p, recorded))
-    candidates.append(recorded)
+    url = remote_url(ev.experiment_file)  # a run on object storage recorded its URL: this machine's copy of it
+    candidates.append((local_copy(url) or recorded) if url else recorded)
     for path in candidates:
         if not (path.is_file() and path.name.endswith(".experiment.json")):
             continue

@@ -4,11 +4,12 @@ only from evaluation files. The report stage renders it; the viewer shows it."""
 from __future__ import annotations
 
 from collections import defaultdict
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from gaia_eval import cells
 from gaia_eval.artifacts.evaluation import NOT_APPLICABLE, RATINGS, Evaluation, JudgeSummary
+from gaia_eval.artifacts.recorded import recorded_path
 from gaia_eval.artifacts.store import fingerprint_file, read_artifact
 from gaia_eval.errors import InputError
 from gaia_eval.metaeval.answer_trust import own_answer_trust, packaged_answer_trust
@@ -284,8 +285,9 @@ def _told_apart(entries: list[tuple[Path, Evaluation]], eval_dir: Path) -> list[
     counts: dict[str, int] = defaultdict(int)
     for _, ev in entries:
         counts[ev.experiment_name] += 1
+    folder_name = PurePosixPath(recorded_path(eval_dir)).name  # `ev` of s3://bucket/run/ev, not its mirror's name
     return [
-        f"{ev.experiment_name} ({(Path(eval_dir.name) / path.relative_to(eval_dir)).parent.as_posix()})"
+        f"{ev.experiment_name} ({(Path(folder_name) / path.relative_to(eval_dir)).parent.as_posix()})"
         if counts[ev.experiment_name] > 1 else ev.experiment_name
         for path, ev in entries
     ]
@@ -422,7 +424,7 @@ def build_report_data(eval_dir: Path) -> dict[str, Any]:
     return {
         "schema_version": 1,
         "kind": "report",
-        "evaluation_dir": eval_dir.as_posix(),
+        "evaluation_dir": recorded_path(eval_dir),
         "total_evaluations": len(loaded),
         "min_items_for_ranking": MIN_ITEMS_FOR_RANKING,
         "min_items_for_clear_lead": MIN_ITEMS_FOR_CLEAR_LEAD,

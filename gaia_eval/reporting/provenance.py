@@ -10,7 +10,8 @@ from pathlib import Path
 import orjson
 
 from gaia_eval.artifacts.evaluation import Evaluation
-from gaia_eval.artifacts.store import find_recorded_path, fingerprint_file
+from gaia_eval.artifacts.recorded import find_recorded_path
+from gaia_eval.artifacts.store import fingerprint_file
 from gaia_eval.artifacts.streamed import iter_elements, top_level_values
 
 BIG_FILE = 1 << 20  # bytes: a file this big is read an element at a time (10,000 documents' ground truth)

@@ -33,8 +33,10 @@ def run_visualize(
             fix="pick another port, or 0 for any free one",
         ) from None
     echo(f"gaia-eval viewer on {server.url} (Ctrl-C to stop)")
+    from gaia_eval.artifacts.recorded import recorded_path
+
     for name, folder in roots.folders.items():
-        echo(f"  {name}: {folder}")
+        echo(f"  {name}: {recorded_path(folder)}")  # a bucket's folder as its URL, not this machine's mirror
     for note in notes:
         echo(f"  {note}")
     if allow_hosts or host not in ("127.0.0.1", "localhost", "::1"):

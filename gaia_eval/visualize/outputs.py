@@ -11,7 +11,7 @@ from typing import Any
 
 from gaia_eval.artifacts.evaluation import Evaluation
 from gaia_eval.artifacts.experiment import Experiment
-from gaia_eval.artifacts.store import find_recorded_path
+from gaia_eval.artifacts.recorded import find_recorded_path
 from gaia_eval.artifacts.streamed import StreamedExperiment, read_experiment
 from gaia_eval.errors import GaiaEvalError
 from gaia_eval.visualize.index import IndexRegistry, file_fingerprint

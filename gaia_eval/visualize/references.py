@@ -11,7 +11,7 @@ from typing import Any
 
 from gaia_eval.artifacts.evaluation import Evaluation
 from gaia_eval.artifacts.groundtruth import GroundTruth, read_groundtruth_file
-from gaia_eval.artifacts.store import find_recorded_path
+from gaia_eval.artifacts.recorded import find_recorded_path
 from gaia_eval.errors import GaiaEvalError
 
 _lock = threading.Lock()

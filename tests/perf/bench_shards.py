@@ -2,11 +2,18 @@
 
     .venv/bin/python tests/perf/bench_shards.py [--items 2000] [--latency 0.2] [--mem-items 10000] [--no-memory]
 
-Throughput: the local fake OpenAI-compatible server answers every call after `--latency` seconds; batch-experiment
-runs N qa items once as one process at concurrency 16, then as 4 shard processes at once (`--shard K/4`,
-concurrency 16 each) followed by the consolidation (the same command without --shard, which must make no call).
-Items/s of each, end to end (process start-up included), and the ratio (the issue's goal: >= 3.6x). The
-consolidated experiment's items are checked equal to the single process's, timing fields aside.
+Throughput: tests/perf/latency_server.py, in a process of its own, answers every call after `--latency` seconds
+(it is the "200 ms server", not what is measured). batch-experiment runs N qa items as one process at
+concurrency 16, then as 4 shard processes at once (`--shard K/4`, concurrency 16 each) followed by the
+consolidation (the same command without --shard, which must make no call), then the largest shard alone (what
+each shard does with a machine of its own). Each row prints items/s against the ideal (processes x concurrency
+/ latency) and the ratio, end to end (process start-up included) and over the calling phase only (first request
+in to last reply out, at the server), with our processes' CPU (os.wait4) and the server's. Below the table: our
+CPU per item (marginal: a run of 16 items is the start-up) and per process start-up, the cores the shard phase
+kept busy, and the speed-ups (the issue's goal: >= 3.6x), beside the most the partition allows at this item
+count. The consolidated experiment's items are checked equal to the single process's, timing fields aside. The
+children keep byte-compiled modules (an installed package has them; PYTHONDONTWRITEBYTECODE=1 would make each
+process compile gaia-eval again). On a shared machine, run it when `uptime` is lowest and quote the load.
 
 Memory: peak RSS (os.wait4: the child's own) of groundtruth with a model (the fake server, no latency), batch-
 experiment (the lead baseline) and eval over `--mem-items` items of meeting-sized documents (about 5 kB each),
@@ -16,13 +23,14 @@ each run as a child process. The issue's goal: <= 300 MB each at 10,000 items.
 from __future__ import annotations
 
 import argparse
+import math
 import os
-import resource
 import shutil
 import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import dataclass
 from pathlib import Path
 
 import orjson
@@ -32,6 +40,7 @@ sys.path.insert(0, str(ROOT))
 
 from tests.fakeserver import FakeLLMServer  # noqa: E402
 from tests.perf.bench_batch_experiment import make_groundtruth  # noqa: E402
+from tests.perf.latency_server import LatencyServer  # noqa: E402
 
 TIMING = {"latency_s", "time_to_success_s"}
 SHARDS = 4
@@ -52,63 +61,154 @@ def comparable(path: Path) -> list[dict]:
     return [{k: v for k, v in item.items() if k not in TIMING} for item in items]
 
 
-def cpu(who: int) -> float:
-    usage = resource.getrusage(who)
-    return usage.ru_utime + usage.ru_stime
+def children_env(work: Path) -> dict[str, str]:
+    """The children's environment: byte-compiled modules kept (in `work`), as an installed package has them; a
+    PYTHONDONTWRITEBYTECODE=1 in the caller's environment would otherwise make every process compile
+    gaia-eval's modules again (about 0.1 s of CPU each)."""
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
+    return {**env, "PYTHONPYCACHEPREFIX": str(work / "pycache")}
 
 
-def throughput(work: Path, items: int, latency: float) -> tuple[float, float]:
-    server = FakeLLMServer(latency_s=latency).start()
+@dataclass
+class Ran:
+    wall: float
+    cpu: float  # the child's own user + system CPU seconds (os.wait4)
+    spawned: float  # time.monotonic() when it was started
+
+
+def start(args: list[str], env: dict[str, str], log: Path) -> tuple[subprocess.Popen, float]:
+    with open(log, "wb") as err:
+        return subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=err, env=env), time.monotonic()
+
+
+def finish(proc: subprocess.Popen, spawned: float, log: Path) -> Ran:
+    _, status, usage = os.wait4(proc.pid, 0)
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    if proc.returncode != 0:
+        raise SystemExit(f"{' '.join(proc.args)} failed: {log.read_text()}")  # type: ignore[arg-type]
+    return Ran(time.monotonic() - spawned, usage.ru_utime + usage.ru_stime, spawned)
+
+
+def finish_all(started: list[tuple[subprocess.Popen, float]], logs: list[Path]) -> list[Ran]:
+    """Each process's wall time up to its own exit: reaped in the order they end, not the order started."""
+    ran: dict[int, Ran] = {}
+    index = {proc.pid: k for k, (proc, _) in enumerate(started)}
+    while len(ran) < len(started):
+        pid, status, usage = os.wait4(-1, 0)
+        if pid not in index:
+            continue
+        k = index[pid]
+        proc, spawned = started[k]
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        if proc.returncode != 0:
+            raise SystemExit(f"{' '.join(proc.args)} failed: {logs[k].read_text()}")  # type: ignore[arg-type]
+        ran[k] = Ran(time.monotonic() - spawned, usage.ru_utime + usage.ru_stime, spawned)
+    return [ran[k] for k in range(len(started))]
+
+
+def run(args: list[str], env: dict[str, str], log: Path) -> Ran:
+    return finish(*start(args, env, log), log)
+
+
+def shard_sizes(gt: Path) -> list[int]:
+    from gaia_eval.artifacts.shards import Shard
+    from gaia_eval.stages.experiment.inputs import load_workload
+
+    items = load_workload(gt).items
+    return [sum(Shard(k, SHARDS).owns(i.content_fingerprint) for i in items) for k in range(1, SHARDS + 1)]
+
+
+def calls_span(stats: dict) -> float:
+    """First request in to last reply out, at the server."""
+    return max(stats["replied"]) - min(stats["arrived"])
+
+
+def throughput(work: Path, items: int, latency: float) -> dict[str, float]:
+    work.mkdir(parents=True, exist_ok=True)
+    env, log = children_env(work), work / "stderr.txt"
+    gt = make_groundtruth(work / "gt", items)
+    small_items = CONCURRENCY
+    small = make_groundtruth(work / "gt-small", small_items)
+    sizes = shard_sizes(gt)
+    largest = max(range(SHARDS), key=lambda k: sizes[k]) + 1
+    server = LatencyServer(latency)
+    load_before = os.getloadavg()[0]
     try:
-        work.mkdir(parents=True, exist_ok=True)
         config = work / "c.json"
         config.write_bytes(orjson.dumps({"experiments": [
-            {"name": "bench", "provider": "vllm", "model": "m", "base_url": server.openai_base_url}]}))
-        gt = make_groundtruth(work / "gt", items)
-        start, cpu0, server0 = time.perf_counter(), cpu(resource.RUSAGE_CHILDREN), cpu(resource.RUSAGE_SELF)
-        subprocess.run(experiment_args(config, gt, work / "single"), check=True, capture_output=True)
-        single = time.perf_counter() - start
-        cpu_single, server_single = cpu(resource.RUSAGE_CHILDREN) - cpu0, cpu(resource.RUSAGE_SELF) - server0
-        calls_single = server.request_count
-        start, cpu0, server0 = time.perf_counter(), cpu(resource.RUSAGE_CHILDREN), cpu(resource.RUSAGE_SELF)
-        procs = [subprocess.Popen(experiment_args(config, gt, work / "sharded", "--shard", f"{k}/{SHARDS}"),
-                                  stdout=subprocess.DEVNULL, stderr=subprocess.PIPE) for k in range(1, SHARDS + 1)]
-        for proc in procs:
-            _, err = proc.communicate()
-            if proc.returncode != 0:
-                raise SystemExit(f"a shard failed: {err.decode()}")
-        shards_done = time.perf_counter() - start
-        cpu_shards, server_shards = cpu(resource.RUSAGE_CHILDREN) - cpu0, cpu(resource.RUSAGE_SELF) - server0
-        calls_shards = server.request_count - calls_single
-        subprocess.run(experiment_args(config, gt, work / "sharded"), check=True, capture_output=True)
-        with_consolidation = time.perf_counter() - start
-        extra = server.request_count - calls_single - calls_shards
-        arrivals = [r["arrived_at"] for r in server.requests]
+            {"name": "bench", "provider": "vllm", "model": "m", "base_url": server.base_url}]}))
+        run(experiment_args(config, small, work / "warm-up"), env, log)  # compiles the modules once
+        server.stats()
+        probe = run(experiment_args(config, small, work / "small"), env, log)
+        probe_stats = server.stats()
+        single = run(experiment_args(config, gt, work / "single"), env, log)
+        single_stats = server.stats()
+        started = [start(experiment_args(config, gt, work / "sharded", "--shard", f"{k}/{SHARDS}"), env,
+                         work / f"stderr-{k}.txt") for k in range(1, SHARDS + 1)]
+        shards = finish_all(started, [work / f"stderr-{k}.txt" for k in range(1, SHARDS + 1)])
+        shards_wall = max(r.spawned + r.wall for r in shards) - min(r.spawned for r in shards)
+        shards_stats = server.stats()
+        consolidation = run(experiment_args(config, gt, work / "sharded"), env, log)
+        consolidation_stats = server.stats()
+        alone = run(experiment_args(config, gt, work / "alone", "--shard", f"{largest}/{SHARDS}"), env, log)
+        alone_stats = server.stats()
     finally:
         server.stop()
-    span_single = arrivals[calls_single - 1] - arrivals[0] + latency
-    span_shards = max(arrivals[calls_single:calls_single + calls_shards]) - min(
-        arrivals[calls_single:calls_single + calls_shards]) + latency
+    load_after = os.getloadavg()[0]
     same = comparable(work / "single" / "bench.experiment.json") == comparable(
         work / "sharded" / "bench.experiment.json")
-    print(f"throughput: {items} qa items, fake server latency {latency * 1000:.0f} ms, concurrency {CONCURRENCY} per "
-          "process, end to end (process start-up included)")
-    print("| run | wall s | items/s | calls | CLI CPU s | fake server CPU s |")
-    print("|---|---:|---:|---:|---:|---:|")
-    print(f"| 1 process | {single:.2f} | {items / single:.1f} | {calls_single} | {cpu_single:.1f} | "
-          f"{server_single:.1f} |")
-    print(f"| {SHARDS} shards | {shards_done:.2f} | {items / shards_done:.1f} | {calls_shards} | {cpu_shards:.1f} | "
-          f"{server_shards:.1f} |")
-    print(f"| {SHARDS} shards + consolidation | {with_consolidation:.2f} | {items / with_consolidation:.1f} | "
-          f"{calls_shards + extra} | | |")
-    print(f"calling phase (first request to last reply at the server): 1 process {items / span_single:.1f} items/s, "
-          f"{SHARDS} shards {items / span_shards:.1f} items/s: {span_single / span_shards:.2f}x")
-    print(f"CPU cores: {os.cpu_count()}, load average {os.getloadavg()[0]:.1f}: when the CPU the shards and the "
-          "server need per second of wall time reaches the cores free, the shards wait on CPU, not on the server")
-    print(f"speed-up: {single / shards_done:.2f}x shards alone, {single / with_consolidation:.2f}x with the "
-          f"consolidation (goal >= 3.6x); consolidation calls {extra}; items equal to one process's: {same}",
-          flush=True)
-    return single / shards_done, single / with_consolidation
+    per_item = (single.cpu - probe.cpu) / (items - small_items)  # marginal: start-up is in both
+    startup_cpu = probe.cpu - small_items * per_item
+    first_request = min(probe_stats["arrived"]) - probe.spawned
+    last_reply_to_exit = single.spawned + single.wall - max(single_stats["replied"])
+    shards_cpu = sum(r.cpu for r in shards)
+    ideal1, ideal4 = CONCURRENCY / latency, SHARDS * CONCURRENCY / latency
+    with_consolidation = shards_wall + consolidation.wall
+
+    def row(label: str, wall: float, count: int, ideal: float, cpu: float | str, server_cpu: float | str) -> None:
+        rate = count / wall
+        cpu_text = f"{cpu:.2f}" if isinstance(cpu, float) else cpu
+        server_text = f"{server_cpu:.2f}" if isinstance(server_cpu, float) else server_cpu
+        print(f"| {label} | {count} | {wall:.2f} | {rate:.1f} | {ideal:.0f} | {rate / ideal:.2f} | {cpu_text} | "
+              f"{server_text} |")
+
+    print(f"throughput: {items} qa items, server latency {latency * 1000:.0f} ms (tests/perf/latency_server.py, a "
+          f"process of its own), concurrency {CONCURRENCY} per process; ideal = processes x {CONCURRENCY} / latency")
+    print("| run | items | wall s | items/s | ideal items/s | achieved/ideal | our CPU s | server CPU s |")
+    print("|---|---:|---:|---:|---:|---:|---:|---:|")
+    row("1 process, end to end", single.wall, items, ideal1, single.cpu, single_stats["cpu_s"])
+    row("1 process, calls only", calls_span(single_stats), items, ideal1, "", "")
+    row(f"{SHARDS} shards, end to end", shards_wall, items, ideal4, shards_cpu, shards_stats["cpu_s"])
+    row(f"{SHARDS} shards, calls only", calls_span(shards_stats), items, ideal4, "", "")
+    row(f"{SHARDS} shards + consolidation", with_consolidation, items, ideal4, shards_cpu + consolidation.cpu,
+        shards_stats["cpu_s"] + consolidation_stats["cpu_s"])
+    row(f"largest shard ({largest}/{SHARDS}) alone", alone.wall, sizes[largest - 1], ideal1, alone.cpu,
+        alone_stats["cpu_s"])
+    print(f"our CPU: {per_item * 1000:.2f} ms per item (marginal), start-up {startup_cpu:.2f} s per process (first "
+          f"request {first_request:.2f} s after the process started; exit {last_reply_to_exit:.2f} s after the last "
+          f"reply); server {single_stats['cpu_s'] / items * 1000:.2f} ms per request; consolidation "
+          f"{consolidation.cpu:.2f} s CPU, {consolidation.wall:.2f} s wall, {consolidation_stats['requests']} calls")
+    shards_first = min(shards_stats["arrived"]) - min(r.spawned for r in shards)
+    shards_exit = max(r.spawned + r.wall for r in shards) - max(shards_stats["replied"])
+    print(f"{SHARDS} shards started together: the first request {shards_first:.2f} s after, the last exit "
+          f"{shards_exit:.2f} s after the last reply")
+    print("each shard: " + ", ".join(f"{k}/{SHARDS} {sizes[k - 1]} items {r.wall:.2f} s wall {r.cpu:.2f} s CPU"
+                                     for k, r in enumerate(shards, 1)))
+    busy = (shards_cpu + shards_stats["cpu_s"]) / shards_wall
+    print(f"CPU cores: {os.cpu_count()}, load average {load_before:.1f} before, {load_after:.1f} after (other "
+          f"users); the shards and the server kept {busy:.2f} cores busy on average while the shards ran")
+    rounds = math.ceil(items / CONCURRENCY) / math.ceil(max(sizes) / CONCURRENCY)
+    machines = single.wall / (alone.wall + consolidation.wall)
+    speedups = {"end to end": single.wall / shards_wall, "with consolidation": single.wall / with_consolidation,
+                "calls only": calls_span(single_stats) / calls_span(shards_stats), "one machine per shard": machines}
+    print(f"speed-up ({SHARDS} shards over 1 process; goal >= 3.6x): "
+          + ", ".join(f"{k} {v:.2f}x" for k, v in speedups.items())
+          + f"; at most {rounds:.2f}x at this item count with no start-up at all (shards of {sizes} items take "
+          f"{math.ceil(max(sizes) / CONCURRENCY)} rounds of {CONCURRENCY} calls, one process "
+          f"{math.ceil(items / CONCURRENCY)}); one machine per shard = 1 process / (largest shard alone + "
+          f"consolidation); consolidation calls {consolidation_stats['requests']}; items equal to one process's: "
+          f"{same}", flush=True)
+    return speedups
 
 
 def make_meetings(folder: Path, count: int) -> None:

@@ -13,6 +13,7 @@ from gaia_eval import usecases
 from gaia_eval.artifacts.evaluation import Evaluation, InferenceSummary, ItemEvaluation
 from gaia_eval.artifacts.experiment import Experiment
 from gaia_eval.artifacts.groundtruth import GroundTruth
+from gaia_eval.artifacts.recorded import recorded_path
 from gaia_eval.artifacts.shards import LineIndex, Shard
 from gaia_eval.artifacts.store import (
     Freshness,
@@ -123,7 +124,7 @@ def _evaluate(pending: _Pending, gt_source: str, judged: JudgeOutcome | None) ->
         mode_note=_mode_note(mode)
         + (f"; {LONG_FORM_NOTE}" if use_case.asks_questions and "conciseness" in criteria_names else ""),
         scorer=f"{SCORER} ({rubric.RUBRIC_VERSION})",
-        experiment_file=pending.path.as_posix(),
+        experiment_file=recorded_path(pending.path),
         experiment_fingerprint=inputs["experiment"],
         groundtruth_source=gt_source if mode == "comparative" else "none",
         items=judged.items if judged is not None else (pending.items or []),  # spooled items join at the write
@@ -231,7 +232,7 @@ def run_eval(
     root, files = experiment_files(experiment_dir, experiment_file)
     gt_paths = groundtruth_paths(groundtruth)
     by_use_case, gt_fp = load_external(gt_paths)
-    gt_source = "external:" + ", ".join(p.as_posix() for p in gt_paths) if gt_paths else "embedded"
+    gt_source = "external:" + ", ".join(recorded_path(p) for p in gt_paths) if gt_paths else "embedded"
     loaded, made_from = _load_experiments(files, gt_paths, by_use_case, summary)
     check_output_dir(output_dir)
 

@@ -89,15 +89,17 @@ def default_config(use_case: str) -> ExperimentConfig:
     )
 
 
-def consolidate_experiments(output_dir: Path, damaged: list[str] | None = None) -> ConsolidatedExperiments:
+def consolidate_experiments(output_dir: Path, damaged: list[str] | None = None,
+                            written: dict[str, Experiment] | None = None) -> ConsolidatedExperiments:
     """Rebuilt from the experiment files in the folder every time: cheap, and never out of step with them.
-    A file that cannot be read is left out and, when `damaged` is given, named there with the reason."""
+    A file that cannot be read is left out and, when `damaged` is given, named there with the reason. `written`:
+    headers of files just written, by name, taken instead of scanning them back (0.2 s at 10,000 items)."""
     entries: list[ExperimentRunEntry] = []
     usage = Usage()
     cost: float | None = 0.0
     for path in sorted(Path(output_dir).glob("*.experiment.json")):
         try:
-            exp = read_experiment(path)  # its header only: the items are not held (10,000 take hundreds of MB)
+            exp = (written or {}).get(path.name) or read_experiment(path)  # a header: items are not held
         except (ArtifactError, InputError) as exc:
             if damaged is not None:
                 damaged.append(exc.one_line())

@@ -28,6 +28,7 @@ from gaia_eval.artifacts.experiment import (
 )
 from gaia_eval.artifacts.journal import JournalWriter, journal_path, remove_journal
 from gaia_eval.artifacts.names import file_stem
+from gaia_eval.artifacts.recorded import recorded_path
 from gaia_eval.artifacts.shards import Shard
 from gaia_eval.artifacts.store import (
     Freshness,
@@ -152,6 +153,7 @@ class _Plan:
     refresh: set[str] = field(default_factory=set)  # item ids redone past the response cache
     part: Path | None = None
     shard: Shard | None = None  # --shard K/N: only its items are run, and its part is written instead of the file
+    written: Experiment | None = None  # the header (no items, no sources) of the file this run wrote
 
     def owned(self, workload: Workload) -> list[WorkItem]:
         """The items this run answers for: all of them, or its shard's."""
@@ -236,9 +238,8 @@ def run_batch_experiment(
                              "finished, the same command without --shard writes the experiment files")
         return summary
     consolidated = output_dir / CONSOLIDATED_NAME
-    write_artifact(
-        consolidated, consolidate_experiments(output_dir, summary.damaged)
-    )  # unchanged bytes are not rewritten
+    written = {plan.path.name: plan.written for plan in plans if plan.written is not None}
+    write_artifact(consolidated, consolidate_experiments(output_dir, summary.damaged, written))  # same bytes: kept
     summary.notes.append(f"consolidated: {consolidated}")
     return summary
 
@@ -514,7 +515,7 @@ def _finish(plan: _Plan, workload: Workload) -> None:
             use_case=workload.use_case,
             spec=spec,
             base_url=effective_base_url(_provider_settings(spec)),
-            input_path=workload.input_path.as_posix(),
+            input_path=recorded_path(workload.input_path),
             groundtruth=workload.groundtruth,  # type: ignore[arg-type]
             pricing=plan.quote.describe(),
             batch_pricing=batch_quote(plan.quote).describe() if totals.batched_items else None,
@@ -525,8 +526,8 @@ def _finish(plan: _Plan, workload: Workload) -> None:
             finished_at=datetime.now(timezone.utc),
     )
     # Written an item at a time: the whole experiment's dict and bytes would take several times its size.
-    write_streamed(plan.path, experiment.model_copy(update={"items": [], "sources": {}}),
-                   {"items": items(), "sources": sorted(workload.sources.items())})
+    plan.written = experiment.model_copy(update={"items": [], "sources": {}})
+    write_streamed(plan.path, plan.written, {"items": items(), "sources": sorted(workload.sources.items())})
     if plan.journal is not None:
         plan.journal.remove()
     else:

@@ -2,17 +2,18 @@
 experiment per system, with the use case said and why.
 
 Every row is read and checked before anything is written, so a bad row (one line naming file, line and field)
-leaves no file behind; outputs are written atomically. Rows are never held: a first pass checks them one at a time
-(keeping a line per system and item, and each system's totals), then each system's experiment is written from a
-second read of the file, its items one at a time and its sources spooled to a temp file beside it; the memory is
-the file's text (at most the input cap) and a few dozen bytes a row, not the rows'.
+leaves no file behind; outputs are written atomically. Neither the file nor its rows are held: a first pass reads
+the rows a line at a time and checks them (keeping each system's totals and a digest of each (system, item) pair,
+8 bytes a row each: tally.py), then each system's experiment is written from another read of the file, its items
+one at a time and its sources spooled to disk and given back in name order (artifacts/keyed_spool.py). A .json
+array is read an object at a time too; another .json value (one object) is parsed whole. -g's ground truth is
+indexed, each item read when a row needs it (artifacts/streamed.py, read_groundtruth_items): the memory is a byte
+span per document, never the documents' texts.
 """
 
 from __future__ import annotations
 
-import tempfile
-from array import array
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from datetime import datetime, timezone
 from pathlib import Path
 from typing import Any
@@ -31,6 +32,7 @@ from gaia_eval.artifacts.experiment import (
     safe_name,
 )
 from gaia_eval.artifacts.groundtruth import GroundTruth, QAPair, SourceDocument, Summaries
+from gaia_eval.artifacts.keyed_spool import KeyedSpool
 from gaia_eval.artifacts.names import NameClaims, file_stem
 from gaia_eval.artifacts.store import (
     describe_validation_error,
@@ -38,17 +40,20 @@ from gaia_eval.artifacts.store import (
     fingerprint_bytes,
     fingerprint_file,
 )
-from gaia_eval.artifacts.streamed import write_streamed
-from gaia_eval.errors import InputError, UsageError, storage_error
+from gaia_eval.artifacts.streamed import GroundTruthItems, read_groundtruth_items, write_streamed
+from gaia_eval.errors import InputError, UsageError
 from gaia_eval.scoring.rubric import IMPORTED_PROVIDER
 from gaia_eval.stages.common import StageSummary, check_output_dir, holds_output_lock
 from gaia_eval.stages.imports.rows import Row, iter_rows, row_error, where
+from gaia_eval.stages.imports.tally import SortedRuns, TotalsSum, pair_digest, repeated
 
 
-def _outputs_use_case(use_case: str | None, gts: dict[str, GroundTruth], groundtruth: Path | None) -> tuple[str, str]:
+def _outputs_use_case(
+    use_case: str | None, gts: GroundTruthItems, groundtruth: Path | None
+) -> tuple[str, str]:
     """(use case, why): the one of -g's ground truth (or --use-case, when that ground truth serves it), else
     --use-case, else summarization; said, never guessed."""
-    found = sorted({gt.use_case for gt in gts.values()})
+    found = sorted(gts.use_cases)
     if len(found) > 1:
         raise InputError(
             f"holds ground truth for several use cases ({', '.join(found)})",
@@ -78,7 +83,7 @@ def _outputs_use_case(use_case: str | None, gts: dict[str, GroundTruth], groundt
     return use_case, "from --use-case"  # type: ignore[return-value]
 
 
-def _question(row: Row, item_id: str, gts: dict[str, GroundTruth], groundtruth: Path) -> tuple[GroundTruth, QAPair]:
+def _question(row: Row, item_id: str, gts: Mapping[str, GroundTruth], groundtruth: Path) -> tuple[GroundTruth, QAPair]:
     """The ground truth and question a qa row answers: `item_id` is a question id, `<document>#<question id>`."""
     document, _, question_id = item_id.rpartition("#")
     gt = gts.get(document)
@@ -96,16 +101,17 @@ def _question(row: Row, item_id: str, gts: dict[str, GroundTruth], groundtruth: 
 
 
 def _row_source(
-    row: Row, file: Path, item_id: str, gts: dict[str, GroundTruth], groundtruth: Path | None
-) -> SourceDocument:
-    """The row's `source` column, else the source of its item in -g's ground truth; a missing one is named."""
+    row: Row, file: Path, item_id: str, gts: Mapping[str, GroundTruth], groundtruth: Path | None
+) -> SourceDocument | None:
+    """The row's `source` column, else None for the source of its item in -g's ground truth (read only when the
+    experiment's sources are written); a missing one is named."""
     source_text = row.data.get("source")
     if isinstance(source_text, str) and source_text.strip():
         return SourceDocument(
             path=f"{Path(file).name}#{item_id}", fingerprint=fingerprint_bytes(source_text.encode()), text=source_text
         )
     if item_id in gts:
-        return gts[item_id].source
+        return None
     if groundtruth is None:
         raise row_error(
             row,
@@ -193,9 +199,7 @@ def run_import_outputs(
     import-groundtruth, which also gives each item's source text when the rows do not), else `use_case`, else
     summarization, and the summary says which and why. Answers to questions (qa) are keyed by question id
     (`ES2009b#q01`) and carry their expected answer into the experiment."""
-    from gaia_eval.stages.experiment.inputs import load_groundtruth_file
-
-    gts = {gt.item_id: gt for gt in load_groundtruth_file(Path(groundtruth))} if groundtruth else {}
+    gts = read_groundtruth_items(Path(groundtruth)) if groundtruth else GroundTruthItems.holding({})
     use_case, why = _outputs_use_case(use_case, gts, groundtruth)
     rows = _RowReader(Path(file), usecases.get(use_case).asks_questions, gts, groundtruth)
     totals = rows.check()
@@ -209,25 +213,27 @@ def run_import_outputs(
     for system, system_totals in totals.items():
         out = experiment_file(Path(output_dir), system)
         header = _imported_experiment(system, system_totals, use_case, inputs, Path(file), now)
-        with _SourceSpool(out) as sources:
-            write_streamed(out, header, {"items": rows.results(system, sources), "sources": sources.in_order()})
+        with KeyedSpool(out, SourceDocument) as sources:
+            write_streamed(out, header, {"items": rows.results(system, sources), "sources": _sources(sources, gts)})
         summary.made += 1
         summary.outputs.append(out)
     return summary
 
 
 class _RowReader:
-    """The rows of one file as item results, read again on each pass, never held: `check` reads every row (the
-    checks keep a line per (system, item) and each system's totals); `results` gives one system's."""
+    """The rows of one file as item results, read again on each pass, never held: `check` reads every row (keeping
+    each system's totals and a digest of each (system, item) pair); `results` gives one system's."""
 
-    def __init__(self, file: Path, asks_questions: bool, gts: dict[str, GroundTruth], groundtruth: Path | None) -> None:
+    def __init__(
+        self, file: Path, asks_questions: bool, gts: GroundTruthItems, groundtruth: Path | None
+    ) -> None:
         self.file, self.asks_questions, self.gts, self.groundtruth = file, asks_questions, gts, groundtruth
 
     def check(self) -> dict[str, ExperimentTotals]:
         """Each system's totals, every row checked before anything is written."""
         sums: dict[str, TotalsSum] = {}
         claims = NameClaims("system", ".experiment.json")
-        pairs: dict[tuple[str, str], int] = {}  # (system, item id): its line
+        pairs = SortedRuns("Q")  # a digest of each (system, item id): 8 bytes a row (a set of the pairs: ~200)
         for row in iter_rows(self.file):
             stems = _row_stems(row)
             item_id, system = row.data["item_id"], row.data["system"]
@@ -237,28 +243,43 @@ class _RowReader:
                 except InputError as exc:
                     raise row_error(row, "system", exc.message, exc.fix or "") from None
             result, _ = self._result(row)
-            if (system, item_id) in pairs:
-                first = where(Row(self.file, pairs[system, item_id], {}))
-                raise row_error(row, "item_id", f"system '{system}' has item '{item_id}' twice (also {first})",
-                                "one row per item and system")
-            pairs[system, item_id] = row.line
+            pairs.add(pair_digest(system, item_id))
             sums.setdefault(system, TotalsSum()).add(result)
+        self._refuse_repeats(repeated(pairs))
         return {system: _checked_totals(total, self.file, system) for system, total in sums.items()}
 
-    def results(self, system: str, sources: _SourceSpool) -> Iterator[ItemResult]:
-        """The item results of `system`, in row order, each row's source handed to `sources`."""
+    def _refuse_repeats(self, digests: set[float]) -> None:
+        """The first row giving a (system, item) pair again, named with the line of the first: looked for in a
+        second read among the rows whose digest another row shares (two pairs sharing a digest are no repeat)."""
+        if not digests:
+            return
+        lines: dict[tuple[str, str], int] = {}  # the pairs of those few rows: their first line
+        for row in iter_rows(self.file):
+            item_id, system = row.data["item_id"], row.data["system"]
+            if pair_digest(system, item_id) not in digests:
+                continue
+            if (system, item_id) in lines:
+                first = where(Row(self.file, lines[system, item_id], {}))
+                raise row_error(row, "item_id", f"system '{system}' has item '{item_id}' twice (also {first})",
+                                "one row per item and system")
+            lines[system, item_id] = row.line
+
+    def results(self, system: str, sources: KeyedSpool[SourceDocument]) -> Iterator[ItemResult]:
+        """The item results of `system`, in row order, each row's own source handed to `sources` (one from -g's
+        ground truth as None: `_sources` gives it back from there)."""
         for row in iter_rows(self.file):
             if row.data.get("system") == system:
                 result, source = self._result(row)
-                sources.put(result.source, source, from_row=_has_source(row))
+                sources.put(result.source, source)
                 yield result
 
-    def _result(self, row: Row) -> tuple[ItemResult, SourceDocument]:
+    def _result(self, row: Row) -> tuple[ItemResult, SourceDocument | None]:
+        """The row's item result and its own source (None: its item's in -g's ground truth)."""
         item_id, system = row.data["item_id"], row.data["system"]
         gts, groundtruth = self.gts, self.groundtruth
         question = _question(row, item_id, gts, groundtruth) if self.asks_questions else None  # type: ignore[arg-type]
         if question is not None and not _has_source(row):
-            source = question[0].source
+            source = None  # the question's document in -g's ground truth
         else:
             source = _row_source(row, self.file, item_id, gts, groundtruth)
         return _item_result(row, item_id, system, question), source
@@ -269,52 +290,11 @@ def _has_source(row: Row) -> bool:
     return isinstance(row.data.get("source"), str) and bool(row.data["source"].strip())
 
 
-class _SourceSpool:
-    """One experiment's source documents by name (the last given wins, as in a dict), those of the rows spooled
-    to a temp file beside the experiment, those of -g's ground truth kept as the objects already held."""
-
-    def __init__(self, target: Path) -> None:
-        self._target = target
-        self._fh: Any = None
-        self._found: dict[str, SourceDocument | tuple[int, int]] = {}
-
-    def __enter__(self) -> _SourceSpool:
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        if self._fh is not None:
-            self._fh.close()
-
-    def put(self, name: str, source: SourceDocument, *, from_row: bool) -> None:
-        """Keep `source` under `name`: spooled when it is a row's own (`from_row`), else the object -g gave."""
-        if not from_row:
-            self._found[name] = source
-            return
-        if self._fh is None:
-            # closed by __exit__: the spool lives across the generators write_streamed reads
-            try:
-                self._fh = tempfile.TemporaryFile(  # noqa: SIM115
-                    dir=self._target.parent, prefix=f".{self._target.name}.sources."
-                )
-            except OSError as exc:
-                raise storage_error(self._target, exc) from None
-        data = source.model_dump_json().encode()
-        try:
-            self._fh.seek(0, 2)
-            self._found[name] = (self._fh.tell(), len(data))
-            self._fh.write(data)
-        except OSError as exc:  # a full disk: the experiment named, its file untouched
-            raise storage_error(self._target, exc) from None
-
-    def in_order(self) -> Iterator[tuple[str, SourceDocument]]:
-        """(name, document) in name order, as canonical JSON writes a dict; read once items are all given."""
-        for name in sorted(self._found):
-            found = self._found[name]
-            if isinstance(found, SourceDocument):
-                yield name, found
-            else:
-                self._fh.seek(found[0])
-                yield name, SourceDocument.model_validate_json(self._fh.read(found[1]))
+def _sources(spool: KeyedSpool[SourceDocument], gts: GroundTruthItems) -> Iterator[tuple[str, SourceDocument]]:
+    """One experiment's sources in name order, the last given for a name winning: a row's own from the spool, the
+    others from -g's ground truth (a source taken from there is named by its item there)."""
+    for name, source in spool.in_order():
+        yield name, gts.source_of(name) if source is None else source
 
 
 def _row_stems(row: Row) -> dict[str, str]:
@@ -369,48 +349,3 @@ def _checked_totals(total: TotalsSum, file: Path, system: str) -> ExperimentTota
             field=field,
             fix="check the numbers of those rows: they are far beyond any real run's",
         ) from None
-
-
-def imported_totals(items: list[ItemResult]) -> ExperimentTotals:
-    """Totals of imported rows (an item the source run failed counts as an error), the costs summed when every row
-    has one, latencies as given."""
-    total = TotalsSum()
-    for item in items:
-        total.add(item)
-    return total.totals()
-
-
-class TotalsSum:
-    """imported_totals kept as rows go by: sums, and one latency (8 bytes) a row for the percentiles."""
-
-    def __init__(self) -> None:
-        self.items = self.errors = self.input_tokens = self.output_tokens = 0
-        self.cost: float | None = 0
-        self.latencies = array("d")
-
-    def add(self, item: ItemResult) -> None:
-        self.items += 1
-        self.errors += item.status == "error"
-        self.input_tokens += item.usage.input_tokens
-        self.output_tokens += item.usage.output_tokens
-        self.cost = None if self.cost is None or item.cost_usd is None else self.cost + item.cost_usd
-        self.latencies.append(item.latency_s)
-
-    def totals(self) -> ExperimentTotals:
-        latencies = sorted(self.latencies)
-        return ExperimentTotals(
-            items=self.items,
-            ok=self.items - self.errors,
-            errors=self.errors,
-            usage=Usage(input_tokens=self.input_tokens, output_tokens=self.output_tokens),
-            cost_usd=self.cost,
-            input_cost_usd=None,
-            output_cost_usd=None,
-            cost_status="priced" if self.cost is not None else "unpriced",
-            latency_p50_s=latencies[len(latencies) // 2],
-            latency_p95_s=latencies[int(0.95 * (len(latencies) - 1))],
-            latency_max_s=latencies[-1],
-            latency_mean_s=sum(latencies) / len(latencies),
-            wall_time_s=sum(latencies),
-            throughput_items_per_s=0.0,
-        )

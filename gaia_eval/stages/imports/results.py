@@ -38,8 +38,8 @@ from gaia_eval.interop.records import ForeignRun, ForeignSample
 from gaia_eval.scoring.rubric import IMPORTED_PROVIDER
 from gaia_eval.stages.common import StageSummary, ensure_output_dir
 from gaia_eval.stages.imports.groundtruth import write_groundtruth
-from gaia_eval.stages.imports.outputs import imported_totals
 from gaia_eval.stages.imports.restore import plan_carried, split_exported, write_carried
+from gaia_eval.stages.imports.tally import imported_totals
 
 QUESTION_ID = "answer"  # each imported sample is one document with one question: `<task>/<sample id>#answer`
 MEAN_METRICS = ("accuracy", "mean", "pass_rate")  # headline figures that are the mean of the items' values

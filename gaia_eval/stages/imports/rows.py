@@ -4,13 +4,20 @@ that name the file, the line and the field."""
 from __future__ import annotations
 
 import csv
-import io
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from gaia_eval.artifacts.inputs import parse_json, read_input_text
+from gaia_eval.artifacts.inputs import (
+    CSV_BREAK,
+    JSONL_BREAK,
+    iter_input_lines,
+    max_input_bytes,
+    parse_json,
+    read_input_text,
+)
+from gaia_eval.artifacts.stream import Unreadable, iter_array_objects
 from gaia_eval.errors import InputError
 
 IMPORT_SUFFIXES = (".jsonl", ".csv", ".json")
@@ -30,16 +37,18 @@ def read_rows(path: Path) -> list[Row]:
 
 
 def iter_rows(path: Path) -> Iterator[Row]:
-    """read_rows one row at a time: the file's text is held (at most the input cap), its rows are made as they are
-    asked for (a .json list is parsed whole, being one JSON value). A file with no row is an error at the end."""
+    """read_rows one row at a time. A .jsonl or .csv file is read a line at a time, a .json array of objects an
+    object at a time (the memory is the current row, whatever the file's size). A file with no row is an error at
+    the end."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix not in IMPORT_SUFFIXES:
         raise InputError(f"has an unsupported extension '{suffix}'", file=path, fix="pass a .jsonl, .csv or .json file")
-    text = read_input_text(path, "a data file")
     count = 0
     if suffix == ".jsonl":
-        for number, line in _jsonl_lines(text):
+        for number, line in enumerate(iter_input_lines(path, JSONL_BREAK, "a data file"), 1):
+            line = line[:-1] if line.endswith("\n") else line
+            line = line[:-1] if line.endswith("\r") else line
             if not line.strip():
                 continue
             data = parse_json(path, line, where=f"line {number}: ", fix="one JSON object per line")
@@ -48,8 +57,9 @@ def iter_rows(path: Path) -> Iterator[Row]:
             count += 1
             yield Row(path, number, data)
     elif suffix == ".csv":
-        csv.field_size_limit(max(csv.field_size_limit(), len(text)))  # a long document fits in a cell
-        reader = csv.DictReader(io.StringIO(text, newline=""))
+        csv.field_size_limit(max(csv.field_size_limit(), min(max_input_bytes(), _CSV_FIELD_MAX)))  # a long document
+        # fits in a cell; the final empty piece after the last line break is no line to csv
+        reader = csv.DictReader(line for line in iter_input_lines(path, CSV_BREAK, "a data file") if line)
         try:
             for data in reader:
                 count += 1
@@ -59,9 +69,7 @@ def iter_rows(path: Path) -> Iterator[Row]:
                 f"line {reader.line_num}: not CSV ({exc})", file=path, fix="write a CSV with a header line"
             ) from None
     else:
-        data = parse_json(path, text, fix="fix the JSON syntax")
-        items = data if isinstance(data, list) else [data]
-        for number, item in enumerate(items, 1):
+        for number, item in enumerate(_json_items(path), 1):
             if not isinstance(item, dict):
                 raise InputError(f"item {number}: expected a JSON object", file=path, fix="a list of objects")
             count += 1
@@ -70,16 +78,23 @@ def iter_rows(path: Path) -> Iterator[Row]:
         raise InputError("holds no rows", file=path, fix="add at least one item")
 
 
-def _jsonl_lines(text: str) -> Iterator[tuple[int, str]]:
-    """jsonl_lines, numbered and one at a time (a list of 200,000 lines is itself a copy of the file)."""
-    number, start = 0, 0
-    while start <= len(text):
-        end = text.find("\n", start)
-        end = len(text) if end < 0 else end
-        line = text[start:end]
-        number += 1
-        yield number, line[:-1] if line.endswith("\r") else line
-        start = end + 1
+def _json_items(path: Path) -> Iterator[Any]:
+    """The items of a .json file: an array of objects one object at a time, read in chunks; anything else (one
+    object, an array holding something else, an error to name) parsed whole, after the objects already given."""
+    given = 0
+    try:
+        for text in iter_array_objects(path):
+            item = parse_json(path, text)
+            given += 1
+            yield item
+        return
+    except (Unreadable, InputError):
+        pass  # the whole read names the error with its place in the file, or gives the rest
+    data = parse_json(path, read_input_text(path, "a data file"), fix="fix the JSON syntax")
+    yield from (data if isinstance(data, list) else [data])[given:]
+
+
+_CSV_FIELD_MAX = 2**31 - 1  # csv's limit is a C long; the input cap (or inf) may exceed it
 
 
 def get_path(data: Any, dotted: str) -> Any:

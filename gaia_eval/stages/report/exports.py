@@ -11,10 +11,10 @@ from typing import Any
 from gaia_eval.artifacts.evaluation import Evaluation
 from gaia_eval.artifacts.experiment import EXPERIMENT_SUFFIX, ItemResult
 from gaia_eval.artifacts.names import file_stem
+from gaia_eval.artifacts.recorded import find_recorded_path
 from gaia_eval.artifacts.store import (
     atomic_write_bytes,
     canonical_json,
-    find_recorded_path,
     fingerprint_bytes,
     fingerprint_file,
     load_json_file,

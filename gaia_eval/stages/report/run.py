@@ -7,7 +7,9 @@ from pathlib import Path
 from typing import Any
 
 from gaia_eval.artifacts.evaluation import RATINGS
-from gaia_eval.artifacts.store import atomic_write_bytes, atomic_write_text, find_recorded_path, write_json
+from gaia_eval.artifacts.recorded import find_recorded_path, recorded_path
+from gaia_eval.artifacts.remote import remote_url
+from gaia_eval.artifacts.store import atomic_write_bytes, atomic_write_text, write_json
 from gaia_eval.reporting import use_case_view
 from gaia_eval.reporting.data import build_report_data, load_evaluations
 from gaia_eval.safe_text import csv_document, markdown_code, markdown_text
@@ -110,6 +112,9 @@ def viewer_command(eval_dir: Path, reports_dir: Path, experiment_files: list[str
     import os
     import shlex
 
+    evaluations, reports = recorded_path(eval_dir), recorded_path(reports_dir)
+    if remote_url(evaluations) or remote_url(reports):
+        return _remote_viewer_command(evaluations, reports, experiment_files)
     workspace = eval_dir.parent
     command = "gaia-eval visualize" + (
         "" if workspace == Path(".") else f" --workspace {shlex.quote(workspace.as_posix())}"
@@ -122,6 +127,21 @@ def viewer_command(eval_dir: Path, reports_dir: Path, experiment_files: list[str
     if found:
         folder = Path(os.path.relpath(os.path.commonpath([str(p.resolve().parent) for p in found])))
         command += f" --experiments-dir {shlex.quote(folder.as_posix())}"
+    return command
+
+
+def _remote_viewer_command(evaluations: str, reports: str, experiment_files: list[str]) -> str:
+    """The `visualize` command for a report on object storage: the URLs, which the viewer reads from the bucket."""
+    import itertools
+    import shlex
+
+    command = f"gaia-eval visualize --evaluations-dir {shlex.quote(evaluations)} --reports-dir {shlex.quote(reports)}"
+    folders = [f.split("/")[:-1] for f in experiment_files if remote_url(f)]
+    if folders:
+        common = [parts[0] for parts in itertools.takewhile(lambda parts: len(set(parts)) == 1,
+                                                            zip(*folders, strict=False))]
+        if len(common) > 3:  # s3: / "" / bucket / at least one prefix part
+            command += f" --experiments-dir {shlex.quote('/'.join(common))}"
     return command
 
 
