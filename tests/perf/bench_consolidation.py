@@ -11,6 +11,10 @@ consolidation pays nothing: it merges the shards' parts into the files one proce
 <= 300 MB whatever the size. `--qa-items N`: batch-experiment and eval only, on N short qa items
 (tests/perf/bench_batch_experiment.py makes them: 10 questions per small document), to reach 100,000 items
 in minutes.
+
+Measured (2 shared cores, peak RSS MB before -> after the consolidation streamed its parts): 10,000 meetings:
+groundtruth 116 -> 69, batch-experiment 269 -> 183 (of which 161 is its input, the ground truth, loaded as any
+run loads it), eval 83 -> 74; 100,000 qa items: batch-experiment 1068 -> 306 (input: 243), eval 185 -> 123.
 """
 
 from __future__ import annotations
