@@ -15,7 +15,7 @@ from gaia_eval.artifacts.experiment import (
     ExperimentRunEntry,
     experiment_file,
 )
-from gaia_eval.artifacts.store import fingerprint_file, read_artifact
+from gaia_eval.artifacts.store import fingerprint_file
 from gaia_eval.artifacts.streamed import read_experiment
 from gaia_eval.errors import ArtifactError, InputError
 
@@ -25,7 +25,7 @@ def _other_use_case(path: Path, wanted: str) -> str | None:
     if not path.exists():
         return None
     try:
-        existing = read_artifact(path, Experiment)
+        existing = read_experiment(path)  # its header: the items are not held
     except (ArtifactError, InputError):
         return None  # damaged: it will be redone
     return None if wanted == existing.use_case else existing.use_case

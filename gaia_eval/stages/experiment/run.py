@@ -34,11 +34,10 @@ from gaia_eval.artifacts.store import (
     Freshness,
     describe_validation_error,
     fingerprint,
-    freshness,
     load_json_file,
     write_artifact,
 )
-from gaia_eval.artifacts.streamed import write_streamed
+from gaia_eval.artifacts.streamed import experiment_freshness, write_streamed
 from gaia_eval.concurrency import (
     DEFAULT_CONCURRENCY,
     DEFAULT_MAX_RETRIES,
@@ -279,7 +278,7 @@ def _plan_experiment(spec: ExperimentSpec, output_dir: Path, workload: Workload,
                                 *([settings_common["use_case"]] if "use_case" in settings_common else [])])
         for i in workload.items
     }
-    state, existing = freshness(path, Experiment, inputs)
+    state, existing = experiment_freshness(path, inputs)  # a header: the items are not held
     if state is Freshness.CURRENT and not force:
         assert existing is not None
         if not (retry_errors and existing.totals.errors):
