@@ -67,8 +67,8 @@ def test_the_batch_experiment_consolidation_grows_a_fraction_of_what_loading_the
     """Bug planted: the consolidation keeps every part line (through LineIndex, as the old one kept each as an
     ItemResult): its growth from 400 to 6,000 items is then the whole-load run's, and the ratio fails. The ratio
     leaves room for what the run holds besides the parts (the ground truth it reads whole: the same in a run
-    without shards). The run after it, finding the file up to date, stays as flat (a freshness check that reads
-    the 6,000 items whole fails it)."""
+    without shards). The run after it, finding the file up to date, and one given a new price, which takes every
+    item from the file, stay as flat (a freshness check or a reuse that reads the 6,000 items whole fails it)."""
     _experiment_shards(tmp_path / "small", 400)
     _experiment_shards(tmp_path / "large", 6000)
     shutil.copytree(tmp_path / "large", tmp_path / "whole")
@@ -76,13 +76,20 @@ def test_the_batch_experiment_consolidation_grows_a_fraction_of_what_loading_the
     whole = _consolidation_kb(tmp_path / "whole", whole=True)
     # once consolidated, the same command finds the file up to date: it reads its header, not its items
     current = _consolidation_kb(tmp_path / "large")
+    # a price given in the config makes the file stale but not its answers: every item is taken from the file,
+    # streamed (and written again with the new cost)
+    (tmp_path / "large" / "lead.json").write_text(_CONFIG.replace(
+        '"lead"}', '"lead", "price": {"input_per_mtok": 1.0, "output_per_mtok": 2.0}}'))
+    repriced = _consolidation_kb(tmp_path / "large")
+    assert b'"cost_usd": null' not in (tmp_path / "large" / "exp" / "lead.experiment.json").read_bytes()[:4000]
     figures = (f"400 items {floor} kB, 6000 items {streamed} kB, 6000 items loading the parts whole {whole} kB, "
-               f"6000 items up to date {current} kB")
+               f"6000 items up to date {current} kB, repriced {repriced} kB")
     added_streamed, added_whole = max(streamed - floor, 0), whole - floor
     assert added_whole > 30_000, figures  # the parts loaded whole cost tens of MB: the comparison means something
     assert added_streamed < 0.75 * added_whole, figures  # measured: 15 to 22 MB against 45 MB (0.34 to 0.50)
     # measured: about as much as the consolidation; 64 MB when its freshness was judged by reading it whole
     assert max(current - floor, 0) < 0.75 * added_whole, figures
+    assert max(repriced - floor, 0) < 0.75 * added_whole, figures  # measured: 23 MB; 64 MB with the file read whole
 
 
 def _index_bytes(work: Path, items: int) -> tuple[int, int]:

@@ -77,7 +77,7 @@ from gaia_eval.stages.experiment.parts import (
     run_journal_path,
 )
 from gaia_eval.stages.experiment.solvers import Solver, prompt_settings_fingerprint
-from gaia_eval.stages.experiment.totals import compute_totals, item_cost, price_quote, refreshed
+from gaia_eval.stages.experiment.totals import Tally, compute_totals, item_cost, price_quote, refreshed
 
 CONSOLIDATED_NAME = "consolidated_experiments_report.json"
 MAX_TOTAL_CONCURRENCY = 512
@@ -153,6 +153,7 @@ class _Plan:
     part: Path | None = None
     shard: Shard | None = None  # --shard K/N: only its items are run, and its part is written instead of the file
     written: Experiment | None = None  # the header (no items, no sources) of the file this run wrote
+    tally: Tally | None = None  # its items' counts, gathered as the file or part was written
 
     def owned(self, workload: Workload) -> list[WorkItem]:
         """The items this run answers for: all of them, or its shard's."""
@@ -293,7 +294,7 @@ def _plan_experiment(spec: ExperimentSpec, output_dir: Path, workload: Workload,
     previous = previous_results(path, fps)
     if force:  # a shard's --force redoes only its own items
         mine = {i.item_id for i in workload.items if shard is None or shard.owns(i.content_fingerprint)}
-        previous.keep_only(lambda item_id: item_id not in mine)
+        previous.drop(mine)
     by_id = {i.item_id: i for i in workload.items}
     errored = previous.errored() if retry_errors else set()
     results = previous.reusable(retry_errors=retry_errors,
@@ -343,16 +344,12 @@ def _open_providers(plans: list[_Plan], config: ExperimentConfig, config_path: P
 def _note_outcome(plan: _Plan, provider: Provider | None, workload: Workload, summary: BatchSummary,
                   batch: BatchOptions) -> None:
     """Add one written experiment to the summary: its counts, how it was batched, its first error."""
-    total = ok = errors = batched = 0
-    first: ItemResult | None = None
-    for work_item in plan.owned(workload):  # one result at a time: a consolidation's are read from the parts
-        item = plan.results[work_item.item_id]
-        total += 1
-        ok += item.status == "ok"
-        errors += item.status == "error"
-        batched += bool(item.batch_id)
-        if first is None and item.status == "error":
-            first = item
+    tally = plan.tally
+    if tally is None:  # not finished in this run: its items as they stand
+        tally = Tally()
+        for _ in tally.counted(plan.results[i.item_id] for i in plan.owned(workload)):
+            pass
+    total, ok, errors, batched, first = tally.total, tally.ok, tally.errors, tally.batched, tally.first_error
     summary.items_ok += ok
     summary.items_error += errors
     summary.outputs.append(plan.part or plan.path)
@@ -486,17 +483,10 @@ def _finish(plan: _Plan, workload: Workload) -> None:
     if plan.shard is not None:
         if plan.journal is not None:
             plan.journal.close()
-        errors = 0
-
-        def owned() -> Iterator[ItemResult]:  # one at a time: a re-run shard's are read from its journal
-            nonlocal errors
-            for work_item in plan.owned(workload):
-                result = plan.results[work_item.item_id]
-                errors += result.status == "error"
-                yield result
-
-        plan.part = finish_shard(plan.path, plan.shard, owned())
-        if not errors:  # errored requests stay journaled: --retry-errors submits them anew
+        plan.tally = Tally()
+        owned = (plan.results[i.item_id] for i in plan.owned(workload))  # one at a time: a re-run's are read back
+        plan.part = finish_shard(plan.path, plan.shard, plan.tally.counted(owned))
+        if not plan.tally.errors:  # errored requests stay journaled: --retry-errors submits them anew
             batch_journal_path(plan.path.parent, file_stem(plan.spec.name, what="experiment name", style="slug"),
                                plan.shard).unlink(missing_ok=True)
         return
@@ -506,7 +496,8 @@ def _finish(plan: _Plan, workload: Workload) -> None:
     def items() -> Iterator[ItemResult]:  # one at a time: a consolidation's are read from the shards' parts
         return (plan.results[i.item_id] for i in workload.items)
 
-    totals = compute_totals(items(), wall, plan.quote)
+    plan.tally = Tally()  # the summary's counts, so that nothing reads the items back once the file is replaced
+    totals = compute_totals(plan.tally.counted(items()), wall, plan.quote)
     experiment = Experiment(
             inputs=plan.inputs,
             experiment_name=spec.name,

@@ -3,7 +3,8 @@ price for items answered through a provider batch (--batch)."""
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 
 from gaia_eval.artifacts.base import Usage
 from gaia_eval.artifacts.experiment import ExperimentSpec, ExperimentTotals, ItemResult
@@ -21,6 +22,28 @@ def _percentile(sorted_values: list[float], q: float) -> float:
 
 def _add(a: float | None, b: float | None) -> float | None:
     return None if a is None or b is None else a + b
+
+
+@dataclass
+class Tally:
+    """What a run's summary says of an experiment's items, gathered as they pass by once (a consolidation reads
+    them from the parts or an earlier file, which the file it writes may replace)."""
+
+    total: int = 0
+    ok: int = 0
+    errors: int = 0
+    batched: int = 0
+    first_error: ItemResult | None = None
+
+    def counted(self, items: Iterable[ItemResult]) -> Iterator[ItemResult]:
+        for item in items:
+            self.total += 1
+            self.ok += item.status == "ok"
+            self.errors += item.status == "error"
+            self.batched += bool(item.batch_id)
+            if self.first_error is None and item.status == "error":
+                self.first_error = item
+            yield item
 
 
 def compute_totals(items: Iterable[ItemResult], wall_time_s: float, quote: PriceQuote) -> ExperimentTotals:
