@@ -13,8 +13,8 @@ consolidation pays nothing: it merges the shards' parts into the files one proce
 in minutes.
 
 Measured (2 shared cores, peak RSS MB before -> after the consolidation streamed its parts): 10,000 meetings:
-groundtruth 116 -> 69, batch-experiment 269 -> 183 (of which 161 is its input, the ground truth, loaded as any
-run loads it), eval 83 -> 74; 100,000 qa items: batch-experiment 1068 -> 306 (input: 243), eval 185 -> 123.
+groundtruth 116 -> 70, batch-experiment 269 -> 175 (of which 161 is its input, the ground truth, loaded as any
+run loads it), eval 83 -> 74; 100,000 qa items: batch-experiment 1068 -> 280 (input: 243), eval 185 -> 123.
 """
 
 from __future__ import annotations
