@@ -137,7 +137,7 @@ def test_a_bucket_that_does_not_exist_is_named(s3, tmp_path, monkeypatch):
     (tmp_path / "exp").mkdir()
     result = _invoke("eval", "-d", str(tmp_path / "exp"), "-o", "s3://no-such-bucket/ev")
     assert result.exit_code == 2, result.output
-    assert "no-such-bucket/ev: field '--output-dir': the bucket does not exist" in result.output
+    assert "error: s3://no-such-bucket/ev: field '--output-dir': the bucket does not exist" in result.output
     assert result.output.count("\n") == 1 and "Traceback" not in result.output
 
 

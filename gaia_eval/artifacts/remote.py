@@ -49,7 +49,7 @@ def remote_url(value: str | Path | None) -> str | None:
     return f"{match.group(1)}://{match.group(2).rstrip('/')}"
 
 
-_BARE_SCHEME = re.compile(r"^([a-z][a-z0-9+]+):/*$")
+_BARE_SCHEME = re.compile(r"^(s3a?|gs|gcs|az|abfss?):/*$")  # click folds "s3://" into "s3:"
 
 # A silent or unreachable endpoint fails within about a minute instead of botocore's default (60 s timeouts,
 # retried by botocore and again by s3fs: half an hour); s3fs still retries throttling (SlowDown) itself.
