@@ -182,3 +182,17 @@ def test_an_endpoint_that_never_answers_stops_the_command_instead_of_hanging(tmp
     assert outcome, "the command hung on a silent endpoint"
     result = outcome[0]
     assert result.exit_code == 2 and "the store cannot be reached" in result.output, result.output
+
+
+@pytest.mark.parametrize("body", [b"garbage", b'{"host": "h", "started": "yesterday"}'])
+def test_a_damaged_lock_object_is_named_with_the_fix_not_waited_for(s3, tmp_path, monkeypatch, body):
+    """It has no lease that could ever end: the message says to delete it (once said 'wait', or crashed)."""
+    from gaia_eval.artifacts.lock import FolderBusyError
+
+    monkeypatch.setenv("GAIA_EVAL_CACHE_DIR", str(tmp_path / "cache"))
+    s3.put_object(Bucket=BUCKET, Key=f"damaged/{LOCK}", Body=body)
+    command, ran = _sharded_command()
+    with pytest.raises(FolderBusyError, match=f"not a lock gaia-eval wrote.*delete s3://{BUCKET}/damaged/{LOCK}"):
+        command(output_dir=f"s3://{BUCKET}/damaged")
+    assert ran == []
+    s3.delete_object(Bucket=BUCKET, Key=f"damaged/{LOCK}")

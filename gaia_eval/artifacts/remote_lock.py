@@ -116,6 +116,10 @@ class Lease:
             holder, seen = _read_lock(self.mirror, self.key)
             if seen is None:  # released between our write and our read: try again
                 continue
+            if not any(isinstance(holder.get(k), (int, float)) for k in ("expires", "started")):
+                raise FolderBusyError(  # no lease to wait for: it would never end
+                    f"{self.name} here is not a lock gaia-eval wrote, or is damaged", file=self.mirror.url,
+                    field=self.option, fix=f"delete {self.mirror.url}/{self.name} if no run is using the folder")
             if not (self._expired(holder) or _stale_here(holder)):
                 raise FolderBusyError(
                     f"{_describe(holder)} holds {self.name} here{_until(holder)}", file=self.mirror.url,
