@@ -22,10 +22,11 @@ import os
 import re
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
+from typing import BinaryIO
 
 import orjson
 
@@ -106,11 +107,86 @@ def shard_files(artifact: Path, suffix: str) -> list[Path]:
 _SHARD_FILE = re.compile(r"^\d+-of-\d+\.(journal|part)\.jsonl$")
 
 
-def write_part(path: Path, records: list[bytes]) -> None:
-    """A shard's part: its records as JSON lines, written whole (a reader never sees half a part)."""
-    from gaia_eval.artifacts.store import atomic_write_bytes
+def write_part(path: Path, records: Iterable[bytes]) -> None:
+    """A shard's part: its records as JSON lines, written one at a time into a temp file renamed into place (a
+    reader never sees half a part; the writer never holds the whole part)."""
+    from gaia_eval.artifacts.store import atomic_write_with
 
-    atomic_write_bytes(path, b"".join(line + b"\n" for line in records))
+    def write(fh: BinaryIO) -> None:
+        for line in records:
+            fh.write(line + b"\n")
+
+    atomic_write_with(path, write)
+
+
+class LineIndex:
+    """Lines of shards' journals and parts by key (the newest line of a key wins), each held as where it sits
+    (file, offset) and a few flag bits, never as its bytes: a consolidation of 100,000 items keeps a small int
+    per item, and reads a line again, from the file it scanned (kept open, so a file renamed over it since
+    changes nothing), when it is used."""
+
+    _FILE_BITS, _FLAG_BITS = 12, 8
+
+    def __init__(self) -> None:
+        self._files: list[BinaryIO] = []
+        self._at: dict[str, int] = {}
+
+    def add(self, path: Path, key: Callable[[bytes, dict], str | None],
+            flags: Callable[[dict, int | None], int] | None = None) -> None:
+        """Index every complete JSON-object line of `path` whose `key(line, record)` is not None (a missing
+        file adds nothing); `flags(record, the key's flags so far or None)` gives its flag bits (0-255)."""
+        try:
+            fh = open(path, "rb")  # noqa: SIM115 - kept open for reading lines back, closed by close()
+        except FileNotFoundError:
+            return
+        number = len(self._files)
+        if number >= 1 << self._FILE_BITS:
+            fh.close()
+            raise ValueError("too many files for one LineIndex")
+        self._files.append(fh)
+        offset = 0
+        for line in fh:
+            start, offset = offset, offset + len(line)
+            try:
+                record = orjson.loads(line)
+            except orjson.JSONDecodeError:
+                continue  # a torn last line: never finished
+            found = key(line, record) if isinstance(record, dict) else None
+            if found is None:
+                continue
+            bits = flags(record, self.flags(found)) if flags is not None else 0
+            self._at[found] = ((start << self._FLAG_BITS | bits) << self._FILE_BITS) | number
+
+    def flags(self, key: str) -> int | None:
+        at = self._at.get(key)
+        return None if at is None else (at >> self._FILE_BITS) & ((1 << self._FLAG_BITS) - 1)
+
+    def get(self, key: str) -> bytes | None:
+        """The key's line (without its newline), read from its file."""
+        at = self._at.get(key)
+        if at is None:
+            return None
+        fh = self._files[at & ((1 << self._FILE_BITS) - 1)]
+        fh.seek(at >> (self._FILE_BITS + self._FLAG_BITS))
+        return fh.readline().strip()
+
+    def list_keys(self) -> list[str]:
+        """The keys indexed now (a list: the caller may delete some as it goes)."""
+        return list(self._at)
+
+    def __contains__(self, key: object) -> bool:
+        return key in self._at
+
+    def __len__(self) -> int:
+        return len(self._at)
+
+    def __delitem__(self, key: str) -> None:
+        del self._at[key]
+
+    def close(self) -> None:
+        for fh in self._files:
+            fh.close()
+        self._files.clear()
 
 
 def _lock_path(folder: Path, shard: Shard) -> Path:

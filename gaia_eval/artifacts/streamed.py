@@ -34,6 +34,7 @@ from gaia_eval.artifacts.store import (
     _unwritable,
     atomic_write_with,
     canonical_json,
+    freshness,
     parse_artifact,
     read_artifact,
 )
@@ -273,6 +274,21 @@ def evaluation_freshness(path: Path, expected_inputs: dict[str, str]) -> tuple[F
     except (ArtifactError, InputError):
         return Freshness.STALE, None
     return (Freshness.CURRENT if evaluation.inputs == expected_inputs else Freshness.STALE), evaluation
+
+
+def experiment_freshness(path: Path, expected_inputs: dict[str, str]) -> tuple[Freshness, ExperimentHeader | None]:
+    """store.freshness for an experiment, without holding its items or sources (each validated on the way, as
+    the full read would): a run that finds 100,000 items done holds none of them. A file the stream reader
+    cannot follow is judged by the full read."""
+    path = Path(path)
+    if not path.exists():
+        return Freshness.MISSING, None
+    found = _read_header(path, ExperimentHeader, {"items": ItemResult, "sources": SourceDocument}, check=True)
+    if found is None or not found[1].elements.get("items") or "sources" not in found[1].members:
+        state, experiment = freshness(path, Experiment, expected_inputs)
+        return state, experiment
+    header = found[0]
+    return (Freshness.CURRENT if header.inputs == expected_inputs else Freshness.STALE), header
 
 
 class ListSpool:

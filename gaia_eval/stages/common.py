@@ -51,11 +51,25 @@ class SourceInput:
     path: Path
     rel_path: str  # relative to the input folder: recorded in artifacts, independent of the working directory
     item_id: str
-    text: str  # as extracted (HTML and PDF inputs)
+    text: str | None  # as extracted (HTML and PDF inputs); None: not kept (read_text extracts it again)
     text_fingerprint: str
     meta: DocumentMeta | None
     meta_fingerprint: str
     doc_type: str | None = None  # from a generated document's meta, when there is one
+
+    def read_text(self) -> str:
+        """The text, extracted again when it was not kept (10,000 documents are not held for a run that finds
+        most of them done); a file changed since it was first read is an error, not a silent other text."""
+        if self.text is not None:
+            return self.text
+        from gaia_eval.artifacts.store import fingerprint_bytes
+        from gaia_eval.extract import extract_text
+
+        text = extract_text(self.path).text
+        if fingerprint_bytes(text.encode("utf-8")) != self.text_fingerprint:
+            raise InputError("changed while the run was reading it", file=self.path,
+                             fix="run the command again once the inputs stay put")
+        return text
 
 
 def find_inputs(directory: Path, pattern: str, *, exclude_suffixes: tuple[str, ...] = ()) -> list[Path]:

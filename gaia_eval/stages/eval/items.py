@@ -13,6 +13,7 @@ from pydantic import ValidationError
 from gaia_eval.artifacts.evaluation import ExtraCriterionResult, ItemEvaluation, ScoredItemRecord
 from gaia_eval.artifacts.experiment import Experiment, ItemResult
 from gaia_eval.artifacts.groundtruth import GroundTruth, Summaries
+from gaia_eval.artifacts.shards import LineIndex
 from gaia_eval.artifacts.streamed import ListSpool, StreamedExperiment
 from gaia_eval.errors import InputError
 from gaia_eval.scoring import rubric
@@ -116,7 +117,7 @@ def score_items(
     exp_path: Path,
     seen: Seen,
     owns: Callable[[ItemResult], bool] | None = None,
-    scored: dict[str, bytes] | None = None,
+    scored: LineIndex | None = None,
 ) -> Iterator[ItemEvaluation]:
     """Each item's scores, one at a time; the modes met and the fastest answer go into `seen`. `owns`: only the
     items it owns (a shard's); `scored`: items scored earlier (a shard's journal or part: ScoredItemRecord lines
@@ -214,7 +215,7 @@ def spool_scores(
     external: dict[str, GroundTruth],
     exp_path: Path,
     seen: Seen,
-    scored: dict[str, bytes] | None = None,
+    scored: LineIndex | None = None,
 ) -> tuple[ListSpool, list[Rated], str]:
     """Score the items into a spool beside `out`, keeping only what the grade needs of each (those in `scored`
     are taken from there); and the mode."""

@@ -10,6 +10,7 @@ a run whose scorer failed, the next run scores it again (the scorer may have bee
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -18,8 +19,8 @@ import orjson
 from gaia_eval.artifacts.evaluation import ScoredItemRecord
 from gaia_eval.artifacts.experiment import Experiment, ItemResult
 from gaia_eval.artifacts.groundtruth import GroundTruth
-from gaia_eval.artifacts.journal import JournalWriter, iter_json_lines, remove_journal
-from gaia_eval.artifacts.shards import Shard, shard_files, shard_journal_path, shard_part_path, write_part
+from gaia_eval.artifacts.journal import JournalWriter, remove_journal
+from gaia_eval.artifacts.shards import LineIndex, Shard, shard_files, shard_journal_path, shard_part_path, write_part
 from gaia_eval.artifacts.store import fingerprint
 from gaia_eval.artifacts.streamed import StreamedExperiment
 from gaia_eval.errors import UsageError
@@ -44,19 +45,22 @@ def rubric_fingerprint(inputs: dict[str, str]) -> str:
     return fingerprint({k: v for k, v in inputs.items() if k not in JUDGE_INPUT_KEYS})
 
 
-def scored_earlier(out: Path, inputs_fp: str, shard: Shard | None = None) -> dict[str, bytes]:
-    """Items the shards of this evaluation (or `shard` alone) scored from the same inputs, by id: their journal or
-    part line, kept as bytes (a 100k-item consolidation holds no models) and validated when it is used
-    (items.score_items). Items a scorer failed on are left out."""
-    found: dict[str, bytes] = {}
+def scored_earlier(out: Path, inputs_fp: str, shard: Shard | None = None) -> LineIndex:
+    """Items the shards of this evaluation (or `shard` alone) scored from the same inputs, by id: where their
+    journal or part line sits (a 100k-item consolidation holds neither the lines nor models), each line read
+    and validated when it is used (items.score_items). Items a scorer failed on are left out."""
+    found = LineIndex()
+
+    def scored_id(line: bytes, record: dict) -> str | None:
+        item = record.get("item")
+        if record.get("inputs") == inputs_fp and not record.get("errors") and isinstance(item, dict) \
+                and isinstance(item.get("item_id"), str):
+            return str(item["item_id"])
+        return None
+
     for path in shard_files(out, SUFFIX):  # parts first, journals (newer lines) after
-        if shard is not None and f".{shard.tag}." not in path.name:
-            continue
-        for line, record in iter_json_lines(path):
-            item = record.get("item")
-            if record.get("inputs") == inputs_fp and not record.get("errors") and isinstance(item, dict) \
-                    and isinstance(item.get("item_id"), str):
-                found[item["item_id"]] = line
+        if shard is None or f".{shard.tag}." in path.name:
+            found.add(path, scored_id)
     return found
 
 
@@ -77,28 +81,34 @@ def score_shard(use_case: UseCase, exp: Experiment | StreamedExperiment, externa
                 exp_path: Path, out: Path, seen: Seen, shard: Shard, inputs_fp: str, *, force: bool) -> ShardScores:
     """Score the items `shard` owns (each journaled as it is scored), then write its part in the experiment's
     order and drop the journal. `force`: score them all again."""
-    earlier = {} if force else scored_earlier(out, inputs_fp, shard)
+    earlier = LineIndex() if force else scored_earlier(out, inputs_fp, shard)
     journal_path = shard_journal_path(out, SUFFIX, shard)
     journal = JournalWriter(journal_path, truncate=force)
-    lines: list[bytes] = []
-    scored = errors = 0
+    counts = {"lines": 0, "scored": 0}
 
     def owns(item: ItemResult) -> bool:
         return shard.owns(item.fingerprint)
 
-    try:
-        for item in score_items(use_case, exp, external, exp_path, seen, owns=owns, scored=earlier):
-            line = earlier.get(item.item_id)  # (a line that did not validate was dropped: the item was scored)
-            if line is None:
-                record = ScoredItemRecord(inputs=inputs_fp, item=item, errors=seen.scorer_errors[errors:])
-                journal.append(record)
-                line = orjson.dumps(record.model_dump(mode="json"))
-                scored += 1
-            errors = len(seen.scorer_errors)
-            lines.append(line)
-    finally:
-        journal.close()
+    def part_lines() -> Iterator[bytes]:  # written into the part as they come: the part is never held whole
+        errors = 0
+        try:
+            for item in score_items(use_case, exp, external, exp_path, seen, owns=owns, scored=earlier):
+                line = earlier.get(item.item_id)  # (a line that did not validate was dropped: the item was scored)
+                if line is None:
+                    record = ScoredItemRecord(inputs=inputs_fp, item=item, errors=seen.scorer_errors[errors:])
+                    journal.append(record)
+                    line = orjson.dumps(record.model_dump(mode="json"))
+                    counts["scored"] += 1
+                errors = len(seen.scorer_errors)
+                counts["lines"] += 1
+                yield line
+        finally:
+            journal.close()
+
     part = shard_part_path(out, SUFFIX, shard)
-    write_part(part, lines)
+    try:
+        write_part(part, part_lines())
+    finally:
+        earlier.close()
     remove_journal(journal_path)
-    return ShardScores(scored=scored, reused=len(lines) - scored, part=part)
+    return ShardScores(scored=counts["scored"], reused=counts["lines"] - counts["scored"], part=part)

@@ -14,7 +14,7 @@ from gaia_eval.artifacts.evaluation import Evaluation, InferenceSummary, ItemEva
 from gaia_eval.artifacts.experiment import Experiment
 from gaia_eval.artifacts.groundtruth import GroundTruth
 from gaia_eval.artifacts.recorded import recorded_path
-from gaia_eval.artifacts.shards import Shard
+from gaia_eval.artifacts.shards import LineIndex, Shard
 from gaia_eval.artifacts.store import (
     Freshness,
     fingerprint,
@@ -373,15 +373,19 @@ def _plan_experiment(
         judge.check_key()  # no earlier sample to reuse, so a call will be made: fail before scoring anything
     before = Freshness.STALE if state is Freshness.CURRENT else state
     use_case = usecases.get(exp.use_case)
-    scored = {} if force else scored_earlier(out, rubric_fingerprint(inputs))  # what shards scored: taken as is
-    if scored:
-        summary.notes.append(f"{exp.experiment_name}: {len(scored)} items taken as the shards scored them")
-    # eval --match-mode judge: the model's verdicts first
-    judge_short_answers(use_case, exp, external, out, seen, wanted=lambda item: item.item_id not in scored)
-    if judge is None:
-        spool, rated, mode = spool_scores(use_case, out, exp, external, path, seen, scored)
-        return _Pending(path, exp, out, inputs, before, existing, None, mode, seen, spool, rated, external)
-    items = list(score_items(use_case, exp, external, path, seen, scored=scored))
+    # what shards scored: taken as is, each line read from its part when its item comes
+    scored = LineIndex() if force else scored_earlier(out, rubric_fingerprint(inputs))
+    try:
+        if scored:
+            summary.notes.append(f"{exp.experiment_name}: {len(scored)} items taken as the shards scored them")
+        # eval --match-mode judge: the model's verdicts first
+        judge_short_answers(use_case, exp, external, out, seen, wanted=lambda item: item.item_id not in scored)
+        if judge is None:
+            spool, rated, mode = spool_scores(use_case, out, exp, external, path, seen, scored)
+            return _Pending(path, exp, out, inputs, before, existing, None, mode, seen, spool, rated, external)
+        items = list(score_items(use_case, exp, external, path, seen, scored=scored))
+    finally:
+        scored.close()
     return _Pending(path, exp, out, inputs, before, existing, items, mode_of(exp, external, path, seen), seen,
                     external=external)
 
@@ -401,9 +405,12 @@ def _plan_shard(path: Path, exp: Experiment | StreamedExperiment, out: Path, inp
         return None
     use_case = usecases.get(exp.use_case)
     inputs_fp = rubric_fingerprint(inputs)
-    scored = {} if force else scored_earlier(out, inputs_fp)
-    judge_short_answers(use_case, exp, external, out, seen, shard=shard,
-                        wanted=lambda item: shard.owns(item.fingerprint) and item.item_id not in scored)
+    scored = LineIndex() if force else scored_earlier(out, inputs_fp)
+    try:
+        judge_short_answers(use_case, exp, external, out, seen, shard=shard,
+                            wanted=lambda item: shard.owns(item.fingerprint) and item.item_id not in scored)
+    finally:
+        scored.close()
     done = score_shard(use_case, exp, external, path, out, seen, shard, inputs_fp, force=force)
     summary.notes.append(f"{exp.experiment_name}: shard {shard} scored {done.scored} items, {done.reused} scored "
                          f"earlier ({done.part.name})")

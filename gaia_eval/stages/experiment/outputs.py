@@ -1,14 +1,22 @@
 """Where batch-experiment writes and what it runs by default: -o itself, a subfolder per input when a shell glob
 gives several, a subfolder per use case when -o already holds experiments of these names for another one, and
-the offline baselines when no -c is given."""
+the offline baselines when no -c is given; the consolidated report of the experiment files in a folder."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
 from gaia_eval import usecases
-from gaia_eval.artifacts.experiment import Experiment, ExperimentConfig, experiment_file
-from gaia_eval.artifacts.store import read_artifact
+from gaia_eval.artifacts.base import Usage
+from gaia_eval.artifacts.experiment import (
+    ConsolidatedExperiments,
+    Experiment,
+    ExperimentConfig,
+    ExperimentRunEntry,
+    experiment_file,
+)
+from gaia_eval.artifacts.store import fingerprint_file
+from gaia_eval.artifacts.streamed import read_experiment
 from gaia_eval.errors import ArtifactError, InputError
 
 
@@ -17,7 +25,7 @@ def _other_use_case(path: Path, wanted: str) -> str | None:
     if not path.exists():
         return None
     try:
-        existing = read_artifact(path, Experiment)
+        existing = read_experiment(path)  # its header: the items are not held
     except (ArtifactError, InputError):
         return None  # damaged: it will be redone
     return None if wanted == existing.use_case else existing.use_case
@@ -78,4 +86,46 @@ def default_config(use_case: str) -> ExperimentConfig:
                 {"name": "baseline-lead", "provider": "baseline", "model": "lead"},
             ],
         }
+    )
+
+
+def consolidate_experiments(output_dir: Path, damaged: list[str] | None = None,
+                            written: dict[str, Experiment] | None = None) -> ConsolidatedExperiments:
+    """Rebuilt from the experiment files in the folder every time: cheap, and never out of step with them.
+    A file that cannot be read is left out and, when `damaged` is given, named there with the reason. `written`:
+    headers of files just written, by name, taken instead of scanning them back (0.2 s at 10,000 items)."""
+    entries: list[ExperimentRunEntry] = []
+    usage = Usage()
+    cost: float | None = 0.0
+    for path in sorted(Path(output_dir).glob("*.experiment.json")):
+        try:
+            exp = (written or {}).get(path.name) or read_experiment(path)  # a header: items are not held
+        except (ArtifactError, InputError) as exc:
+            if damaged is not None:
+                damaged.append(exc.one_line())
+            continue
+        entries.append(
+            ExperimentRunEntry(
+                experiment_name=exp.experiment_name,
+                file=path.name,
+                fingerprint=fingerprint_file(path),
+                provider=exp.spec.provider,
+                model=exp.spec.model,
+                use_case=exp.use_case,
+                items=exp.totals.items,
+                errors=exp.totals.errors,
+                usage=exp.totals.usage,
+                cost_usd=exp.totals.cost_usd,
+                cost_status=exp.totals.cost_status,
+                wall_time_s=exp.totals.wall_time_s,
+            )
+        )
+        usage = usage + exp.totals.usage
+        cost = None if cost is None or exp.totals.cost_usd is None else cost + exp.totals.cost_usd
+    return ConsolidatedExperiments(
+        inputs={e.file: e.fingerprint for e in entries},
+        total_experiments=len(entries),
+        total_usage=usage,
+        total_cost_usd=round(cost, 6) if cost is not None else None,
+        experiments=entries,
     )

@@ -9,6 +9,7 @@ done; `retry_errors` re-runs only them.
 from __future__ import annotations
 
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -16,13 +17,10 @@ from pathlib import Path
 from pydantic import ValidationError
 
 from gaia_eval import usecases
-from gaia_eval.artifacts.base import Usage
 from gaia_eval.artifacts.batch_journal import batch_journal_path, remove_batch_journals
 from gaia_eval.artifacts.experiment import (
-    ConsolidatedExperiments,
     Experiment,
     ExperimentConfig,
-    ExperimentRunEntry,
     ExperimentSpec,
     ItemResult,
     experiment_file,
@@ -36,12 +34,10 @@ from gaia_eval.artifacts.store import (
     Freshness,
     describe_validation_error,
     fingerprint,
-    fingerprint_file,
-    freshness,
     load_json_file,
     write_artifact,
 )
-from gaia_eval.artifacts.streamed import read_experiment, write_streamed
+from gaia_eval.artifacts.streamed import experiment_freshness, write_streamed
 from gaia_eval.concurrency import (
     DEFAULT_CONCURRENCY,
     DEFAULT_MAX_RETRIES,
@@ -52,7 +48,7 @@ from gaia_eval.concurrency import (
     map_concurrent,
     run_async,
 )
-from gaia_eval.errors import ArtifactError, ConfigError, InputError, PluginError
+from gaia_eval.errors import ConfigError, InputError, PluginError
 from gaia_eval.progress import Progress
 from gaia_eval.providers import (
     ProviderSettings,
@@ -67,10 +63,21 @@ from gaia_eval.providers.pricing import PriceQuote, batch_quote
 from gaia_eval.registry import provider_entry
 from gaia_eval.stages.common import StageSummary, check_output_dir, holds_output_lock
 from gaia_eval.stages.experiment.inputs import WorkItem, Workload, load_workload
-from gaia_eval.stages.experiment.outputs import check_same_use_case, default_config, output_dir_for_use_case
-from gaia_eval.stages.experiment.parts import finish_shard, previous_results, remove_shard_files, run_journal_path
+from gaia_eval.stages.experiment.outputs import (
+    check_same_use_case,
+    consolidate_experiments,
+    default_config,
+    output_dir_for_use_case,
+)
+from gaia_eval.stages.experiment.parts import (
+    Results,
+    finish_shard,
+    previous_results,
+    remove_shard_files,
+    run_journal_path,
+)
 from gaia_eval.stages.experiment.solvers import Solver, prompt_settings_fingerprint
-from gaia_eval.stages.experiment.totals import compute_totals, item_cost, price_quote, refreshed
+from gaia_eval.stages.experiment.totals import Tally, compute_totals, item_cost, price_quote, refreshed
 
 CONSOLIDATED_NAME = "consolidated_experiments_report.json"
 MAX_TOTAL_CONCURRENCY = 512
@@ -134,7 +141,7 @@ class _Plan:
     inputs: dict[str, str]
     before: Freshness
     item_fingerprints: dict[str, str]
-    results: dict[str, ItemResult]
+    results: Results
     todo: list[WorkItem]
     quote: PriceQuote
     solver: Solver | None = None
@@ -146,6 +153,7 @@ class _Plan:
     part: Path | None = None
     shard: Shard | None = None  # --shard K/N: only its items are run, and its part is written instead of the file
     written: Experiment | None = None  # the header (no items, no sources) of the file this run wrote
+    tally: Tally | None = None  # its items' counts, gathered as the file or part was written
 
     def owned(self, workload: Workload) -> list[WorkItem]:
         """The items this run answers for: all of them, or its shard's."""
@@ -217,10 +225,14 @@ def run_batch_experiment(
                        **usecases.settings_inputs(usecases.get(workload.use_case))}
     plans = _plan_experiments(config, output_dir, workload, settings_common, force, retry_errors, summary, shard)
     providers = _open_providers(plans, config, config_path, output_dir, force, calls, summary)
-    plans = [plan for plan in plans if plan.spec.name in providers or not plan.todo]  # those that could start
-    run_async(_run_plans(plans, providers, workload, concurrency, show_progress, summary, calls.batch))
-    for plan in plans:
-        _note_outcome(plan, providers.get(plan.spec.name), workload, summary, calls.batch)
+    started = [plan for plan in plans if plan.spec.name in providers or not plan.todo]  # those that could start
+    try:
+        run_async(_run_plans(started, providers, workload, concurrency, show_progress, summary, calls.batch))
+        for plan in started:
+            _note_outcome(plan, providers.get(plan.spec.name), workload, summary, calls.batch)
+    finally:
+        for plan in plans:  # the parts and journals their reused results are read from
+            plan.results.close()
     if shard is not None:
         summary.notes.append(f"shard {shard}: its part of each experiment is written; once every shard has "
                              "finished, the same command without --shard writes the experiment files")
@@ -267,7 +279,7 @@ def _plan_experiment(spec: ExperimentSpec, output_dir: Path, workload: Workload,
                                 *([settings_common["use_case"]] if "use_case" in settings_common else [])])
         for i in workload.items
     }
-    state, existing = freshness(path, Experiment, inputs)
+    state, existing = experiment_freshness(path, inputs)  # a header: the items are not held
     if state is Freshness.CURRENT and not force:
         assert existing is not None
         if not (retry_errors and existing.totals.errors):
@@ -279,13 +291,14 @@ def _plan_experiment(spec: ExperimentSpec, output_dir: Path, workload: Workload,
                 remove_journal(journal_path(path))
                 remove_shard_files(path)
             return None
-    previous = previous_results(path)
+    previous = previous_results(path, fps)
     if force:  # a shard's --force redoes only its own items
         mine = {i.item_id for i in workload.items if shard is None or shard.owns(i.content_fingerprint)}
-        previous.found = {k: v for k, v in previous.found.items() if k not in mine}
-    reuse = previous.reusable(fps, retry_errors=retry_errors)
+        previous.drop(mine)
     by_id = {i.item_id: i for i in workload.items}
-    results = {k: refreshed(v, by_id[k], quote) for k, v in reuse.items() if k in by_id}
+    errored = previous.errored() if retry_errors else set()
+    results = previous.reusable(retry_errors=retry_errors,
+                                refresh=lambda result: refreshed(result, by_id[result.item_id], quote))
     todo = [i for i in workload.items
             if i.item_id not in results and (shard is None or shard.owns(i.content_fingerprint))]
     return _Plan(
@@ -299,7 +312,7 @@ def _plan_experiment(spec: ExperimentSpec, output_dir: Path, workload: Workload,
         quote=quote,
         remaining=len(todo),
         # --retry-errors redoes errored items past the response cache, which may hold the reply that failed
-        refresh={k for k, r in previous.found.items() if r.status == "error"} if retry_errors else set(),
+        refresh=errored,
         shard=shard,
     )
 
@@ -331,25 +344,27 @@ def _open_providers(plans: list[_Plan], config: ExperimentConfig, config_path: P
 def _note_outcome(plan: _Plan, provider: Provider | None, workload: Workload, summary: BatchSummary,
                   batch: BatchOptions) -> None:
     """Add one written experiment to the summary: its counts, how it was batched, its first error."""
-    items = [plan.results[i.item_id] for i in plan.owned(workload)]
-    summary.items_ok += sum(i.status == "ok" for i in items)
-    summary.items_error += sum(i.status == "error" for i in items)
+    tally = plan.tally
+    if tally is None:  # not finished in this run: its items as they stand
+        tally = Tally()
+        for _ in tally.counted(plan.results[i.item_id] for i in plan.owned(workload)):
+            pass
+    total, ok, errors, batched, first = tally.total, tally.ok, tally.errors, tally.batched, tally.first_error
+    summary.items_ok += ok
+    summary.items_error += errors
     summary.outputs.append(plan.part or plan.path)
     summary.count(plan.before)
-    errors = sum(i.status == "error" for i in items)
     if batch.enabled:
-        batched = sum(bool(i.batch_id) for i in items)
         run = (f" ({getattr(provider, 'submitted', 0)} requests submitted in this run, "
                f"{getattr(provider, 'reattached', 0)} re-attached)") if provider is not None else ""
         how = "offline baseline, no batch API: run locally" if not calls_a_model(plan.spec.provider) else (
-            f"{batched} of {len(items)} items through a provider batch{run}")
+            f"{batched} of {total} items through a provider batch{run}")
         summary.notes.append(f"{plan.spec.name}: {how}")
-    if errors:
+    if first is not None:
         summary.failed += 1
-        first = next(i for i in items if i.status == "error")
         reason = " ".join(str(first.error or "no reason recorded").split())
         reason = reason if len(reason) <= 300 else reason[:299] + "…"
-        summary.failures.append(f"{plan.spec.name}: {errors} of {len(items)} items errored; first "
+        summary.failures.append(f"{plan.spec.name}: {errors} of {total} items errored; first "
                                 f"({first.item_id}): {reason}")
 
 
@@ -468,15 +483,21 @@ def _finish(plan: _Plan, workload: Workload) -> None:
     if plan.shard is not None:
         if plan.journal is not None:
             plan.journal.close()
-        owned = [plan.results[i.item_id] for i in plan.owned(workload)]
-        plan.part = finish_shard(plan.path, plan.shard, owned)
-        if all(i.status == "ok" for i in owned):  # errored requests stay journaled: --retry-errors submits them anew
+        plan.tally = Tally()
+        owned = (plan.results[i.item_id] for i in plan.owned(workload))  # one at a time: a re-run's are read back
+        plan.part = finish_shard(plan.path, plan.shard, plan.tally.counted(owned))
+        if not plan.tally.errors:  # errored requests stay journaled: --retry-errors submits them anew
             batch_journal_path(plan.path.parent, file_stem(plan.spec.name, what="experiment name", style="slug"),
                                plan.shard).unlink(missing_ok=True)
         return
-    items = [plan.results[i.item_id] for i in workload.items]
     wall = time.monotonic() - plan.started
     spec = plan.spec
+
+    def items() -> Iterator[ItemResult]:  # one at a time: a consolidation's are read from the shards' parts
+        return (plan.results[i.item_id] for i in workload.items)
+
+    plan.tally = Tally()  # the summary's counts, so that nothing reads the items back once the file is replaced
+    totals = compute_totals(plan.tally.counted(items()), wall, plan.quote)
     experiment = Experiment(
             inputs=plan.inputs,
             experiment_name=spec.name,
@@ -487,62 +508,20 @@ def _finish(plan: _Plan, workload: Workload) -> None:
             input_path=recorded_path(workload.input_path),
             groundtruth=workload.groundtruth,  # type: ignore[arg-type]
             pricing=plan.quote.describe(),
-            batch_pricing=batch_quote(plan.quote).describe() if any(i.batch_id for i in items) else None,
+            batch_pricing=batch_quote(plan.quote).describe() if totals.batched_items else None,
             sources=workload.sources,
-            items=items,
-            totals=compute_totals(items, wall, plan.quote),
+            items=[next(items())],  # validated with one item (it needs one); all are written below
+            totals=totals,
             started_at=plan.started_at,
             finished_at=datetime.now(timezone.utc),
     )
     # Written an item at a time: the whole experiment's dict and bytes would take several times its size.
     plan.written = experiment.model_copy(update={"items": [], "sources": {}})
-    write_streamed(plan.path, plan.written, {"items": items, "sources": sorted(workload.sources.items())})
+    write_streamed(plan.path, plan.written, {"items": items(), "sources": sorted(workload.sources.items())})
     if plan.journal is not None:
         plan.journal.remove()
     else:
         remove_journal(journal_path(plan.path))
     remove_shard_files(plan.path)
-    if all(i.status == "ok" for i in items):  # errored requests stay journaled: --retry-errors submits them anew
+    if not totals.errors:  # errored requests stay journaled: --retry-errors submits them anew
         remove_batch_journals(plan.path.parent, file_stem(spec.name, what="experiment name", style="slug"))
-
-
-def consolidate_experiments(output_dir: Path, damaged: list[str] | None = None,
-                            written: dict[str, Experiment] | None = None) -> ConsolidatedExperiments:
-    """Rebuilt from the experiment files in the folder every time: cheap, and never out of step with them.
-    A file that cannot be read is left out and, when `damaged` is given, named there with the reason. `written`:
-    headers of files just written, by name, taken instead of scanning them back (0.2 s at 10,000 items)."""
-    entries: list[ExperimentRunEntry] = []
-    usage = Usage()
-    cost: float | None = 0.0
-    for path in sorted(Path(output_dir).glob("*.experiment.json")):
-        try:
-            exp = (written or {}).get(path.name) or read_experiment(path)  # a header: items are not held
-        except (ArtifactError, InputError) as exc:
-            if damaged is not None:
-                damaged.append(exc.one_line())
-            continue
-        entries.append(
-            ExperimentRunEntry(
-                experiment_name=exp.experiment_name,
-                file=path.name,
-                fingerprint=fingerprint_file(path),
-                provider=exp.spec.provider,
-                model=exp.spec.model,
-                use_case=exp.use_case,
-                items=exp.totals.items,
-                errors=exp.totals.errors,
-                usage=exp.totals.usage,
-                cost_usd=exp.totals.cost_usd,
-                cost_status=exp.totals.cost_status,
-                wall_time_s=exp.totals.wall_time_s,
-            )
-        )
-        usage = usage + exp.totals.usage
-        cost = None if cost is None or exp.totals.cost_usd is None else cost + exp.totals.cost_usd
-    return ConsolidatedExperiments(
-        inputs={e.file: e.fingerprint for e in entries},
-        total_experiments=len(entries),
-        total_usage=usage,
-        total_cost_usd=round(cost, 6) if cost is not None else None,
-        experiments=entries,
-    )

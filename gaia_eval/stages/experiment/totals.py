@@ -3,6 +3,9 @@ price for items answered through a provider batch (--batch)."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
+
 from gaia_eval.artifacts.base import Usage
 from gaia_eval.artifacts.experiment import ExperimentSpec, ExperimentTotals, ItemResult
 from gaia_eval.providers.pricing import PriceQuote, batch_quote, cost_of, lookup_price, quote_from_config
@@ -21,27 +24,61 @@ def _add(a: float | None, b: float | None) -> float | None:
     return None if a is None or b is None else a + b
 
 
-def compute_totals(items: list[ItemResult], wall_time_s: float, quote: PriceQuote) -> ExperimentTotals:
+@dataclass
+class Tally:
+    """What a run's summary says of an experiment's items, gathered as they pass by once (a consolidation reads
+    them from the parts or an earlier file, which the file it writes may replace)."""
+
+    total: int = 0
+    ok: int = 0
+    errors: int = 0
+    batched: int = 0
+    first_error: ItemResult | None = None
+
+    def counted(self, items: Iterable[ItemResult]) -> Iterator[ItemResult]:
+        for item in items:
+            self.total += 1
+            self.ok += item.status == "ok"
+            self.errors += item.status == "error"
+            self.batched += bool(item.batch_id)
+            if self.first_error is None and item.status == "error":
+                self.first_error = item
+            yield item
+
+
+def compute_totals(items: Iterable[ItemResult], wall_time_s: float, quote: PriceQuote) -> ExperimentTotals:
+    """One pass over the items (they may be read one at a time from the shards' parts)."""
     usage = Usage()
     paid = Usage()
     paid_in_batch = Usage()
+    latencies: list[float] = []
+    to_success: list[float] = []
+    done = ok = errors = retried = batched = 0
     for item in items:
+        done += 1
         usage = usage + item.usage
         if item.batch_id:
+            batched += 1
             paid_in_batch = paid_in_batch + item.paid_usage
         else:
             paid = paid + item.paid_usage
+        if item.status == "ok":
+            ok += 1
+            latencies.append(item.latency_s)
+            to_success.append(item.time_to_success_s or item.latency_s)
+            retried += item.attempts > item.calls
+        elif item.status == "error":
+            errors += 1
     total, in_cost, out_cost = cost_of(paid, quote)
     if paid_in_batch != Usage():
         b_total, b_in, b_out = cost_of(paid_in_batch, batch_quote(quote))
         total, in_cost, out_cost = _add(total, b_total), _add(in_cost, b_in), _add(out_cost, b_out)
-    latencies = sorted(i.latency_s for i in items if i.status == "ok")
-    to_success = sorted(i.time_to_success_s or i.latency_s for i in items if i.status == "ok")
-    done = len(items)
+    latencies.sort()
+    to_success.sort()
     return ExperimentTotals(
         items=done,
-        ok=sum(i.status == "ok" for i in items),
-        errors=sum(i.status == "error" for i in items),
+        ok=ok,
+        errors=errors,
         usage=usage,
         cost_usd=total,
         input_cost_usd=in_cost,
@@ -54,9 +91,9 @@ def compute_totals(items: list[ItemResult], wall_time_s: float, quote: PriceQuot
         wall_time_s=round(wall_time_s, 3),
         time_to_success_p50_s=round(_percentile(to_success, 0.5), 4),
         time_to_success_p95_s=round(_percentile(to_success, 0.95), 4),
-        retried_items=sum(i.status == "ok" and i.attempts > i.calls for i in items),
+        retried_items=retried,
         throughput_items_per_s=round(done / wall_time_s, 3) if wall_time_s > 0 else 0.0,
-        batched_items=sum(bool(i.batch_id) for i in items),
+        batched_items=batched,
     )
 
 

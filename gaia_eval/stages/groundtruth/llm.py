@@ -427,15 +427,16 @@ async def _run_jobs(
     asks_questions = usecases.get(use_case).asks_questions
     progress = Progress(len(jobs), enabled=options.show_progress, label="files")
 
-    async def worker(job: _Job) -> tuple[Drafted, Usage]:
+    async def worker(job: _Job) -> tuple[Drafted, Usage, str]:
         session = Session(provider, gate, policy, system=system, max_tokens=options.max_tokens, json_schema=schema,
                           schema_name="qa_pairs" if asks_questions else "summaries")
-        prompt = user_prompt(use_case, job.source.text, options)
-        drafted = await draft_groundtruth(session, use_case, prompt, job.source.text, options.num_samples)
-        return drafted, session.paid_usage
+        text = job.source.read_text()  # read again only for the inputs drafted (the text is not held for all)
+        prompt = user_prompt(use_case, text, options)
+        drafted = await draft_groundtruth(session, use_case, prompt, text, options.num_samples)
+        return drafted, session.paid_usage, text
 
-    def on_result(job: _Job, result: tuple[Drafted, Usage]) -> None:
-        drafted, usage = result
+    def on_result(job: _Job, result: tuple[Drafted, Usage, str]) -> None:
+        drafted, usage, text = result
         cost, _, _ = cost_of(usage, quote)
         progress.advance(error=drafted.error is not None, cost=cost)
         if drafted.error is not None:
@@ -453,7 +454,7 @@ async def _run_jobs(
                 inputs=job.inputs,
                 use_case=use_case,
                 item_id=source.item_id,
-                source=SourceDocument(path=source.rel_path, fingerprint=source.text_fingerprint, text=source.text),
+                source=SourceDocument(path=source.rel_path, fingerprint=source.text_fingerprint, text=text),
                 doc_type=source.doc_type,
                 method=options.method,
                 summaries=drafted.summaries,

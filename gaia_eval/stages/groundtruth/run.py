@@ -121,7 +121,7 @@ def _collect_inputs(
                 path=path,
                 rel_path=(path.relative_to(root) if root in path.parents else Path(path.name)).as_posix(),
                 item_id=item_id,
-                text=text,
+                text=text if needs_facts else None,  # with a model: extracted again for the inputs it drafts
                 text_fingerprint=fingerprint_bytes(text.encode("utf-8")),
                 meta=meta,
                 meta_fingerprint=fingerprint_file(meta_path) if meta is not None else "none",
@@ -167,14 +167,14 @@ def _build_offline(source: SourceInput, use_case: str, inputs: dict[str, str]) -
     assert meta is not None and meta.facts is not None
     summaries = qa_pairs = None
     if usecases.get(use_case).asks_questions:
-        qa_pairs = qa_from_facts(meta.facts, meta.doc_kind, meta.doc_type, source.text)
+        qa_pairs = qa_from_facts(meta.facts, meta.doc_kind, meta.doc_type, source.read_text())
     else:
         summaries = summaries_from_facts(meta.facts, meta.doc_kind, meta.doc_type)
     return GroundTruth(
         inputs=inputs,
         use_case=use_case,
         item_id=source.item_id,
-        source=SourceDocument(path=source.rel_path, fingerprint=source.text_fingerprint, text=source.text),
+        source=SourceDocument(path=source.rel_path, fingerprint=source.text_fingerprint, text=source.read_text()),
         doc_type=meta.doc_type,
         method="planted_facts",
         summaries=summaries,
