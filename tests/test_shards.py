@@ -106,6 +106,19 @@ def test_consolidation_with_shards_missing_pays_only_their_items(fake_llm, qa_gr
     assert summary.calls_made == total - first == fake_llm.request_count - first
 
 
+def test_consolidation_pays_again_for_parts_made_with_another_config(fake_llm, qa_groundtruth: Path, tmp_path: Path):
+    out = tmp_path / "out"
+    run_batch_experiment(_config(tmp_path / "a.json", fake_llm.openai_base_url), qa_groundtruth, out,
+                         show_progress=False, shard=Shard(1, 2))
+    changed = tmp_path / "b.json"  # the same experiment name, another model: shard 1's answers are not its answers
+    changed.write_bytes(orjson.dumps({"experiments": [
+        {"name": "local-model", "provider": "vllm", "model": "other", "base_url": fake_llm.openai_base_url}]}))
+    calls = fake_llm.request_count
+    summary = run_batch_experiment(changed, qa_groundtruth, out, show_progress=False)
+    items = read_artifact(out / "local-model.experiment.json", Experiment).items
+    assert summary.calls_made == len(items) == fake_llm.request_count - calls
+
+
 def test_a_shard_finished_is_not_paid_again_and_its_errors_stay_final(fake_llm, qa_groundtruth: Path,
                                                                      tmp_path: Path):
     config = _config(tmp_path / "c.json", fake_llm.openai_base_url)

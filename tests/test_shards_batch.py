@@ -131,6 +131,11 @@ def test_kill_9_a_batched_shard_then_it_reattaches_to_its_own_batch_and_nothing_
     assert "Traceback" not in refused.output and set(_paid(server)) == shard_1 and server.request_count == 0
 
     server.release()
+    # So would a shard of another split (its items overlap shard 1/2's; asked after the release, so that a shard
+    # wrongly let through ends and is counted instead of waiting on a held batch).
+    other_split = _invoke(_args(config, qa_gt, out, "--shard", "1/3"))
+    assert other_split.exit_code == 2 and "shard 1/2 has provider batches" in other_split.output, other_split.output
+    assert set(_paid(server)) == shard_1 and server.request_count == 0
     other = _invoke(_args(config, qa_gt, out, "--shard", "2/2"))  # the other shard: its own batch, its own journal
     assert other.exit_code == 0, other.output
     assert journal.exists() and set(_paid(server).values()) == {1}

@@ -5,14 +5,19 @@ through its own copy of the URL."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 from gaia_eval.artifacts.remote import MIRROR_URL, local_copy, remote_url
+
+_URL_GIVEN = re.compile(r"^[a-z][a-z0-9+]+://[^/]")
 
 
 def recorded_path(path: str | Path) -> str:
     """How an artifact records a path: a file of a workspace mirror as its URL (`s3://bucket/prefix/...`), so a
     run on object storage records what a run on disk would, with the URL for the folder; any other path as given."""
+    if isinstance(path, str) and _URL_GIVEN.match(path):  # a URL as the user gave it (Path would fold its "//")
+        return path
     path = Path(path)
     for folder in (path, *path.parents):
         try:

@@ -40,10 +40,32 @@ def remote_url(value: str | Path | None) -> str | None:
     """The URL an option names (a click Path turns `s3://b/p` into `s3:/b/p`), or None for a local path."""
     if value is None:
         return None
+    if (bare := _BARE_SCHEME.match(str(value))) is not None:  # else `-o s3://` would make a local folder "s3:"
+        raise UsageError(f"'{value}' names no bucket", field="URL",
+                         fix=f"pass {bare.group(1)}://BUCKET/PREFIX")
     match = _URL.match(str(value))
     if match is None or len(match.group(1)) < 2:  # "c:/..." is a Windows drive, not a scheme
         return None
     return f"{match.group(1)}://{match.group(2).rstrip('/')}"
+
+
+_BARE_SCHEME = re.compile(r"^(s3a?|gs|gcs|az|abfss?):/*$")  # click folds "s3://" into "s3:"
+
+# A silent or unreachable endpoint fails within about a minute instead of botocore's default (60 s timeouts,
+# retried by botocore and again by s3fs: half an hour); s3fs still retries throttling (SlowDown) itself.
+_S3_CONFIG = {"connect_timeout": 5, "read_timeout": 10, "retries": {"total_max_attempts": 1}}
+_S3_RETRIES = 3
+
+
+def store_error(url: str, exc: BaseException, option: str | None = None) -> InputError | None:
+    """The one-line error for a store that could not be reached or refused us (no endpoint, bad keys, no such
+    bucket), or None when `exc` is not the store's (a bug is not disguised as one)."""
+    if not (isinstance(exc, OSError) or type(exc).__module__.split(".")[0] in ("botocore", "aiobotocore", "aiohttp")):
+        return None
+    reason = " ".join(str(exc).split())[:300] or type(exc).__name__
+    return InputError(f"the store cannot be reached or refused the request ({type(exc).__name__}: {reason})",
+                      file=url, field=option,
+                      fix="check the bucket exists, AWS_ENDPOINT_URL, AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY")
 
 
 def _filesystem(url: str) -> tuple[Any, str]:
@@ -57,10 +79,13 @@ def _filesystem(url: str) -> tuple[Any, str]:
         endpoint = os.environ.get("AWS_ENDPOINT_URL")
         if endpoint:
             options["client_kwargs"] = {"endpoint_url": endpoint}
+        options["config_kwargs"] = _S3_CONFIG
     try:
         fs, root = fsspec.core.url_to_fs(url, **options)
     except ImportError as exc:
         raise UsageError(f"{url}: {exc}", fix="pip install 'gaia-eval[s3]'") from None
+    if url.startswith("s3://"):
+        fs.retries = _S3_RETRIES
     return fs, root.rstrip("/")
 
 
@@ -183,8 +208,10 @@ def local_copy(url: str) -> Path | None:
     try:
         mirror = Mirror(url)
         local = mirror.pull()
-    except (UsageError, OSError):
-        return None
+    except Exception as exc:
+        if isinstance(exc, UsageError) or store_error(url, exc) is not None:
+            return None
+        raise
     return local if mirror._manifest() and local.exists() else None
 
 
@@ -192,4 +219,4 @@ def _etag(data: bytes) -> str:
     return '"' + hashlib.md5(data, usedforsecurity=False).hexdigest() + '"'
 
 
-__all__ = ["MIRROR_URL", "Mirror", "local_copy", "remote_url"]
+__all__ = ["MIRROR_URL", "Mirror", "local_copy", "remote_url", "store_error"]

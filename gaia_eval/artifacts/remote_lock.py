@@ -33,12 +33,15 @@ from typing import TYPE_CHECKING, Any
 import orjson
 
 from gaia_eval.artifacts.lock import FolderBusyError
-from gaia_eval.errors import UsageError
+from gaia_eval.errors import InputError, UsageError
 
 if TYPE_CHECKING:
     from gaia_eval.artifacts.remote import Mirror
 
 DEFAULT_LEASE_S = 60.0
+# a lock put that waits longer fails (an endpoint that accepts and never answers: botocore's PUT waits for
+# "100 Continue" with no timeout of its own); fsspec's sync() takes it
+CALL_TIMEOUT_S = 30.0
 LEASE_VARIABLE = "GAIA_EVAL_LEASE_S"
 
 
@@ -90,8 +93,11 @@ class Lease:
         bucket, key, _ = fs.split_path(self.key)
         match = {"IfMatch": if_match} if if_match is not None else {"IfNoneMatch": "*"}
         try:
-            out = fs.call_s3("put_object", Bucket=bucket, Key=key, Body=body, **match)
+            out = fs.call_s3("put_object", Bucket=bucket, Key=key, Body=body, timeout=CALL_TIMEOUT_S, **match)
         except FileNotFoundError:  # the object we meant to replace is gone: someone released or took it
+            if if_match is None:  # a create-only put has no object to find: the bucket is missing
+                raise InputError("the bucket does not exist", file=self.mirror.url, field=self.option,
+                                 fix="create it, or check its name and AWS_ENDPOINT_URL") from None
             raise FileExistsError(self.key) from None
         except OSError as exc:
             if if_match is not None and ("Precondition" in str(exc) or getattr(exc, "errno", None) == 22):
@@ -110,6 +116,10 @@ class Lease:
             holder, seen = _read_lock(self.mirror, self.key)
             if seen is None:  # released between our write and our read: try again
                 continue
+            if not any(isinstance(holder.get(k), (int, float)) for k in ("expires", "started")):
+                raise FolderBusyError(  # no lease to wait for: it would never end
+                    f"{self.name} here is not a lock gaia-eval wrote, or is damaged", file=self.mirror.url,
+                    field=self.option, fix=f"delete {self.mirror.url}/{self.name} if no run is using the folder")
             if not (self._expired(holder) or _stale_here(holder)):
                 raise FolderBusyError(
                     f"{_describe(holder)} holds {self.name} here{_until(holder)}", file=self.mirror.url,
@@ -231,12 +241,18 @@ def _host_lock(mirror: Mirror) -> Iterator[None]:
 def live_shard_locks(mirror: Mirror, *, clock: Callable[[], float] = time.time) -> list[str]:
     """The shard lock objects of the remote folder whose lease still runs (a killed shard's, once its lease
     ended, does not hold up the consolidation, which pays what that shard had not finished)."""
+    return live_locks(mirror, lambda n: n.startswith(".gaia-eval.shard-") and n.endswith(".lock"), clock=clock)
+
+
+def live_locks(mirror: Mirror, wanted: Callable[[str], bool], *,
+               clock: Callable[[], float] = time.time) -> list[str]:
+    """The lock objects of the remote folder whose names are `wanted` and whose lease still runs."""
     try:
         names = [Path(p).name for p in mirror.fs.ls(mirror.root, detail=False, refresh=True)]
     except FileNotFoundError:
         return []
     held = []
-    for name in sorted(n for n in names if n.startswith(".gaia-eval.shard-") and n.endswith(".lock")):
+    for name in sorted(n for n in names if wanted(n)):
         holder, seen = _read_lock(mirror, f"{mirror.root}/{name}")
         expires = holder.get("expires")
         if seen is not None and not (isinstance(expires, (int, float)) and clock() > expires):
@@ -302,4 +318,4 @@ def _until(holder: dict) -> str:
     return f" (its lease runs to {time.strftime('%H:%M:%S', time.localtime(expires))})"
 
 
-__all__ = ["Heartbeat", "Lease", "lease_seconds", "live_shard_locks", "remote_lock"]
+__all__ = ["Heartbeat", "Lease", "lease_seconds", "live_locks", "live_shard_locks", "remote_lock"]

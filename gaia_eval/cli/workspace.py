@@ -7,8 +7,8 @@ sources) are pulled into a read-only mirror."""
 from __future__ import annotations
 
 import functools
-from collections.abc import Callable
-from contextlib import ExitStack
+from collections.abc import Callable, Iterator
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -55,15 +55,18 @@ def _run_remote(command: Callable[..., Any], args: tuple, kwargs: dict[str, Any]
             if name in file_outputs:
                 url, file_name = url.rsplit("/", 1)
             if url not in held:
-                mirror = Mirror(url)
                 option = f"--{name.replace('_', '-')}"
-                lease = stack.enter_context(
-                    remote_lock(mirror, f".gaia-eval.{shard.tag}.lock" if shard else LOCK_NAME, option))
-                if shard is None and (busy := live_shard_locks(mirror)):
-                    raise FolderBusyError(f"shards are writing this folder ({', '.join(busy)})", file=url,
-                                          field=option,
-                                          fix="wait for them to finish, then run the same command without --shard")
-                mirror.pull()
+                with _store_errors(url, option):
+                    mirror = Mirror(url)
+                    lease = stack.enter_context(
+                        remote_lock(mirror, f".gaia-eval.{shard.tag}.lock" if shard else LOCK_NAME, option))
+                    if shard is None and (busy := live_shard_locks(mirror)):
+                        raise FolderBusyError(f"shards are writing this folder ({', '.join(busy)})", file=url,
+                                              field=option, fix="wait for them to finish, then run the same "
+                                                                "command without --shard")
+                    if shard is not None:  # on another machine: the host's OS locks (shards.py) see nothing
+                        _refuse_beside_other_runs(mirror, shard, url, option)
+                    mirror.pull()
                 held[url] = (mirror, lease)
                 if lease.heartbeat is not None:
                     lease.heartbeat.on_beat = mirror.push  # a run killed from now on resumes from the bucket
@@ -81,6 +84,36 @@ def _run_remote(command: Callable[..., Any], args: tuple, kwargs: dict[str, Any]
             _put_back(held.values())
 
 
+def _refuse_beside_other_runs(mirror, shard, url: str, option: str) -> None:
+    """A shard on S3, holding its own lease: stop while a run without --shard, or shards of another split, hold
+    theirs (they pay for this shard's items too). Each takes its own lease first, then looks for the other's."""
+    from gaia_eval.artifacts.lock import LOCK_NAME, FolderBusyError
+    from gaia_eval.artifacts.remote_lock import live_locks
+
+    if live_locks(mirror, lambda name: name == LOCK_NAME):
+        raise FolderBusyError("a run without --shard is writing this folder", file=url, field=option,
+                              fix="wait for it to finish; it does every item itself")
+    other = live_locks(mirror, lambda name: name.startswith(".gaia-eval.shard-")
+                       and not name.endswith(f"-of-{shard.count}.lock"))
+    if other:
+        raise FolderBusyError(f"shards of another split run here ({', '.join(other)}); their items overlap "
+                              f"shard {shard}'s", file=url, field=option, fix="split the run the same way")
+
+
+@contextmanager
+def _store_errors(url: str, option: str | None = None) -> Iterator[None]:
+    """A store that cannot be reached or refuses us (no endpoint, bad keys): one line, not a traceback."""
+    from gaia_eval.artifacts.remote import store_error
+    from gaia_eval.errors import GaiaEvalError
+
+    try:
+        yield
+    except Exception as exc:
+        if isinstance(exc, GaiaEvalError) or (error := store_error(url, exc, option)) is None:
+            raise
+        raise error from None
+
+
 def _put_back(held) -> None:
     """Put back each folder written, unless its lease was lost (another run took the folder over: what this run
     holds is no longer its to write)."""
@@ -90,10 +123,11 @@ def _put_back(held) -> None:
     for mirror, lease in held:
         if lease.heartbeat is not None:
             lease.heartbeat.stop()
-        if not lease.renew():  # still ours, at this very moment (If-Match): else another run took it over
-            lost.append(mirror.url)
-            continue
-        mirror.push()
+        with _store_errors(mirror.url):
+            if not lease.renew():  # still ours, at this very moment (If-Match): else another run took it over
+                lost.append(mirror.url)
+                continue
+            mirror.push()
     if lost:
         raise StorageError(f"this run's lease ran out and another run took the folder over: {', '.join(lost)}",
                            file=lost[0], fix="nothing of this run was put back after that; run it again to resume")
@@ -103,4 +137,7 @@ def _local_input(value: str | Path) -> Path:
     from gaia_eval.artifacts.remote import Mirror, remote_url
 
     url = remote_url(value)
-    return Path(value) if url is None else Mirror(url).pull()
+    if url is None:
+        return Path(value)
+    with _store_errors(url):
+        return Mirror(url).pull()
