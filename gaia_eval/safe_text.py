@@ -164,8 +164,24 @@ def echo_json(value: Any) -> None:
     _print(json_line(value))
 
 
+_shown_as: dict[str, str] = {}  # a local folder -> what the user named (an s3:// workspace's mirror -> its URL)
+
+
+def show_folder_as(folder: str, shown: str) -> None:
+    """From now on, `echo` names `folder` (and what is inside it) as `shown`: a run on an object-storage
+    workspace works in a local mirror, but the user named the bucket, and every line should too."""
+    _shown_as[folder.rstrip("/")] = shown.rstrip("/")
+
+
+def _as_named(text: str) -> str:
+    for folder in sorted(_shown_as, key=len, reverse=True):  # the longest first: a mirror inside another's folder
+        if folder in text:
+            text = text.replace(folder, _shown_as[folder])
+    return text
+
+
 def echo(message: Any = "", *, err: bool = False) -> None:
     """THE way the command line prints: click.echo of `terminal_text`, so a name or a reply holding ESC
     sequences or a CR cannot recolour, rewrite or hide what the terminal shows. A closed stdout is not an error
-    (`stdout_closed`)."""
-    _print(terminal_text(str(message)), err=err)
+    (`stdout_closed`). A mirror's folder is named by the URL the user gave (`show_folder_as`)."""
+    _print(terminal_text(_as_named(str(message))), err=err)

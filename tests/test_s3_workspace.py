@@ -89,6 +89,8 @@ def test_the_pipeline_on_s3_writes_what_it_writes_on_disk(s3, tmp_path: Path):
                 (("report", "-d", f"{where}/ev", "-o", f"{where}/reports/report.md"), "b")):
             done = _cli(*args, cache=tmp_path / f"machine-{machine}")
             assert done.returncode == 0, (args, done.stderr)
+            # every line names the bucket as the user did, never this machine's mirror of it
+            assert "workspaces" not in done.stdout + done.stderr, (args, done.stdout, done.stderr)
         viewer[where] = next(line for line in done.stdout.splitlines() if "browse it:" in line)
     assert viewer[url].split("browse it: ")[1] == (
         f"gaia-eval visualize --evaluations-dir {url}/ev --reports-dir {url}/reports --experiments-dir {url}/exp")

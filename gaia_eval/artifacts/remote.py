@@ -171,6 +171,10 @@ class Mirror:
         from gaia_eval.artifacts.store import atomic_write_text
 
         atomic_write_text(self.folder / MIRROR_URL, self.folder_url + "\n")
+        from gaia_eval.safe_text import show_folder_as
+
+        for shown in {str(self.folder), str(self.folder.resolve())}:  # what a command prints names the bucket
+            show_folder_as(shown, self.folder_url)
         return self.local
 
     def push(self) -> None:
