@@ -413,17 +413,17 @@ def test_rerun_skips_changed_samples_redo_and_no_judge_keeps_judgements(fake_llm
 def test_a_killed_eval_resumes_from_the_judge_journal_without_paying_again(fake_llm, project: Path, monkeypatch):
     fake_llm.responder = judge_responder
     out = project / "ev"
-    real_write = eval_stage.write_artifact
+    real_write = eval_stage.write_streamed
 
-    def killed(path, artifact):
+    def killed(path, artifact, big):
         raise KeyboardInterrupt  # killed after every judgement came back, before any evaluation was written
 
-    monkeypatch.setattr(eval_stage, "write_artifact", killed)
+    monkeypatch.setattr(eval_stage, "write_streamed", killed)
     with pytest.raises(KeyboardInterrupt):
         run_eval(experiment_dir=project / "exp", output_dir=out, judge=judge_settings(fake_llm))
     assert judge_journal_path(out / "lead.experiment.eval.json").exists()
     calls = fake_llm.request_count
-    monkeypatch.setattr(eval_stage, "write_artifact", real_write)
+    monkeypatch.setattr(eval_stage, "write_streamed", real_write)
     summary = run_eval(experiment_dir=project / "exp", output_dir=out, judge=judge_settings(fake_llm))
     assert summary.made == 2 and fake_llm.request_count == calls
     assert not judge_journal_path(out / "lead.experiment.eval.json").exists()

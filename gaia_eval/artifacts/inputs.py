@@ -8,6 +8,7 @@ is bounded (1024 levels: deeper is refused, never a RecursionError).
 from __future__ import annotations
 
 import codecs
+import math
 import os
 import re
 import stat
@@ -54,9 +55,18 @@ def _megabytes(value: float, name: str, raw: str) -> int:
     return int(min(value * _MB, sys.maxsize))
 
 
-def _too_big(path: Path, size: int, limit: int) -> InputError:
+def _too_big(path: Path, size: int, limit: int, *, whole: bool = True) -> InputError:
+    """`whole`: the command reads the file whole (read_input_bytes), so the limit is what stops it: the line says
+    so and how to lift it, which matters for an artifact the pipeline wrote itself (a 100,000-item evaluation)."""
+    if whole:
+        return InputError(
+            f"is {size / _MB:.3g} MB, over the {limit / _MB:g} MB input limit for a file this command reads whole",
+            file=path,
+            fix=f"raise the limit above {math.ceil(size / _MB * 10) / 10:g} MB with --max-input-mb "
+                f"(or {MAX_INPUT_ENV}), or check it is the right file",
+        )
     return InputError(
-        f"is {size / _MB:.1f} MB, over the {limit / _MB:g} MB input limit",
+        f"is {size / _MB:.3g} MB, over the {limit / _MB:g} MB input limit",
         file=path,
         fix=f"check it is the right file, or raise the limit with --max-input-mb (or {MAX_INPUT_ENV})",
     )
@@ -179,7 +189,7 @@ def iter_input_text(path: Path, what: str = "a text file", piece: int = _PIECE) 
     try:
         size = os.fstat(fd).st_size
         if size > limit:
-            raise _too_big(path, size, limit)
+            raise _too_big(path, size, limit, whole=False)
         total = 0
         while True:
             try:
@@ -193,7 +203,7 @@ def iter_input_text(path: Path, what: str = "a text file", piece: int = _PIECE) 
                 fed -= 3
             total += len(data)
             if total > limit:
-                raise _too_big(path, total, limit)
+                raise _too_big(path, total, limit, whole=False)
             if b"\x00" in data:
                 raise InputError("is a binary file (it holds NUL bytes), expected UTF-8 text", file=path,
                                  fix="pass a text file, or re-save it as UTF-8 if it is UTF-16")

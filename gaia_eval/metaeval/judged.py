@@ -10,17 +10,20 @@ probabilities, asked for with every call), measured where the server returns log
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import orjson
+from pydantic import ValidationError
 
 from gaia_eval import usecases
+from gaia_eval.artifacts.evaluation import JudgeSample
 from gaia_eval.artifacts.experiment import ItemResult
 from gaia_eval.artifacts.groundtruth import Summaries
-from gaia_eval.artifacts.journal import read_records, remove_journal
+from gaia_eval.artifacts.journal import remove_journal
 from gaia_eval.artifacts.metaeval import JudgedSampleEntry
-from gaia_eval.artifacts.shards import Shard, shard_files, shard_part_path, write_part
+from gaia_eval.artifacts.shards import LineIndex, Shard, shard_files, shard_part_path, write_part
 from gaia_eval.concurrency import ProviderGate, map_concurrent, run_async
 from gaia_eval.metaeval.ratings import RatedOutput
 from gaia_eval.scoring.judge import (
@@ -59,12 +62,39 @@ def _request(settings: JudgeSettings, row: RatedOutput) -> tuple[JudgeRequest, s
     return judge_request(settings, use_case, mode, item, row.source or "", reference), mode
 
 
-def _shard_samples(output: Path | None) -> dict[tuple[str, int], JudgedSampleEntry]:
-    """The samples finished shards left beside `output`, by (judge request fingerprint, sample index)."""
-    if output is None:
-        return {}
-    return {(e.fingerprint, e.sample.index): e for path in shard_files(output, output.suffix)
-            if path.name.endswith(".part.jsonl") for e in read_records(path, JudgedSampleEntry)}
+class ShardSamples:
+    """The samples finished shards left beside `output`, by (judge request fingerprint, sample index): each held
+    as where its part line sits (shards.LineIndex) and read when asked for, so that consolidating the parts of
+    100,000 rated summaries keeps an int per sample, not the samples. A line that is not a sample is skipped."""
+
+    def __init__(self, output: Path | None) -> None:
+        self._index = LineIndex()
+        if output is not None:
+            for path in shard_files(output, output.suffix):
+                if path.name.endswith(".part.jsonl"):
+                    self._index.add(path, _sample_key)
+
+    def __contains__(self, key: object) -> bool:
+        return isinstance(key, tuple) and _line_key(*key) in self._index
+
+    def get(self, key: tuple[str, int]) -> JudgedSampleEntry | None:
+        line = self._index.get(_line_key(*key))
+        return None if line is None else JudgedSampleEntry.model_validate_json(line)
+
+    def close(self) -> None:
+        self._index.close()
+
+
+def _line_key(fingerprint: str, index: int) -> str:
+    return f"{index}\x00{fingerprint}"
+
+
+def _sample_key(line: bytes, record: dict) -> str | None:
+    try:
+        entry = JudgedSampleEntry.model_validate(record)
+    except ValidationError:
+        return None
+    return _line_key(entry.fingerprint, entry.sample.index)
 
 
 def remove_shard_parts(output: Path) -> None:
@@ -91,44 +121,65 @@ def judge_scores(
     # Behind the response cache, as in eval: running meta-eval again (other --metrics, another system left out)
     # does not pay for the same judgements twice.
     provider = with_cache(create_provider(provider_settings), provider_settings, cache)
-    known = _shard_samples(output)
-    jobs = [(k, i) for k in range(len(rows)) for i in range(settings.samples)
-            if (requests[k][0].fingerprint, i) not in known
-            and (shard is None or shard.owns(requests[k][0].fingerprint))]
+    known = ShardSamples(output)
+    try:
+        jobs = [(k, i) for k in range(len(rows)) for i in range(settings.samples)
+                if (requests[k][0].fingerprint, i) not in known
+                and (shard is None or shard.owns(requests[k][0].fingerprint))]
+        judge = Judge(settings, provider, ProviderGate(settings.concurrency), top_logprobs=TOP_LOGPROBS)
 
-    judge = Judge(settings, provider, ProviderGate(settings.concurrency), top_logprobs=TOP_LOGPROBS)
-    judge.expected.update({key: entry.expected for key, entry in known.items() if entry.expected})
+        async def run() -> list:
+            try:
+                return await map_concurrent(
+                    jobs, lambda job: judge.sample(requests[job[0]][0], job[1]), limit=settings.concurrency
+                )
+            finally:
+                await provider.aclose()
 
-    async def run() -> list:
-        try:
-            return await map_concurrent(
-                jobs, lambda job: judge.sample(requests[job[0]][0], job[1]), limit=settings.concurrency
-            )
-        finally:
-            await provider.aclose()
+        done = dict(zip(jobs, run_async(run()) if jobs else [], strict=True))
+        if shard is not None:
+            assert output is not None
+            return {}, [], _write_part(rows, requests, judge, known, done, output, shard)
+        return _scores(rows, requests, judge, known, done)
+    finally:
+        known.close()
 
-    done = dict(zip(jobs, run_async(run()) if jobs else [], strict=True))
-    samples = list(done.values())
-    if shard is not None:
-        assert output is not None
-        return {}, [], _write_part(rows, requests, judge, known, done, output, shard)
-    per_row: list[list] = [[done.get((k, i)) or known[(requests[k][0].fingerprint, i)].sample
-                            for i in range(settings.samples)] for k in range(len(rows))]
-    name = f"judge:{settings.model}"
+
+def _row_samples(k: int, request: JudgeRequest, judge: Judge, known: ShardSamples,
+                 done: dict) -> list[tuple[JudgeSample, dict[str, float]]]:
+    """Row k's samples, each with its G-Eval expected ranks: judged in this run, or read from a shard's part."""
+    found = []
+    for i in range(judge.settings.samples):
+        sample = done.get((k, i))
+        if sample is not None:
+            found.append((sample, judge.expected.get((request.fingerprint, i), {})))
+            continue
+        entry = known.get((request.fingerprint, i))
+        assert entry is not None  # every sample not in a part was a job
+        found.append((entry.sample, entry.expected))
+    return found
+
+
+def _scores(rows: list[RatedOutput], requests: list, judge: Judge, known: ShardSamples,
+            done: dict) -> tuple[dict[str, list[float]], list[str], int]:
+    """The scores, a row at a time (its samples read from the parts as it comes: none held past it)."""
+    name = f"judge:{judge.settings.model}"
     modes = {mode for _, mode in requests}
     criteria = [c for mode in sorted(modes) for c in PROSE_CRITERIA[mode]]
     out: dict[str, list[float]] = {name: [], **{f"{name}:{c}": [] for c in dict.fromkeys(criteria)}}
+    geval: list[float] = []
     unscored = 0
-    failed = sum(1 for sample in samples if sample.status == "failed")
-    for (request, mode), row_samples in zip(requests, per_row, strict=True):
-        judgement = combine_samples(request, row_samples)
+    failed = sum(1 for sample in done.values() if sample.status == "failed")
+    for k, (request, mode) in enumerate(requests):
+        row_samples = _row_samples(k, request, judge, known, done)
+        judgement = combine_samples(request, [sample for sample, _ in row_samples])
         ratings = {c.criterion: RANK[c.rating] for c in judgement.criteria}
         kept = [ratings[c] for c in PROSE_CRITERIA[mode] if c in ratings]
         unscored += not kept
         out[name].append(sum(kept) / len(kept) if kept else float("nan"))
         for c in dict.fromkeys(criteria):
             out[f"{name}:{c}"].append(float(ratings[c]) if c in ratings else float("nan"))
-    geval = _geval_scores(judge, requests, per_row)
+        geval.append(_geval_score(mode, [expected for _, expected in row_samples]))
     notes = [f"{name}: {unscored} of {len(rows)} summaries got no usable judgement (left out)"] if unscored else []
     if any(v == v for v in geval):  # some value is not NaN
         out[f"{name}:g-eval"] = geval
@@ -141,34 +192,37 @@ def judge_scores(
     return out, notes, failed
 
 
-def _write_part(rows: list[RatedOutput], requests: list, judge: Judge, known: dict, done: dict,
+def _write_part(rows: list[RatedOutput], requests: list, judge: Judge, known: ShardSamples, done: dict,
                 output: Path, shard: Shard) -> int:
-    """Shard K's part: every finished sample of the rows it owns; the number of calls that failed."""
-    lines, failed = [], 0
-    for k in range(len(rows)):
-        fp = requests[k][0].fingerprint
-        if not shard.owns(fp):
-            continue
-        for i in range(judge.settings.samples):
-            sample = done.get((k, i)) or (known[(fp, i)].sample if (fp, i) in known else None)
-            if sample is None or sample.status == "failed":  # scored and unscored are finished answers
-                failed += 1
+    """Shard K's part: every finished sample of the rows it owns, written one at a time; the number of calls that
+    failed."""
+    failed = [0]
+
+    def lines() -> Iterator[bytes]:
+        for k in range(len(rows)):
+            fp = requests[k][0].fingerprint
+            if not shard.owns(fp):
                 continue
-            entry = JudgedSampleEntry(item_id=rows[k].item_id, fingerprint=fp, sample=sample,
-                                      expected=judge.expected.get((fp, i), {}))
-            lines.append(orjson.dumps(entry.model_dump(mode="json")))
-    write_part(shard_part_path(output, output.suffix, shard), lines)
-    return failed
+            for i in range(judge.settings.samples):
+                sample = done.get((k, i))
+                expected = judge.expected.get((fp, i), {})
+                if sample is None and (earlier := known.get((fp, i))) is not None:
+                    sample, expected = earlier.sample, earlier.expected
+                if sample is None or sample.status == "failed":  # scored and unscored are finished answers
+                    failed[0] += 1
+                    continue
+                entry = JudgedSampleEntry(item_id=rows[k].item_id, fingerprint=fp, sample=sample, expected=expected)
+                yield orjson.dumps(entry.model_dump(mode="json"))
+
+    write_part(shard_part_path(output, output.suffix, shard), lines())
+    return failed[0]
 
 
-def _geval_scores(judge: Judge, requests: list, per_row: list[list]) -> list[float]:
-    """Per row, the mean over its prose criteria of the expected rank (mean over scored samples); NaN without."""
-    values = []
-    for (request, mode), samples in zip(requests, per_row, strict=True):
-        per_criterion: dict[str, list[float]] = {}
-        for sample in samples:
-            for criterion, value in judge.expected.get((request.fingerprint, sample.index), {}).items():
-                per_criterion.setdefault(criterion, []).append(value)
-        kept = [sum(v) / len(v) for c, v in per_criterion.items() if c in PROSE_CRITERIA[mode]]
-        values.append(sum(kept) / len(kept) if kept else float("nan"))
-    return values
+def _geval_score(mode: str, expected: list[dict[str, float]]) -> float:
+    """A row's mean over its prose criteria of the expected rank (mean over its scored samples); NaN without."""
+    per_criterion: dict[str, list[float]] = {}
+    for ranks in expected:
+        for criterion, value in ranks.items():
+            per_criterion.setdefault(criterion, []).append(value)
+    kept = [sum(v) / len(v) for c, v in per_criterion.items() if c in PROSE_CRITERIA[mode]]
+    return sum(kept) / len(kept) if kept else float("nan")

@@ -19,9 +19,8 @@ from gaia_eval.artifacts.store import (
     Freshness,
     fingerprint,
     freshness,
-    write_artifact,
 )
-from gaia_eval.artifacts.streamed import ListSpool, StreamedExperiment, evaluation_freshness
+from gaia_eval.artifacts.streamed import ListSpool, StreamedExperiment, evaluation_freshness, write_streamed
 from gaia_eval.errors import InputError, UsageError
 from gaia_eval.providers.call_options import CallOptions, call_options_or_defaults
 from gaia_eval.reporting.extra import extra_line
@@ -455,8 +454,8 @@ def _write_evaluations(pending: list[_Pending], outcomes: list[JudgeOutcome | No
         evaluation = _evaluate(p, gt_source, outcome)
         if p.spool is not None:
             p.spool.commit(evaluation)
-        else:
-            write_artifact(p.out, evaluation)
+        else:  # the judged items, one at a time: write_artifact's bytes without its dict and bytes of every item
+            write_streamed(p.out, evaluation.model_copy(update={"items": []}), {"items": evaluation.items})
         summary.count(p.before)
         summary.outputs.append(p.out)
         summary.note_mode(evaluation)
