@@ -62,6 +62,22 @@ def test_a_jsonl_file_is_judged_in_order_and_a_line_of_another_mode_is_matched_w
     assert fake_llm.request_count == 2
 
 
+def test_the_judges_jsonl_is_read_as_every_other_modes(fake_llm, monkeypatch, tmp_path: Path):
+    """A raw U+2028 inside a string is valid JSON Lines and a BOM on standard input is dropped, as for the other
+    modes: the judge mode reads --jsonl through the same reader, not a `splitlines()` of its own."""
+    monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
+    fake_llm.responder = grader
+    line = json.dumps({"id": "a", "expected": "Jim Webb", "answer": "Jimmy\u2028Webb wrote it"}, ensure_ascii=False)
+    path = tmp_path / "answers.jsonl"
+    path.write_text(line + "\n", encoding="utf-8")
+    result = CliRunner().invoke(cli, _judge_args(fake_llm, "--jsonl", str(path)))
+    assert result.exit_code == 0, result.output
+    assert [json.loads(row)["correct"] for row in result.stdout.split("\n") if row] == [True]
+    piped = CliRunner().invoke(cli, _judge_args(fake_llm, "--jsonl", "-"), input="\ufeff" + line + "\n")
+    assert piped.exit_code == 0, piped.output
+    assert [json.loads(row)["id"] for row in piped.stdout.split("\n") if row] == ["a"]
+
+
 def test_a_reply_that_is_no_verdict_is_asked_again_once_then_fails_with_its_reason(fake_llm, monkeypatch):
     monkeypatch.setenv("OPENAI_API_KEY", "sk-test")
     fake_llm.responder = lambda req: {"json": {"verdict": "maybe"}}

@@ -5,7 +5,6 @@ run then exits 1 (run it again: answered calls come from the response cache)."""
 
 from __future__ import annotations
 
-import sys
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -44,16 +43,10 @@ def _expected(value: Any, where: str, source: str) -> tuple[str, ...]:
     return tuple(str(i) for i in items)
 
 
-def _lines(jsonl_path: str) -> tuple[list[str], str]:
-    if jsonl_path == "-":
-        return sys.stdin.read().splitlines(), "<stdin>"
-    from gaia_eval.artifacts.inputs import read_input_text
-
-    return read_input_text(Path(jsonl_path), "a JSONL file").splitlines(), jsonl_path
-
-
 def _records(jsonl_path: str) -> list[tuple[int, dict[str, Any]]]:
-    lines, source = _lines(jsonl_path)
+    from gaia_eval.scoring.answers import jsonl_source
+
+    source, lines = jsonl_source(jsonl_path)  # the same reading as every other mode's --jsonl
     records = []
     for number, line in enumerate(lines, 1):
         if not line.strip():

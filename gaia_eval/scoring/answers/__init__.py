@@ -15,6 +15,7 @@ _LAZY = {
     "MatchMode": "parse",
     "Verdict": "parse",
     "check_answers_file": "match",
+    "jsonl_source": "match",
     "concise_answer_instructions": "concise",
     "extract_final_answer": "concise",
     "format_verdict": "match",

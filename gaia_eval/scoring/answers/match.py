@@ -231,17 +231,22 @@ def check_answers_jsonl(lines: Iterable[str], source_name: str, default_mode: st
         yield row
 
 
+def jsonl_source(path: str) -> tuple[str, Iterator[str]]:
+    """The name to report and the lines of check-answer's --jsonl input, for every mode alike: "-" is standard
+    input read a line at a time; a file goes through the one input policy (a regular file, bounded in size,
+    UTF-8); either way a BOM is dropped and lines split at "\n" only (U+2028 may sit raw inside a JSON string)."""
+    from gaia_eval.artifacts.inputs import jsonl_lines, read_input_text
+
+    if path == "-":
+        return "<stdin>", _stdin_lines()
+    return path, iter(jsonl_lines(read_input_text(Path(path), "a JSONL file")))
+
+
 def check_answers_file(path: str, default_mode: str = "gaia",
                        default_options: Mapping[str, Any] | None = None) -> Iterator[dict[str, Any]]:
     """`check_answers_jsonl` over a UTF-8 file read line by line ("-" reads standard input, a line at a time).
     Standard input and a file answer alike: a UTF-8 BOM is dropped, and nothing to check is an error."""
-    from gaia_eval.artifacts.inputs import jsonl_lines, read_input_text
-
-    if path == "-":
-        name, lines = "<stdin>", _stdin_lines()
-    else:
-        # The one input policy: a regular file, bounded in size, UTF-8 (a BOM dropped); a FIFO is refused.
-        name, lines = path, iter(jsonl_lines(read_input_text(Path(path), "a JSONL file")))
+    name, lines = jsonl_source(path)
     checked = 0
     for row in check_answers_jsonl(lines, name, default_mode, default_options):
         checked += 1
