@@ -11,29 +11,16 @@ from __future__ import annotations
 import argparse
 import csv
 import json
-import os
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-SYSTEMS = ("alpha", "beta", "gamma")
+sys.path.insert(0, str(Path(__file__).resolve().parents[2]))
+from tests.peak_memory import cli_peak_kb
 
-# Runs the CLI in this child, then writes the child's VmHWM (kB): its own pages, not the parent's.
-CHILD = """
-import sys
-report, args = sys.argv[1], sys.argv[2:]
-from gaia_eval.cli import main
-sys.argv = ["gaia-eval", *args]
-try:
-    main()
-except SystemExit as exc:
-    if exc.code:
-        raise
-peak = next(line for line in open("/proc/self/status") if line.startswith("VmHWM:"))
-open(report, "w").write(peak.split()[1])
-"""
+SYSTEMS = ("alpha", "beta", "gamma")
 
 
 def write_rows(path: Path, rows: int, *, source: bool = True) -> Path:
@@ -78,11 +65,10 @@ def write_groundtruth(work: Path, rows: int) -> Path:
 
 
 def peak_kb(rows_file: Path, out: Path, cwd: Path | None = None, groundtruth: Path | None = None) -> int:
-    report = out.parent / f"{out.name}.peak"
+    """The child's own peak (VmHWM, tests/peak_memory.py) importing `rows_file`; no input limit, as large runs need."""
     extra = ["-g", str(groundtruth)] if groundtruth else []
-    subprocess.run([sys.executable, "-c", CHILD, str(report), "import-outputs", str(rows_file), "-o", str(out), *extra],
-                   check=True, stdout=subprocess.DEVNULL, cwd=cwd, env={**os.environ, "GAIA_EVAL_MAX_INPUT_MB": "inf"})
-    return int(report.read_text())
+    return cli_peak_kb(["import-outputs", str(rows_file), "-o", str(out), *extra], out.parent / f"{out.name}.peak",
+                       prelude='import os; os.environ["GAIA_EVAL_MAX_INPUT_MB"] = "inf"', cwd=cwd)
 
 
 def main() -> None:
